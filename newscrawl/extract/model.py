@@ -1,0 +1,104 @@
+"""The extractor's data types: what callers pass in (`Options`) and get back (`Article`).
+
+Kept free of logic so every stage (decode, clean, lines, select) can share them without
+import cycles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Method = Literal["paper", "default"]
+METHODS: tuple[Method, ...] = ("paper", "default")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Tunables of the extractor; frozen so one instance can be shared across threads.
+
+    The paper's parameters keep the paper's names in their docstrings: ``L`` is
+    `min_line_length` (with `fallback_line_length` when no line reaches it) and ``D`` is
+    `max_gap`. The paper's experiments set L=80 (60 as fallback) and D=10.
+    """
+
+    method: Method = "default"
+    min_line_length: int = 80
+    """L: a group starts at a line at least this many characters long."""
+    fallback_line_length: int = 60
+    """L used instead when the page's longest line is shorter than `min_line_length`."""
+    max_gap: int = 10
+    """D: groups further apart than this many lines end the body (the first such gap cuts)."""
+    full_stops: str = "。"
+    """Characters that count as a full stop in the tail clean-up rule (the paper: only 。)."""
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}")
+        for name in ("min_line_length", "fallback_line_length", "max_gap"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if not self.full_stops:
+            raise ValueError("full_stops must name at least one character")
+
+
+@dataclass(frozen=True, slots=True)
+class LineDecision:
+    """One text line of the page and what the extractor decided about it (for `--explain`)."""
+
+    number: int
+    """1-based line number after preprocessing."""
+    text: str
+    features: dict[str, int | float | bool]
+    group: int | None
+    """Index of the group the line belongs to (1-based), or None outside every group."""
+    kept: bool
+    rule: str
+    """The rule that decided `kept`, in a few words a user can look up in the README."""
+
+
+@dataclass(frozen=True, slots=True)
+class Article:
+    """The extraction result. `body` holds paragraphs separated by newlines.
+
+    An empty `body` always comes with a `reason` saying why, so callers can count and
+    report failures instead of guessing.
+    """
+
+    title: str
+    body: str
+    method: Method
+    url: str | None = None
+    encoding: str | None = None
+    """The encoding the bytes were decoded with (None when text was passed in)."""
+    reason: str | None = None
+    """Why `body` is empty (None when it is not)."""
+    parameters: dict[str, int | float | str] = field(default_factory=dict)
+    """The parameter values actually used on this page (e.g. the L chosen by the fallback)."""
+    lines: tuple[LineDecision, ...] = ()
+    """The line table the decision was made on."""
+
+    def to_dict(self, *, with_lines: bool = False) -> dict[str, object]:
+        """A JSON-ready mapping; the line table only on request since it is large."""
+        data: dict[str, object] = {
+            "title": self.title,
+            "body": self.body,
+            "method": self.method,
+            "url": self.url,
+            "encoding": self.encoding,
+            "reason": self.reason,
+            "parameters": dict(self.parameters),
+        }
+        if with_lines:
+            data["lines"] = [
+                {
+                    "number": line.number,
+                    "text": line.text,
+                    "features": dict(line.features),
+                    "group": line.group,
+                    "kept": line.kept,
+                    "rule": line.rule,
+                }
+                for line in self.lines
+            ]
+        return data

@@ -1,0 +1,130 @@
+"""The paper's extraction rules, exactly as published (see docs: method.md, section 2).
+
+1. Groups: a group starts at a line of length >= L and ends at the next empty line.
+2. Gap cut: at the first distance between consecutive groups larger than D, every group
+   below it is dropped.
+3. Tail clean-up: in the last kept group, lines ("sentences") without a full stop go.
+
+L is `Options.min_line_length` (80), or `Options.fallback_line_length` (60) when no line of
+the page reaches it; D is `Options.max_gap` (10). The distance between two groups is the
+difference of the line numbers of the next group's first line and the previous group's
+last line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from newscrawl.extract.model import LineDecision, Options
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    first: int
+    """0-based index of the group's first line."""
+    last: int
+    """0-based index of the group's last (non-empty) line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    kept: tuple[LineDecision, ...]
+    lines: tuple[LineDecision, ...]
+    line_length: int
+    reason: str | None
+
+
+def choose_line_length(lengths: list[int], options: Options) -> int:
+    """L: the configured threshold, or the fallback when the longest line is shorter."""
+    longest = max(lengths, default=0)
+    return (
+        options.min_line_length
+        if longest >= options.min_line_length
+        else options.fallback_line_length
+    )
+
+
+def find_groups(lengths: list[int], line_length: int) -> list[Group]:
+    """Rule 1: a group runs from a line of length >= L up to the next empty line."""
+    threshold = max(1, line_length)
+    groups: list[Group] = []
+    index = 0
+    while index < len(lengths):
+        if lengths[index] < threshold:
+            index += 1
+            continue
+        end = index
+        while end + 1 < len(lengths) and lengths[end + 1] > 0:
+            end += 1
+        groups.append(Group(index, end))
+        index = end + 2
+    return groups
+
+
+def cut_at_first_gap(groups: list[Group], max_gap: int) -> int:
+    """Rule 2: how many groups survive the cut at the first gap larger than D."""
+    for position in range(1, len(groups)):
+        if groups[position].first - groups[position - 1].last > max_gap:
+            return position
+    return len(groups)
+
+
+def select(texts: list[str], options: Options) -> Selection:
+    """Apply the three rules to preprocessed lines and record a decision for every line."""
+    lengths = [len(text) for text in texts]
+    line_length = choose_line_length(lengths, options)
+    groups = find_groups(lengths, line_length)
+    survivors = cut_at_first_gap(groups, options.max_gap)
+
+    group_of: dict[int, int] = {}
+    for number, group in enumerate(groups, start=1):
+        for index in range(group.first, group.last + 1):
+            group_of[index] = number
+    decisions: list[LineDecision] = []
+    for index, text in enumerate(texts):
+        has_full_stop = any(stop in text for stop in options.full_stops)
+        group = group_of.get(index)
+        kept, rule = _decide(index, group, groups, survivors, has_full_stop, line_length,
+                             options.max_gap)
+        decisions.append(
+            LineDecision(
+                number=index + 1,
+                text=text,
+                features={"length": lengths[index], "full_stop": has_full_stop},
+                group=group,
+                kept=kept,
+                rule=rule,
+            )
+        )
+    kept_lines = tuple(decision for decision in decisions if decision.kept)
+    return Selection(kept_lines, tuple(decisions), line_length,
+                     _empty_reason(kept_lines, groups, line_length))
+
+
+def _decide(
+    index: int,
+    group: int | None,
+    groups: list[Group],
+    survivors: int,
+    has_full_stop: bool,
+    line_length: int,
+    max_gap: int,
+) -> tuple[bool, str]:
+    if group is None:
+        return False, "outside groups" if groups else f"no line reaches L={line_length}"
+    if group > survivors:
+        previous, cut = groups[survivors - 1], groups[survivors]
+        return False, f"cut: gap {cut.first - previous.last} > D={max_gap} above group {survivors + 1}"
+    if group == survivors and not has_full_stop:
+        return False, "tail: no full stop in last group"
+    if index == groups[group - 1].first:
+        return True, f"group start: length >= L={line_length}"
+    return True, "in group"
+
+
+def _empty_reason(kept: tuple[LineDecision, ...], groups: list[Group], line_length: int) -> str | None:
+    if kept:
+        return None
+    if not groups:
+        return f"no text line reaches L={line_length} characters"
+    return "every kept line was removed by the tail rule (no full stop)"
