@@ -1,0 +1,31 @@
+"""Shared fixtures: where ../shared lives, and skipping rules for what a machine lacks.
+
+Outside CI a missing ../shared folder or service skips the tests that need it, with the
+reason; under CI (CI=true) it fails them, so a broken CI machine cannot pass by skipping.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DIR = PROJECT_ROOT.parent / "shared"
+UNDER_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip with `reason`, or fail under CI where every prerequisite must be present."""
+    if UNDER_CI:
+        pytest.fail(f"{reason} (required under CI=true)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The read-only ../shared material (datasets, reference scorer)."""
+    if not (SHARED_DIR / "datasets").is_dir():
+        skip_or_fail(f"shared material not found at {SHARED_DIR}")
+    return SHARED_DIR
