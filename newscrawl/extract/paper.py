@@ -77,15 +77,16 @@ def select(texts: list[str], options: Options) -> Selection:
     survivors = cut_at_first_gap(groups, options.max_gap)
 
     group_of: dict[int, int] = {}
-    for number, group in enumerate(groups, start=1):
-        for index in range(group.first, group.last + 1):
+    for number, span in enumerate(groups, start=1):
+        for index in range(span.first, span.last + 1):
             group_of[index] = number
     decisions: list[LineDecision] = []
     for index, text in enumerate(texts):
         has_full_stop = any(stop in text for stop in options.full_stops)
         group = group_of.get(index)
-        kept, rule = _decide(index, group, groups, survivors, has_full_stop, line_length,
-                             options.max_gap)
+        kept, rule = _decide(
+            index, group, groups, survivors, has_full_stop, line_length, options.max_gap
+        )
         decisions.append(
             LineDecision(
                 number=index + 1,
@@ -97,8 +98,9 @@ def select(texts: list[str], options: Options) -> Selection:
             )
         )
     kept_lines = tuple(decision for decision in decisions if decision.kept)
-    return Selection(kept_lines, tuple(decisions), line_length,
-                     _empty_reason(kept_lines, groups, line_length))
+    return Selection(
+        kept_lines, tuple(decisions), line_length, _empty_reason(kept_lines, groups, line_length)
+    )
 
 
 def _decide(
@@ -114,7 +116,10 @@ def _decide(
         return False, "outside groups" if groups else f"no line reaches L={line_length}"
     if group > survivors:
         previous, cut = groups[survivors - 1], groups[survivors]
-        return False, f"cut: gap {cut.first - previous.last} > D={max_gap} above group {survivors + 1}"
+        return (
+            False,
+            f"cut: gap {cut.first - previous.last} > D={max_gap} above group {survivors + 1}",
+        )
     if group == survivors and not has_full_stop:
         return False, "tail: no full stop in last group"
     if index == groups[group - 1].first:
@@ -122,7 +127,9 @@ def _decide(
     return True, "in group"
 
 
-def _empty_reason(kept: tuple[LineDecision, ...], groups: list[Group], line_length: int) -> str | None:
+def _empty_reason(
+    kept: tuple[LineDecision, ...], groups: list[Group], line_length: int
+) -> str | None:
     if kept:
         return None
     if not groups:
