@@ -1,0 +1,89 @@
+"""The ``newscrawl`` command: a thin argparse dispatcher over `newscrawl.commands`.
+
+Each subcommand lives in its own module; adding one (eval, export, reextract, schedule …)
+means writing the module and adding it to `COMMANDS`. Run as ``newscrawl …`` (console
+script) or ``python -m newscrawl.cli …``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from types import ModuleType
+
+from newscrawl.commands import UsageError
+from newscrawl.commands import extract as extract_command
+
+COMMANDS: tuple[ModuleType, ...] = (extract_command,)
+"""Command modules, in the order `--help` lists them."""
+
+SIGPIPE_STATUS = 128 + 13
+"""What a shell reports for a process killed by SIGPIPE (e.g. ``newscrawl extract dir | head``)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with one subparser per command module."""
+    parser = argparse.ArgumentParser(
+        prog="newscrawl",
+        description="Crawl Chinese news sites and extract article text. "
+        "Crawling itself runs through Scrapy (`scrapy crawl <site>`); these commands "
+        "work on pages and results.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_package_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        command.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse `argv` (default: ``sys.argv[1:]``), run the command, return its exit status.
+
+    Returns instead of exiting so tests and other Python code can call it in-process;
+    usage errors give 2, as argparse's own do.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version and usage errors
+        return _status(stop.code)
+    try:
+        return int(args.func(args))
+    except UsageError as error:
+        print(f"newscrawl {args.command}: error: {error}", file=sys.stderr)
+        print(f"(see: newscrawl {args.command} --help)", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _detach_stdout()
+        return SIGPIPE_STATUS
+
+
+def _status(code: object) -> int:
+    """The exit status a ``SystemExit`` code stands for."""
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+def _detach_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _package_version() -> str:
+    try:
+        return version("newscrawl")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
