@@ -19,3 +19,17 @@ FEED_EXPORT_ENCODING = "utf-8"
 
 REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+
+# WARC record and replay (newscrawl.archive): both off unless their setting names a path.
+# Outermost on the downloader side, past HttpCacheMiddleware (900): the recorder sees the
+# body as the server sent it (before HttpCompressionMiddleware, 590, decompresses it) and the
+# request with every header set; replay answers there, so the built-in middlewares
+# decompress, redirect and count stats as they would live.
+NEWSCRAWL_ARCHIVE = ""
+"""Record every response of the crawl to this WARC file (appended; .warc.gz compresses)."""
+NEWSCRAWL_REPLAY = ""
+"""Serve the crawl from these WARC files or directories (comma-separated); no network."""
+DOWNLOADER_MIDDLEWARES = {
+    "newscrawl.archive.middleware.ArchiveRecorderMiddleware": 950,
+    "newscrawl.archive.middleware.ReplayMiddleware": 960,
+}

@@ -1,0 +1,52 @@
+"""URL -> (file, offset) of recorded responses, for serving a replay without loading bodies.
+
+The index holds one small tuple per URL; bodies are read from disk when a request asks
+for them, so a multi-gigabyte archive replays in little memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from newscrawl.archive.model import ArchivedResponse
+from newscrawl.archive.reader import read_response_at, scan_responses, url_key
+
+
+class ArchiveIndex:
+    """Open WARC files and the offset of each URL's response; the last record of a URL wins."""
+
+    def __init__(self, paths: Sequence[Path]) -> None:
+        self._streams = [path.open("rb") for path in paths]
+        self._offsets: dict[str, tuple[int, int]] = {}
+        for number, stream in enumerate(self._streams):
+            for offset, url in scan_responses(stream):
+                self._offsets[url_key(url)] = (number, offset)
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def get(self, url: str) -> ArchivedResponse | None:
+        """The recorded response for `url` (body as the server sent it), or None."""
+        location = self._offsets.get(url_key(url))
+        if location is None:
+            return None
+        number, offset = location
+        return read_response_at(self._streams[number], offset)
+
+    def close(self) -> None:
+        for stream in self._streams:
+            stream.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

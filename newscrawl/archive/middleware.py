@@ -1,0 +1,157 @@
+"""Downloader middlewares that record a crawl to WARC and replay a crawl from WARC.
+
+Both sit on the downloader side of Scrapy's built-in middlewares (see
+``DOWNLOADER_MIDDLEWARES`` in settings.py), so the recorder sees each response as the
+server sent it (before HttpCompressionMiddleware decompresses it and before
+RedirectMiddleware follows a 3xx) and each request with every header the other
+middlewares added; replay hands back those same bytes, and the built-in middlewares then
+decompress and redirect exactly as they did live.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from pathlib import Path
+
+import scrapy
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.http import Headers, Response
+from scrapy.responsetypes import responsetypes
+from scrapy.statscollectors import StatsCollector
+
+from newscrawl.archive.index import ArchiveIndex
+from newscrawl.archive.model import ArchivedRequest, ArchivedResponse
+from newscrawl.archive.model import Headers as HeaderPairs
+from newscrawl.archive.reader import archive_files
+from newscrawl.archive.writer import ArchiveWriter
+
+logger = logging.getLogger(__name__)
+
+
+class ArchiveRecorderMiddleware:
+    """Writes every downloaded response, and the request behind it, to NEWSCRAWL_ARCHIVE.
+
+    The body is kept as received: still compressed when the server sent Content-Encoding.
+    Only chunked transfer coding is gone (Twisted removes it), so Transfer-Encoding is
+    dropped from the recorded headers to keep them true to the stored body.
+    """
+
+    def __init__(self, writer: ArchiveWriter, stats: StatsCollector) -> None:
+        self._writer = writer
+        self._stats = stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ArchiveRecorderMiddleware:
+        path = crawler.settings.get("NEWSCRAWL_ARCHIVE")
+        if not path:
+            raise NotConfigured("NEWSCRAWL_ARCHIVE is not set")
+        assert crawler.stats is not None
+        info = {
+            "software": f"newscrawl (Scrapy {scrapy.__version__})",
+            "format": "WARC File Format 1.0",
+            "isPartOf": crawler.spidercls.name,
+        }
+        middleware = cls(ArchiveWriter(Path(path), info), crawler.stats)
+        crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
+        return middleware
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        self._writer.write(_archived_request(request), _archived_response(response))
+        self._stats.inc_value("newscrawl/archive/records")
+        return response
+
+    def spider_closed(self) -> None:
+        self._writer.close()
+
+
+class ReplayMiddleware:
+    """Answers every request from NEWSCRAWL_REPLAY (WARC files or directories of them).
+
+    No request reaches the network: a URL the archive lacks gets a 404, counted as
+    ``newscrawl/replay/missing`` (a missing robots.txt thus means "allowed", as live).
+    """
+
+    def __init__(self, index: ArchiveIndex, stats: StatsCollector) -> None:
+        self._index = index
+        self._stats = stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ReplayMiddleware:
+        sources = crawler.settings.getlist("NEWSCRAWL_REPLAY")
+        if not sources:
+            raise NotConfigured("NEWSCRAWL_REPLAY is not set")
+        files = archive_files(sources)
+        if not files:
+            # Switching off here would silently turn the replay into a live crawl.
+            raise ValueError(f"NEWSCRAWL_REPLAY={','.join(sources)}: no WARC files found")
+        assert crawler.stats is not None
+        index = ArchiveIndex(files)
+        logger.info("Replaying %d URLs from %d WARC file(s)", len(index), len(files))
+        middleware = cls(index, crawler.stats)
+        crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
+        return middleware
+
+    def process_request(self, request: Request) -> Response:
+        recorded = self._index.get(request.url)
+        if recorded is None:
+            self._stats.inc_value("newscrawl/replay/missing")
+            logger.debug("Not in the replay archive: %s", request.url)
+            return Response(request.url, status=404, request=request, flags=["replay-missing"])
+        self._stats.inc_value("newscrawl/replay/served")
+        headers = Headers()
+        for name, value in recorded.headers:
+            headers.appendlist(name, value)
+        response_class = responsetypes.from_args(
+            headers=headers, url=request.url, body=recorded.body
+        )
+        return response_class(
+            url=request.url,
+            status=recorded.status,
+            headers=headers,
+            body=recorded.body,
+            request=request,
+            protocol=recorded.protocol,
+            flags=["replay"],
+        )
+
+    def spider_closed(self) -> None:
+        missing = self._stats.get_value("newscrawl/replay/missing", 0)
+        if missing:
+            logger.warning("%d request(s) were not in the replay archive (answered 404)", missing)
+        self._index.close()
+
+
+def _header_pairs(headers: Headers, *, drop: frozenset[bytes] = frozenset()) -> HeaderPairs:
+    """Scrapy's bytes headers as text pairs (latin-1 round-trips any byte), repeats kept."""
+    return tuple(
+        (name.decode("latin-1"), value.decode("latin-1"))
+        for name, values in headers.items()
+        if name.lower() not in drop
+        for value in values
+    )
+
+
+def _archived_request(request: Request) -> ArchivedRequest:
+    return ArchivedRequest(
+        method=request.method,
+        url=request.url,
+        headers=_header_pairs(request.headers),
+        body=request.body,
+    )
+
+
+def _archived_response(response: Response) -> ArchivedResponse:
+    # An HTTP/2 response ("h2") is stored with an HTTP/1.1 status line, the form WARC
+    # readers parse.
+    protocol = response.protocol or ""
+    return ArchivedResponse(
+        url=response.url,
+        status=response.status,
+        headers=_header_pairs(response.headers, drop=frozenset({b"transfer-encoding"})),
+        body=response.body,
+        fetched=datetime.now(UTC),
+        protocol=protocol if protocol.startswith("HTTP/") else "HTTP/1.1",
+    )

@@ -1,0 +1,69 @@
+"""What one archived HTTP exchange holds, free of both Scrapy and warcio types.
+
+The writer, the replay index and `newscrawl reextract` share these, so the Scrapy side
+and the command-line side never need each other's objects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+Headers = tuple[tuple[str, str], ...]
+"""HTTP headers in order, repeated names kept (Set-Cookie); values as latin-1 text."""
+
+HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+_CHARSET_RE = re.compile(r"""charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
+
+
+def header_value(headers: Headers, name: str) -> str | None:
+    """The first value of header `name` (case-insensitive), or None."""
+    wanted = name.lower()
+    return next((value for key, value in headers if key.lower() == wanted), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedRequest:
+    """A request as it left Scrapy (after every downloader middleware set its headers)."""
+
+    method: str
+    url: str
+    headers: Headers
+    body: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedResponse:
+    """A response as the archive holds it; `url` is the request URL it answered."""
+
+    url: str
+    status: int
+    headers: Headers
+    body: bytes
+    fetched: datetime
+    """When the response arrived (the record's WARC-Date), timezone-aware UTC."""
+    protocol: str = "HTTP/1.1"
+
+    def header(self, name: str) -> str | None:
+        """The first value of header `name` (case-insensitive), or None."""
+        return header_value(self.headers, name)
+
+    @property
+    def media_type(self) -> str | None:
+        """The Content-Type without parameters, lower-cased; None when the header is absent."""
+        value = self.header("Content-Type")
+        return value.split(";", 1)[0].strip().lower() if value is not None else None
+
+    @property
+    def charset(self) -> str | None:
+        """The Content-Type charset parameter, if the server sent one."""
+        match = _CHARSET_RE.search(self.header("Content-Type") or "")
+        return match.group(1) if match else None
+
+    def is_html(self) -> bool:
+        """HTML by Content-Type; a response without one is sniffed for an ``<html`` tag."""
+        media_type = self.media_type
+        if media_type is None:
+            return b"<html" in self.body[:1024].lower()
+        return media_type in HTML_MEDIA_TYPES

@@ -1,0 +1,93 @@
+"""Read response records back out of WARC files, as stored or with the content decoded.
+
+Replay wants the body exactly as the server sent it (still gzip-encoded, so Scrapy's own
+HttpCompressionMiddleware decodes it as in a live crawl); re-extraction wants the decoded
+content. Both go through `read_response`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import UTC
+from pathlib import Path
+from typing import BinaryIO
+
+from w3lib.url import canonicalize_url
+from warcio.archiveiterator import ArchiveIterator
+from warcio.recordloader import ArcWarcRecord
+from warcio.timeutils import iso_date_to_datetime
+
+from newscrawl.archive.model import ArchivedResponse
+
+WARC_SUFFIXES = (".warc", ".warc.gz")
+_CODING_HEADERS = frozenset({"content-encoding", "transfer-encoding", "content-length"})
+
+
+def url_key(url: str) -> str:
+    """The form URLs are matched in: Scrapy's canonical URL (no fragment, sorted query)."""
+    return canonicalize_url(url)
+
+
+def archive_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Expand directories to the WARC files directly inside them (sorted); keep files as given."""
+    files: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            files.extend(
+                sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(WARC_SUFFIXES))
+            )
+        else:
+            files.append(path)
+    return files
+
+
+def scan_responses(stream: BinaryIO) -> Iterator[tuple[int, str]]:
+    """(offset, target URI) of every response record, without parsing HTTP headers."""
+    records = ArchiveIterator(stream, no_record_parse=True)
+    for record in records:
+        if record.rec_type == "response":
+            yield records.get_record_offset(), record.rec_headers.get_header("WARC-Target-URI")
+
+
+def read_response_at(stream: BinaryIO, offset: int) -> ArchivedResponse:
+    """The response record starting at `offset`, body as stored (see `read_response`)."""
+    stream.seek(offset)
+    return read_response(next(iter(ArchiveIterator(stream))), decode_content=False)
+
+
+def read_response(record: ArcWarcRecord, *, decode_content: bool) -> ArchivedResponse:
+    """Turn a response record into an `ArchivedResponse`.
+
+    With `decode_content` (or when the body was stored chunked, which no HTTP client would
+    accept back) the body is de-chunked and decompressed and the headers that described
+    the old coding are dropped, so headers and body agree.
+    """
+    http = record.http_headers
+    chunked = (http.get_header("Transfer-Encoding") or "").lower() == "chunked"
+    if decode_content or chunked:
+        body = record.content_stream().read()
+        headers = tuple((k, v) for k, v in http.headers if k.lower() not in _CODING_HEADERS)
+    else:
+        body = record.raw_stream.read()
+        headers = tuple(http.headers)
+    return ArchivedResponse(
+        url=record.rec_headers.get_header("WARC-Target-URI"),
+        status=int(http.get_statuscode()),
+        headers=headers,
+        body=body,
+        fetched=iso_date_to_datetime(record.rec_headers.get_header("WARC-Date")).replace(
+            tzinfo=UTC
+        ),
+        protocol=http.protocol or "HTTP/1.1",
+    )
+
+
+def iter_responses(
+    paths: Iterable[Path], *, decode_content: bool = True
+) -> Iterator[ArchivedResponse]:
+    """Every response record of `paths` in archive order, one at a time (memory stays flat)."""
+    for path in paths:
+        with path.open("rb") as stream:
+            for record in ArchiveIterator(stream):
+                if record.rec_type == "response":
+                    yield read_response(record, decode_content=decode_content)
