@@ -15,8 +15,9 @@ from types import ModuleType
 
 from newscrawl.commands import UsageError
 from newscrawl.commands import extract as extract_command
+from newscrawl.commands import reextract as reextract_command
 
-COMMANDS: tuple[ModuleType, ...] = (extract_command,)
+COMMANDS: tuple[ModuleType, ...] = (extract_command, reextract_command)
 """Command modules, in the order `--help` lists them."""
 
 SIGPIPE_STATUS = 128 + 13
