@@ -1,0 +1,355 @@
+"""The publication time of a page, with its precision and the evidence it came from.
+
+Structured evidence in order of trust: schema.org JSON-LD `datePublished`, `<meta>` tags,
+`<time datetime>`/`itemprop=datePublished`, attributes such as `data-publishtime`, inline
+script variables (CSDN's `postTime`, cnblogs' `currentPostDateAdded`). Then the visible
+byline next to the headline. When both exist and agree within a day, the byline's time is
+kept: it is what readers see, and on the gold pages CMS meta times are sometimes index or
+update times (Sina: meta 05:54, byline and gold 00:26). When they disagree the structured
+date wins, since the byline search may have caught another article's date.
+
+Times without a zone are read in Asia/Shanghai (the portals' zone), or the caller's zone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, tzinfo
+from typing import Literal
+from zoneinfo import ZoneInfo
+
+from lxml import html
+
+from newscrawl.extract.metadata import jsonld
+from newscrawl.extract.metadata.lines import Line, is_noise
+
+Precision = Literal["day", "minute", "second"]
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+MIN_YEAR = 1980
+AGREEMENT = timedelta(days=1)
+"""A byline within this distance of the structured date refines it (see module docstring)."""
+FUTURE_SLACK = timedelta(days=1)
+
+META_KEYS = (
+    "article:published_time",
+    "og:article:published_time",
+    "datepublished",
+    "og:release_date",
+    "publishdate",
+    "publish_date",
+    "publish-date",
+    "pubdate",
+    "pubtime",
+    "publishtime",
+    "publish_time",
+    "weibo: article:create_at",
+    "parsely-pub-date",
+    "sailthru.date",
+    "article.published",
+    "originalpublicationdate",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dcterms.created",
+    "citation_publication_date",
+    "citation_date",
+    "prism.publicationdate",
+    "dc.date",
+    "dcterms.date",
+    "date",
+    "og:published_time",
+    "release_date",
+)
+"""Meta names/properties that carry the publication time, most specific first."""
+ATTRIBUTES = ("data-publishtime", "data-publish-time", "data-pubtime", "data-ptime", "data-time")
+_ATTRIBUTE_XPATH = " or ".join(f"@{name}" for name in ATTRIBUTES)
+_SCRIPT_VAR_RE = re.compile(
+    r"\b(?:postTime|publishTime|publish_time|pubTime|pubtime|publishDate|pub_date|ptime|"
+    r"currentPostDateAdded|cb_entryCreatedDate|pagepubtime)\b[\"']?\s*[:=]\s*[\"']"
+    r"([^\"'\n]{8,40})[\"']"
+)
+_TIME = (
+    r"(?:\s*(?:T|\s)?\s*(?:星期.|周.)?\s*(?P<half>上午|下午|晚上|早上|凌晨|中午)?\s*"
+    r"(?P<H>\d{1,2})\s*[:：时点]\s*(?P<M>\d{2})(?:\s*[:：分]\s*(?P<S>\d{2}))?(?:\.\d+)?\s*秒?"
+    r"\s*(?P<ampm>[AaPp]\.?[Mm]\.?(?![A-Za-z]))?\s*(?P<tz>Z|[+-]\d{2}:?\d{2}(?!\d))?)?"
+)
+_YMD_RE = re.compile(
+    r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*(?:[-/.年]\s*|\s+(?=\d{1,2}/))(?P<m>\d{1,2})\s*[-/.月]\s*"
+    r"(?P<d>\d{1,2})(?!\d)\s*日?" + _TIME
+)
+_MDY_RE = re.compile(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>(?:19|20)\d{2})(?!\d)" + _TIME)
+_MD_TIME_RE = re.compile(
+    r"(?<![\d/.-])(?P<m>\d{1,2})\s*[-/月]\s*(?P<d>\d{1,2})\s*日?(?!\d)\s*"
+    r"(?P<H>\d{1,2})[:：](?P<M>\d{2})(?::(?P<S>\d{2}))?(?!\d)"
+)
+"""A year-less byline ("05/09 22:27:02"); only read with a time, so leads like
+"5月22日消息" never count."""
+_RELATIVE_RE = re.compile(
+    r"(?P<day>今天|昨天|前天)\s*(?:(?P<H>\d{1,2})[:：](?P<M>\d{2})(?::(?P<S>\d{2}))?)?"
+    r"|(?P<minutes>\d{1,2})\s*分钟前"
+)
+_COMPACT_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<m>\d{2})(?P<d>\d{2})$")
+_PUBLISH_LABEL_RE = re.compile(
+    r"(?:发布|发表|发稿|刊发|出版|稿件)?(?:时间|日期)|发布于|发表于|于|posted\s*@?|published|"
+    r"publish|\bon\b",
+    re.IGNORECASE,
+)
+_REJECT_BEFORE_RE = re.compile(
+    r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|访问|\bre:", re.I
+)
+_REJECT_AFTER_RE = re.compile(r"^\s*(?:修改|编辑|更新\S*于)")
+_URL_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:[-/_]?(?:0[1-9]|1[0-2]))")
+CONTEXT = 12
+"""Characters before/after a date searched for a label (发布时间：) or a veto (修改)."""
+_HALF_PM = frozenset({"下午", "晚上", "中午"})
+
+
+@dataclass(frozen=True, slots=True)
+class DateEvidence:
+    """A publication time and where it came from (e.g. "meta:article:published_time")."""
+
+    value: datetime
+    precision: Precision
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    zone: tzinfo
+    fetched_at: datetime | None
+    url: str | None
+
+
+def published(
+    root: html.HtmlElement,
+    metas: Mapping[str, str],
+    header: list[Line],
+    title_at: int | None,
+    url: str | None,
+    fetched_at: datetime | None,
+    zone: tzinfo = SHANGHAI,
+) -> DateEvidence | None:
+    """The page's publication time, or None rather than a guess (see module docstring).
+
+    `header` is the header window and `title_at` the headline's index in it (None when no
+    headline was found; then only publish-labelled dates count).
+    """
+    context = _Context(zone, fetched_at, url)
+    structured = _structured(root, metas, context)
+    byline = visible(header, title_at, context, structured)
+    if byline is None:
+        return structured
+    if structured is None:
+        return byline
+    agree = abs(byline.value - structured.value) <= AGREEMENT
+    if agree and _RANK[byline.precision] >= _RANK[structured.precision]:
+        return byline
+    return structured
+
+
+_RANK: dict[Precision, int] = {"day": 0, "minute": 1, "second": 2}
+
+
+def _structured(
+    root: html.HtmlElement, metas: Mapping[str, str], context: _Context
+) -> DateEvidence | None:
+    for source, value in _structured_values(root, metas):
+        found = parse_value(value, context)
+        if found is not None:
+            return DateEvidence(found[0], found[1], source)
+    return None
+
+
+def _structured_values(root: html.HtmlElement, metas: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(source, raw value) pairs in order of trust; parsed lazily by the caller."""
+    values: list[tuple[str, str]] = []
+    for obj in jsonld.article_objects(root):
+        raw = obj.get("datePublished")
+        if isinstance(raw, str):
+            values.append(("json-ld", raw))
+    values.extend((f"meta:{key}", metas[key]) for key in META_KEYS if key in metas)
+    for element in root.xpath("//time[@datetime] | //*[@itemprop='datePublished']"):
+        if not _in_noise(element):
+            raw = element.get("datetime") or element.get("content") or element.text_content()
+            values.append((f"{element.tag}", raw))
+    for element in root.xpath(f"//*[{_ATTRIBUTE_XPATH}]"):
+        if not _in_noise(element):
+            name = next(name for name in ATTRIBUTES if element.get(name))
+            values.append((f"attr:{name}", element.get(name) or ""))
+    for script in root.iter("script"):
+        if script.get("src") is None and script.text:
+            values.extend(("script", m.group(1)) for m in _SCRIPT_VAR_RE.finditer(script.text))
+    return values
+
+
+def _in_noise(element: html.HtmlElement) -> bool:
+    return any(is_noise(node) for node in element.iterancestors() if node.tag != "head")
+
+
+def parse_value(value: str, context: _Context) -> tuple[datetime, Precision] | None:
+    """A machine-written date (ISO-8601, "2024-05-10 00:26:45", "20240510")."""
+    value = value.strip()
+    compact = _COMPACT_RE.match(value)
+    if compact:
+        return _build(compact, context)
+    match = _YMD_RE.search(value[:40])
+    return _build(match, context) if match else None
+
+
+def visible(
+    header: list[Line],
+    title_at: int | None,
+    context: _Context | None = None,
+    structured: DateEvidence | None = None,
+) -> DateEvidence | None:
+    """The byline date in the header window: after the headline first, a publish label
+    (发布时间：, 发表于) before an unlabelled date, and never a vetoed one (修改, 推荐)."""
+    context = context or _Context(SHANGHAI, None, None)
+    best: tuple[tuple[bool, bool, int], DateEvidence] | None = None
+    order = 0
+    for index, line in enumerate(header):
+        for labelled, found in _line_dates(line.text, context, structured):
+            before_title = title_at is not None and index < title_at
+            if title_at is None and not labelled:
+                continue
+            key = (before_title, not labelled, order)
+            order += 1
+            if best is None or key < best[0]:
+                best = (key, found)
+    return best[1] if best else None
+
+
+def _line_dates(
+    text: str, context: _Context, structured: DateEvidence | None
+) -> list[tuple[bool, DateEvidence]]:
+    found: list[tuple[bool, DateEvidence]] = []
+    for pattern, source in ((_YMD_RE, "text"), (_MDY_RE, "text:m/d/y")):
+        for match in pattern.finditer(text):
+            label = _label(text, match)
+            built = _build(match, context) if label is not None else None
+            if label is not None and built is not None:
+                found.append((label, DateEvidence(built[0], built[1], source)))
+    if found:
+        return found
+    for match in _MD_TIME_RE.finditer(text):
+        label = _label(text, match)
+        year = _guess_year(context, structured)
+        if label is None or year is None:
+            continue
+        built = _build(match, context, year)
+        if built is not None:
+            found.append((label, DateEvidence(built[0], built[1], "text:no-year")))
+    for match in _RELATIVE_RE.finditer(text):
+        label = _label(text, match)
+        relative = _relative(match, context)
+        if label is not None and relative is not None:
+            found.append((label, relative))
+    return found
+
+
+def _label(text: str, match: re.Match[str]) -> bool | None:
+    """True when a publish label precedes the date, None when the context vetoes it."""
+    before = text[max(0, match.start() - CONTEXT) : match.start()]
+    after = text[match.end() : match.end() + CONTEXT]
+    if _REJECT_BEFORE_RE.search(before) or _REJECT_AFTER_RE.search(after):
+        return None
+    return bool(_PUBLISH_LABEL_RE.search(before))
+
+
+def _guess_year(context: _Context, structured: DateEvidence | None) -> int | None:
+    """The year of a year-less byline: another date on the page, the URL, the fetch time."""
+    if structured is not None:
+        return structured.value.year
+    if context.url:
+        match = _URL_YEAR_RE.search(context.url)
+        if match:
+            return int(match.group(1))
+    if context.fetched_at is not None:
+        return context.fetched_at.year
+    return None
+
+
+def _build(
+    match: re.Match[str], context: _Context, year: int | None = None
+) -> tuple[datetime, Precision] | None:
+    groups = match.groupdict()
+    try:
+        day = date(year or int(groups["y"]), int(groups["m"]), int(groups["d"]))
+    except ValueError:
+        return None
+    if day.year < MIN_YEAR:
+        return None
+    if groups.get("H") is None:
+        value = datetime(day.year, day.month, day.day, tzinfo=context.zone)
+        return _checked(value, "day", context)
+    hour, minute = int(groups["H"]), int(groups["M"])
+    second = int(groups["S"]) if groups.get("S") else None
+    hour = _twelve_hour(hour, groups.get("half"), groups.get("ampm"))
+    if hour > 23 or minute > 59 or (second or 0) > 59:
+        return None
+    zone = _zone(groups.get("tz")) or context.zone
+    value = datetime(day.year, day.month, day.day, hour, minute, second or 0, tzinfo=zone)
+    if (
+        year is not None
+        and context.fetched_at is not None
+        and value > _aware(context.fetched_at, context.zone) + FUTURE_SLACK
+    ):
+        value = value.replace(year=value.year - 1)
+    return _checked(value, "second" if second is not None else "minute", context)
+
+
+def _twelve_hour(hour: int, half: str | None, ampm: str | None) -> int:
+    pm = (half in _HALF_PM) or (ampm is not None and ampm[0] in "Pp")
+    am = (half is not None and not pm) or (ampm is not None and ampm[0] in "Aa")
+    if pm and hour < 12:
+        return hour + 12
+    if am and hour == 12:
+        return 0
+    return hour
+
+
+def _zone(text: str | None) -> tzinfo | None:
+    if not text:
+        return None
+    if text == "Z":
+        return ZoneInfo("UTC")
+    return datetime.strptime(text.replace(":", ""), "%z").tzinfo
+
+
+def _relative(match: re.Match[str], context: _Context) -> DateEvidence | None:
+    """今天/昨天/前天 [HH:MM] and N分钟前, counted from the fetch time (None without one)."""
+    if context.fetched_at is None:
+        return None
+    now = _aware(context.fetched_at, context.zone).astimezone(context.zone)
+    if match.group("minutes"):
+        value = (now - timedelta(minutes=int(match.group("minutes")))).replace(
+            second=0, microsecond=0
+        )
+        return DateEvidence(value, "minute", "text:relative")
+    day = now.date() - timedelta(days=("今天", "昨天", "前天").index(match.group("day")))
+    if match.group("H") is None:
+        value = datetime(day.year, day.month, day.day, tzinfo=context.zone)
+        return DateEvidence(value, "day", "text:relative")
+    hour, minute = int(match.group("H")), int(match.group("M"))
+    second = int(match.group("S") or 0)
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    value = datetime(day.year, day.month, day.day, hour, minute, second, tzinfo=context.zone)
+    return DateEvidence(value, "second" if match.group("S") else "minute", "text:relative")
+
+
+def _aware(moment: datetime, zone: tzinfo) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
+
+
+def _checked(
+    value: datetime, precision: Precision, context: _Context
+) -> tuple[datetime, Precision] | None:
+    """Drops dates after the fetch time: a page cannot be published after it was fetched."""
+    if (
+        context.fetched_at is not None
+        and value > _aware(context.fetched_at, context.zone) + FUTURE_SLACK
+    ):
+        return None
+    return value, precision

@@ -1,0 +1,91 @@
+"""schema.org JSON-LD objects of a page (`<script type="application/ld+json">`).
+
+The most explicit metadata a page can carry, but often sloppy: trailing commas, raw
+newlines inside strings, several blocks, `@graph` wrappers, lists. Every block that does
+not parse is skipped, never fatal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from lxml import html
+
+_CONTROL_RE = re.compile(r"[\x00-\x1f]+")
+"""Raw control characters (newlines pasted into strings) make json.loads fail."""
+_TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
+ARTICLE_TYPES = frozenset(
+    {
+        "article",
+        "newsarticle",
+        "blogposting",
+        "reportagenewsarticle",
+        "analysisnewsarticle",
+        "techarticle",
+        "scholarlyarticle",
+        "socialmediaposting",
+        "webpage",
+        "posting",
+        "liveblogposting",
+        "opinionnewsarticle",
+        "discussionforumposting",
+    }
+)
+
+
+def objects(root: html.HtmlElement) -> list[dict[str, Any]]:
+    """Every JSON-LD object on the page, `@graph` and list members flattened, in order."""
+    found: list[dict[str, Any]] = []
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        data = _loads(script.text or "")
+        found.extend(_flatten(data))
+    return found
+
+
+def article_objects(root: html.HtmlElement) -> list[dict[str, Any]]:
+    """The objects describing the page's own article (not its breadcrumbs or publisher);
+    untyped objects count too, as some CMSs leave `@type` out."""
+    return [obj for obj in objects(root) if not _types(obj) or _types(obj) & ARTICLE_TYPES]
+
+
+def names(value: object) -> list[str]:
+    """Person/organisation names of an `author`/`publisher` value (str, dict or list)."""
+    if isinstance(value, str):
+        return [value.strip()] if value.strip() else []
+    if isinstance(value, dict):
+        return names(value.get("name"))
+    if isinstance(value, list):
+        return [name for item in value for name in names(item)]
+    return []
+
+
+def _loads(text: str) -> object:
+    text = text.strip()
+    if not text:
+        return None
+    for candidate in (text, _TRAILING_COMMA_RE.sub(r"\1", _CONTROL_RE.sub(" ", text))):
+        try:
+            return json.loads(candidate)
+        except (json.JSONDecodeError, RecursionError):
+            continue
+    return None
+
+
+def _flatten(data: object) -> Iterator[dict[str, Any]]:
+    if isinstance(data, list):
+        for item in data:
+            yield from _flatten(item)
+    elif isinstance(data, dict):
+        yield data
+        yield from _flatten(data.get("@graph"))
+
+
+def _types(obj: dict[str, Any]) -> set[str]:
+    kind = obj.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return {k.lower() for k in kinds if isinstance(k, str)}

@@ -1,0 +1,181 @@
+"""The page as visible text lines, and the header region around the headline.
+
+Visible-text evidence (byline dates, 作者/来源 lines) is only trusted near the headline:
+sidebars, "recommended" lists and comments carry dates and names of *other* articles.
+So the walk drops subtrees whose tag or class/id says they are such boxes, and
+`header_window` keeps only the few lines around the title, before the body starts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import html
+
+SKIP_TAGS = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "iframe",
+        "svg",
+        "select",
+        "textarea",
+        "aside",
+        "nav",
+        "footer",
+        "head",
+        "button",
+        "form",
+    }
+)
+BLOCK_TAGS = frozenset(
+    {
+        "address",
+        "article",
+        "blockquote",
+        "br",
+        "center",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "tbody",
+        "td",
+        "th",
+        "tr",
+        "ul",
+    }
+)
+HEADING_TAGS = frozenset({"h1", "h2", "h3"})
+_NOISE_TOKEN_RE = re.compile(
+    r"(?:^|[-_])(?:related|relate[-_]|recommend|recom[-_]|comment|sidebar|pinglun|tuijian|"
+    r"xiangguan|(?:side|aside|reply|replies|footer|hot|rank|cmt|xgxw|rec)(?=$|[-_\d]))",
+)
+"""Class/id words of boxes about other articles: related lists, recommendations, comments,
+sidebars, hot/rank lists. Matched per word so that e.g. "padding" never matches "ad"."""
+_SPACE_RE = re.compile(r"[\s\u3000\xa0]+")
+HEADER_LINES_BEFORE = 3
+HEADER_LINES_AFTER = 12
+HEADER_CHARS_AFTER = 600
+"""How far past the headline a byline may sit (CSDN's and Sina's are within 5 lines)."""
+BODY_LINE_CHARS = 90
+"""A line this long with sentence punctuation is body text: the header region ends there."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One visible text line; `heading` when it comes from an h1-h3."""
+
+    text: str
+    heading: bool
+    tag: str
+
+
+def is_noise(element: html.HtmlElement) -> bool:
+    """True for boxes about other content (sidebar, related, comments) by tag or class/id."""
+    tag = element.tag
+    if not isinstance(tag, str) or tag in SKIP_TAGS:
+        return True
+    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower().split()
+    return any(_NOISE_TOKEN_RE.search(name) for name in names)
+
+
+def text_lines(root: html.HtmlElement) -> list[Line]:
+    """Visible text split at block boundaries, noise boxes left out, in document order."""
+    body = root.find("body")
+    start = body if body is not None else root
+    lines: list[Line] = []
+    buffer: list[str] = []
+    heading_depth = 0
+
+    def flush(tag: str) -> None:
+        text = _SPACE_RE.sub(" ", "".join(buffer)).strip()
+        buffer.clear()
+        if text:
+            lines.append(Line(text, heading_depth > 0, tag))
+
+    stack: list[tuple[html.HtmlElement, bool]] = [(start, False)]
+    while stack:
+        element, closing = stack.pop()
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if closing:
+            if tag in BLOCK_TAGS:
+                flush(tag)
+            if tag in HEADING_TAGS:
+                heading_depth -= 1
+            if element.tail:
+                buffer.append(element.tail)
+            continue
+        if element is not start and is_noise(element):
+            if tag in BLOCK_TAGS:
+                flush(tag)
+            if element.tail:
+                buffer.append(element.tail)
+            continue
+        if tag in BLOCK_TAGS:
+            flush(tag)
+        if tag in HEADING_TAGS:
+            heading_depth += 1
+        if element.text:
+            buffer.append(element.text)
+        stack.append((element, True))
+        stack.extend((child, False) for child in reversed(element))
+    flush("")
+    return lines
+
+
+def title_index(lines: list[Line], page_title: str) -> int | None:
+    """Index of the headline line: the h1-h3 line that the <title> starts with, else the
+    first h1, else the longest line that the <title> contains."""
+    title = _SPACE_RE.sub(" ", page_title).strip()
+    headings = [i for i, line in enumerate(lines) if line.heading and len(line.text) >= 4]
+    for i in headings:
+        if lines[i].text[:12] in title:
+            return i
+    for i in headings:
+        if lines[i].tag == "h1":
+            return i
+    best: int | None = None
+    for i, line in enumerate(lines):
+        if (
+            len(line.text) >= 6
+            and line.text in title
+            and (best is None or len(line.text) > len(lines[best].text))
+        ):
+            best = i
+    return best
+
+
+def header_window(lines: list[Line], index: int) -> list[Line]:
+    """The lines around the headline where bylines sit: a few before it, and after it until
+    the body starts (a long sentence), a line budget or a character budget runs out."""
+    window = lines[max(0, index - HEADER_LINES_BEFORE) : index + 1]
+    chars = 0
+    for line in lines[index + 1 : index + 1 + HEADER_LINES_AFTER]:
+        if len(line.text) >= BODY_LINE_CHARS and ("。" in line.text or "，" in line.text):
+            break
+        window.append(line)
+        chars += len(line.text)
+        if chars >= HEADER_CHARS_AFTER:
+            break
+    return window

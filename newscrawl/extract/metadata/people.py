@@ -1,0 +1,146 @@
+"""Who wrote the article (`author`), which outlet published it (`source`), who edited it
+(`editor`).
+
+Chinese pages name all three in short credit lines: "来源：新华网", "作者：张三",
+"本报记者 王乐文 方敏", "（记者 奚丹霓 张赛）", "(责编：牛镛、岳弘彬)". An editor is never the
+author: 责任编辑/责编/编辑 lines fill `editor` only. Structured data (JSON-LD, meta) comes
+first; meta values that are ids ("105092", "L_104485") rather than names are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from newscrawl.extract.metadata import jsonld
+from newscrawl.extract.metadata.lines import Line
+
+_STOP = (
+    r"(?=\s*(?:[|｜/／()（）\[\]【】<>《》,，;；]|来源|作者|记者|编辑|责编|时间|日期|发布|\d{4}|$))"
+)
+_NAME = (
+    r"(?P<name>[^\s|｜()（）\[\]【】:：,，;；<>《》\d][^|｜()（）\[\]【】:：,，;；<>《》\d]{0,29}?)"
+)
+_SOURCE_RE = re.compile(r"(?:来源|来自|出处|稿源|source)\s*[:：]\s*" + _NAME + _STOP, re.I)
+_EDITOR_RE = re.compile(r"(?:责任编辑|责编|编辑|编者|审核|校对)\s*[:：/／]\s*" + _NAME + _STOP)
+_AUTHOR_RE = re.compile(
+    r"(?:作者|撰文|文[/／]|记者|评论员|通讯员|特约撰稿人|by)\s*[:：]?\s*" + _NAME + _STOP,
+    re.I,
+)
+_CREDIT_RE = re.compile(
+    r"^[（(【\[]?\s*(?:本报|本台|新华社|总台央视|央视|新京报|中新网|中新社|本网)?"
+    r"(?:记者|评论员|通讯员|实习生)\s*[:：]?\s*(?P<name>[^\d()（）\[\]【】:：]{2,30}?)"
+    r"\s*(?:报道|摄|采写|整理|发自\S*|\S{2,6}报道)?\s*[）)】\]]?$"
+)
+"""A whole short line that credits reporters: "（记者 奚丹霓 张赛）", "本报记者 王乐文 方 敏"."""
+_TRAILING_CREDIT_RE = re.compile(
+    r"[（(](?:记者|评论员|通讯员)\s*(?P<name>[^()（）\d]{2,30})[）)]\s*$"
+)
+CREDIT_LINE_CHARS = 40
+_ID_RE = re.compile(r"^[A-Za-z_]*\d[\w-]*$")
+_PREFIX_RE = re.compile(r"^(?:来源|作者|记者|source|author)\s*[:：]\s*", re.I)
+_SPACE_RE = re.compile(r"\s+")
+AUTHOR_META = (
+    "author",
+    "article:author",
+    "og:article:author",
+    "citation_author",
+    "citation_authors",
+    "dc.creator",
+    "byl",
+    "parsely-author",
+    "sailthru.author",
+)
+SOURCE_META = (
+    "source",
+    "contentsource",
+    "og:site_name",
+    "article:publisher",
+    "publisher",
+    "mediaid",
+    "dc.publisher",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class People:
+    """Names found on the page; None when the page gives none."""
+
+    author: str | None
+    source: str | None
+    editor: str | None
+
+
+def people(
+    header: Sequence[Line],
+    lines: Sequence[Line],
+    metas: Mapping[str, str],
+    ld_objects: Sequence[dict[str, Any]],
+) -> People:
+    """Author, source and editor from JSON-LD, meta, the header window, then credit lines
+    anywhere in the visible text."""
+    header_text = [line.text for line in header]
+    author = (
+        _first_ld(ld_objects, "author")
+        or _first_line_match(_AUTHOR_RE, header_text)
+        or _credit(lines)
+        or _first_line_match(_AUTHOR_RE, [line.text for line in lines])
+        or _first_meta(metas, AUTHOR_META)
+    )
+    source = (
+        _first_line_match(_SOURCE_RE, header_text)
+        or _first_meta(metas, SOURCE_META)
+        or _first_ld(ld_objects, "publisher")
+        or _first_line_match(_SOURCE_RE, [line.text for line in lines])
+    )
+    editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(
+        _EDITOR_RE, [line.text for line in lines]
+    )
+    return People(author, source, editor)
+
+
+def _clean(name: str) -> str | None:
+    name = _SPACE_RE.sub(" ", _PREFIX_RE.sub("", name.strip())).strip(" ：:·-—|")
+    if not name or _ID_RE.match(name) or len(name) > 40:
+        return None
+    return name
+
+
+def _first_ld(objects: Sequence[dict[str, Any]], key: str) -> str | None:
+    for obj in objects:
+        names = [n for n in (_clean(n) for n in jsonld.names(obj.get(key))) if n]
+        if names:
+            return " ".join(names)
+    return None
+
+
+def _first_meta(metas: Mapping[str, str], keys: Sequence[str]) -> str | None:
+    for key in keys:
+        value = _clean(metas.get(key, ""))
+        if value:
+            return value
+    return None
+
+
+def _first_line_match(pattern: re.Pattern[str], texts: Sequence[str]) -> str | None:
+    for text in texts:
+        for match in pattern.finditer(text):
+            name = _clean(match.group("name"))
+            if name:
+                return name
+    return None
+
+
+def _credit(lines: Sequence[Line]) -> str | None:
+    """The last reporter credit of the page (credits close the article body)."""
+    found: str | None = None
+    for line in lines:
+        text = line.text
+        match = (
+            _CREDIT_RE.match(text) if len(text) <= CREDIT_LINE_CHARS else None
+        ) or _TRAILING_CREDIT_RE.search(text)
+        if match:
+            found = _clean(match.group("name")) or found
+    return found
