@@ -1,0 +1,160 @@
+"""The store's tables, their version, and the hook that migrates an older database.
+
+`ensure_schema` runs on every open: it creates missing tables, records `SCHEMA_VERSION` in
+`schema_version` on a new database, applies `MIGRATIONS` in order to an older one, and
+refuses a database written by a newer release rather than corrupting it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from types import MappingProxyType
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+)
+
+from newscrawl.fingerprint import BANDS
+
+SCHEMA_VERSION = 1
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timezone-aware datetime stored as UTC on every dialect.
+
+    SQLite has no timezone type and SQLAlchemy's DateTime there drops the offset, so values
+    go in converted to UTC and come back with UTC attached.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: store timezone-aware times only")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Fingerprint(TypeDecorator[int]):
+    """An unsigned 64-bit fingerprint in a signed BIGINT column (no dialect has unsigned)."""
+
+    impl = BigInteger
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Any) -> int | None:
+        return value - (1 << 64) if value is not None and value >= 1 << 63 else value
+
+    def process_result_value(self, value: int | None, dialect: Any) -> int | None:
+        return value + (1 << 64) if value is not None and value < 0 else value
+
+
+metadata = MetaData()
+
+articles = Table(
+    "articles",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("canonical_url", Text, nullable=False, unique=True),
+    Column("fetched_url", Text, nullable=False),
+    Column("site", String(200), nullable=False, index=True),
+    Column("title", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("published_at", UtcDateTime),
+    Column("author", Text),
+    Column("source", Text),
+    Column("language", String(20)),
+    Column("encoding", String(40)),
+    Column("first_seen", UtcDateTime, nullable=False),
+    Column("last_fetched", UtcDateTime, nullable=False),
+    Column("last_changed", UtcDateTime, nullable=False, index=True),
+    Column("content_hash", String(64), index=True),
+    Column("simhash", Fingerprint),
+    *(Column(f"simhash_band{i}", Integer, index=True) for i in range(BANDS)),
+    Column("near_duplicate_of", Text, ForeignKey("articles.canonical_url")),
+    Column("extractor_method", String(40)),
+    Column("extractor_version", String(40)),
+)
+Index("ix_articles_site_first_seen", articles.c.site, articles.c.first_seen)
+
+aliases = Table(
+    "aliases",
+    metadata,
+    Column("alias_url", Text, primary_key=True),
+    Column(
+        "canonical_url",
+        Text,
+        ForeignKey("articles.canonical_url", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("first_seen", UtcDateTime, nullable=False),
+)
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("version", Integer, primary_key=True),
+    Column("applied_at", UtcDateTime, nullable=False),
+)
+
+Migration = Callable[[Connection], None]
+MIGRATIONS: Mapping[int, Migration] = MappingProxyType({})
+"""`MIGRATIONS[v]` upgrades a database from version v to v + 1 inside the open transaction."""
+
+
+class SchemaError(RuntimeError):
+    """The database holds a schema this release cannot use."""
+
+
+def ensure_schema(engine: Engine) -> None:
+    """Create the tables on first use and bring an older schema up to `SCHEMA_VERSION`."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # Serialise concurrent first opens by several workers (DDL is transactional there).
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('newscrawl.schema'))"))
+        if not inspect(conn).has_table(schema_version.name):
+            metadata.create_all(conn)
+            _record(conn, SCHEMA_VERSION)
+            return
+        current = conn.execute(select(func.max(schema_version.c.version))).scalar() or 0
+        if current > SCHEMA_VERSION:
+            raise SchemaError(
+                f"database schema version {current} is newer than this release's "
+                f"{SCHEMA_VERSION}: upgrade newscrawl"
+            )
+        for version in range(current, SCHEMA_VERSION):
+            if version not in MIGRATIONS:
+                raise SchemaError(f"no migration from schema version {version}")
+            MIGRATIONS[version](conn)
+            _record(conn, version + 1)
+
+
+def _record(conn: Connection, version: int) -> None:
+    conn.execute(insert(schema_version).values(version=version, applied_at=datetime.now(UTC)))

@@ -1,0 +1,371 @@
+"""The SQL store: one SQLAlchemy Core code path for SQLite and PostgreSQL.
+
+Dialect differences live in `_insert` (each dialect's ``INSERT … ON CONFLICT``) and
+`_on_connect` (connection settings); everything else is portable Core.
+
+A batch is classified before it is written: a URL already stored is *unchanged* or *updated*
+by its content hash, a new URL whose body equals a stored article's is a *duplicate* (kept
+as an alias), anything else is *new*. New and updated articles are looked up by simhash band
+for a near-twin, which is marked, not dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    case,
+    create_engine,
+    delete,
+    event,
+    func,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from newscrawl.fingerprint import BANDS, bands, hamming
+from newscrawl.store.base import (
+    EXPORT_FIELDS,
+    ArticleRecord,
+    DayCount,
+    Outcome,
+    SiteSummary,
+    Store,
+    StoreError,
+)
+from newscrawl.store.schema import aliases, articles, ensure_schema
+
+_BAND_COLUMNS = tuple(articles.c[f"simhash_band{i}"] for i in range(BANDS))
+
+
+def _insert(conn: Connection) -> Callable[[Table], Any]:
+    """The dialect's `insert` construct, the one that knows ``ON CONFLICT``."""
+    dialects: dict[str, Callable[[Table], Any]] = {
+        "sqlite": sqlite.insert,
+        "postgresql": postgresql.insert,
+    }
+    try:
+        return dialects[conn.dialect.name]
+    except KeyError:
+        raise StoreError(f"unsupported database dialect {conn.dialect.name!r}") from None
+
+
+def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
+    """Per-connection settings: SQLite in WAL mode with foreign keys; PostgreSQL in UTC
+    (so `date()` groups by the UTC day on both)."""
+    statements = {
+        "sqlite": (
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA synchronous=NORMAL",
+            "PRAGMA foreign_keys=ON",
+        ),
+        "postgresql": ("SET TIME ZONE 'UTC'",),
+    }[dialect_name]
+
+    def configure(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        for statement in statements:
+            cursor.execute(statement)
+        cursor.close()
+        if dialect_name == "postgresql":
+            dbapi_conn.commit()
+
+    return configure
+
+
+def create_store_engine(url: str) -> Engine:
+    """An engine for a database URL; ``postgresql://`` is served by psycopg 3."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(parsed, pool_pre_ping=True)
+    event.listen(engine, "connect", _on_connect(engine.dialect.name))
+    return engine
+
+
+class SqlStore(Store):
+    """`Store` over a SQLAlchemy engine (SQLite or PostgreSQL)."""
+
+    def __init__(self, engine: Engine, *, near_duplicate_bits: int = 3) -> None:
+        self._engine = engine
+        self._near_bits = near_duplicate_bits
+
+    @classmethod
+    def open(cls, url: str, *, near_duplicate_bits: int = 3) -> SqlStore:
+        """Connect, create or migrate the schema, and return the store."""
+        engine = create_store_engine(url)
+        try:
+            ensure_schema(engine)
+        except SQLAlchemyError as exc:
+            engine.dispose()
+            raise StoreError(f"cannot open the store at {engine.url!r}: {exc}") from exc
+        return cls(engine, near_duplicate_bits=near_duplicate_bits)
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    # -- writing -----------------------------------------------------------------------
+
+    def write(self, records: Sequence[ArticleRecord]) -> dict[str, Outcome]:
+        batch = list({r.canonical_url: r for r in records}.values())
+        if not batch:
+            return {}
+        try:
+            with self._engine.begin() as conn:
+                return self._write(conn, batch)
+        except SQLAlchemyError as exc:
+            raise StoreError(
+                f"writing {len(batch)} articles to {self._engine.url!r} failed: {exc}"
+            ) from exc
+
+    def _write(self, conn: Connection, batch: list[ArticleRecord]) -> dict[str, Outcome]:
+        urls = [r.canonical_url for r in batch]
+        stored = dict(
+            conn.execute(
+                select(articles.c.canonical_url, articles.c.content_hash).where(
+                    articles.c.canonical_url.in_(urls)
+                )
+            ).all()
+        )
+        hashes = {r.content_hash for r in batch if r.content_hash and r.canonical_url not in stored}
+        owner_of_hash = (
+            dict(
+                conn.execute(
+                    select(articles.c.content_hash, func.min(articles.c.canonical_url))
+                    .where(articles.c.content_hash.in_(hashes))
+                    .group_by(articles.c.content_hash)
+                ).all()
+            )
+            if hashes
+            else {}
+        )
+
+        outcomes: dict[str, Outcome] = {}
+        alias_rows: list[dict[str, Any]] = []
+        for record in batch:
+            url = owner = record.canonical_url
+            if url in stored:
+                same = stored[url] == record.content_hash
+                outcomes[url] = Outcome.UNCHANGED if same else Outcome.UPDATED
+            elif record.content_hash in owner_of_hash:
+                outcomes[url] = Outcome.DUPLICATE
+                owner = owner_of_hash[record.content_hash]
+                alias_rows.append(_alias(url, owner, record))
+            else:
+                outcomes[url] = Outcome.NEW
+                if record.content_hash:
+                    owner_of_hash[record.content_hash] = url
+            alias_rows.extend(_alias(a, owner, record) for a in record.aliases if a != owner)
+
+        changed = [r for r in batch if outcomes[r.canonical_url] in (Outcome.NEW, Outcome.UPDATED)]
+        twins = self._near_twins(conn, changed)
+        new_urls = [r.canonical_url for r in changed if outcomes[r.canonical_url] is Outcome.NEW]
+        if new_urls:  # a URL that was an alias of another article is now an article itself
+            conn.execute(delete(aliases).where(aliases.c.alias_url.in_(new_urls)))
+        if changed:
+            self._upsert(conn, [_row(r, twins.get(r.canonical_url)) for r in changed])
+        unchanged = [r for r in batch if outcomes[r.canonical_url] is Outcome.UNCHANGED]
+        if unchanged:
+            conn.execute(
+                update(articles)
+                .where(articles.c.canonical_url == bindparam("u"))
+                .values(last_fetched=bindparam("t")),
+                [{"u": r.canonical_url, "t": r.fetched_at} for r in unchanged],
+            )
+        if alias_rows:
+            insert = _insert(conn)
+            conn.execute(insert(aliases).on_conflict_do_nothing(), alias_rows)
+        return outcomes
+
+    def _upsert(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        """Insert or update keyed on the canonical URL; `first_seen` never moves and
+        `last_changed` only when the body's hash differs."""
+        stmt = _insert(conn)(articles)
+        new = stmt.excluded
+        same_body = articles.c.content_hash.is_not_distinct_from(new.content_hash)
+        keep = {"id", "canonical_url", "first_seen"}
+        values: dict[str, Any] = {c.name: new[c.name] for c in articles.c if c.name not in keep}
+        values["last_changed"] = case((same_body, articles.c.last_changed), else_=new.last_changed)
+        values["published_at"] = func.coalesce(new.published_at, articles.c.published_at)
+        conn.execute(
+            stmt.on_conflict_do_update(index_elements=[articles.c.canonical_url], set_=values),
+            rows,
+        )
+
+    def _near_twins(self, conn: Connection, records: Iterable[ArticleRecord]) -> dict[str, str]:
+        """For each record with a simhash, the closest other article within the bit limit
+        (stored or earlier in this batch), found through the band indexes."""
+        fingerprinted = [r for r in records if r.simhash is not None]
+        if not fingerprinted:
+            return {}
+        band_values = [{bands(r.simhash)[i] for r in fingerprinted} for i in range(BANDS)]  # type: ignore[arg-type]
+        candidates: list[tuple[str, int]] = list(
+            conn.execute(
+                select(articles.c.canonical_url, articles.c.simhash).where(
+                    or_(
+                        *(
+                            col.in_(vals)
+                            for col, vals in zip(_BAND_COLUMNS, band_values, strict=True)
+                        )
+                    )
+                )
+            ).all()
+        )
+        twins: dict[str, str] = {}
+        for record in fingerprinted:
+            best = min(
+                (
+                    (hamming(record.simhash, fp), url)  # type: ignore[arg-type]
+                    for url, fp in candidates
+                    if url != record.canonical_url and fp is not None
+                ),
+                default=None,
+            )
+            if best is not None and best[0] <= self._near_bits:
+                twins[record.canonical_url] = best[1]
+            candidates.append((record.canonical_url, record.simhash))  # type: ignore[arg-type]
+        return twins
+
+    # -- reading -----------------------------------------------------------------------
+
+    def is_known(self, canonical_url: str, *, older_than: datetime | None = None) -> bool:
+        target = select(aliases.c.canonical_url).where(aliases.c.alias_url == canonical_url)
+        stmt = select(articles.c.id).where(
+            or_(
+                articles.c.canonical_url == canonical_url,
+                articles.c.canonical_url == target.scalar_subquery(),
+            )
+        )
+        if older_than is not None:
+            born = func.coalesce(articles.c.published_at, articles.c.first_seen)
+            stmt = stmt.where(born < older_than)
+        with _Reading(self._engine) as conn:
+            return conn.execute(stmt.limit(1)).first() is not None
+
+    def count_articles(self, *, site: str | None = None, since: datetime | None = None) -> int:
+        stmt = _filtered(select(func.count()).select_from(articles), site, since)
+        with _Reading(self._engine) as conn:
+            return int(conn.execute(stmt).scalar_one())
+
+    def iter_articles(
+        self, *, site: str | None = None, since: datetime | None = None, chunk: int = 1000
+    ) -> Iterator[dict[str, Any]]:
+        stmt = _filtered(
+            select(*(articles.c[name] for name in EXPORT_FIELDS)), site, since
+        ).order_by(articles.c.id)
+        with _Reading(self._engine) as conn:
+            for row in conn.execution_options(yield_per=chunk).execute(stmt):
+                yield row._asdict()
+
+    def daily_counts(self) -> list[DayCount]:
+        day = func.date(articles.c.first_seen)
+        stmt = (
+            select(articles.c.site, day, func.count(), func.sum(_empty_body()))
+            .group_by(articles.c.site, day)
+            .order_by(articles.c.site, day)
+        )
+        with _Reading(self._engine) as conn:
+            return [
+                DayCount(site, datetime.fromisoformat(str(d)[:10]).date(), n, int(e or 0))
+                for site, d, n, e in conn.execute(stmt).all()
+            ]
+
+    def site_summaries(self) -> list[SiteSummary]:
+        stmt = (
+            select(
+                articles.c.site,
+                func.count(),
+                func.sum(_empty_body()),
+                func.max(articles.c.last_fetched),
+            )
+            .group_by(articles.c.site)
+            .order_by(articles.c.site)
+        )
+        with _Reading(self._engine) as conn:
+            return [
+                SiteSummary(site, n, int(e or 0), last)
+                for site, n, e, last in conn.execute(stmt).all()
+            ]
+
+
+class _Reading:
+    """Context manager: a connection whose SQLAlchemy errors surface as `StoreError`."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._conn: Connection | None = None
+
+    def __enter__(self) -> Connection:
+        try:
+            self._conn = self._engine.connect()
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot read the store at {self._engine.url!r}: {exc}") from exc
+        return self._conn
+
+    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
+        assert self._conn is not None
+        self._conn.close()
+        if isinstance(exc, SQLAlchemyError):
+            raise StoreError(f"reading the store at {self._engine.url!r} failed: {exc}") from exc
+
+
+def _empty_body() -> Any:
+    return case((articles.c.body == "", 1), else_=0)
+
+
+def _filtered(stmt: Any, site: str | None, since: datetime | None) -> Any:
+    if site is not None:
+        stmt = stmt.where(articles.c.site == site)
+    if since is not None:
+        stmt = stmt.where(articles.c.last_changed >= since)
+    return stmt
+
+
+def _alias(alias_url: str, canonical_url: str, record: ArticleRecord) -> dict[str, Any]:
+    return {"alias_url": alias_url, "canonical_url": canonical_url, "first_seen": record.fetched_at}
+
+
+def _row(record: ArticleRecord, near_twin: str | None) -> dict[str, Any]:
+    """The `articles` row of a new or changed record."""
+    row: dict[str, Any] = {
+        "canonical_url": record.canonical_url,
+        "fetched_url": record.fetched_url,
+        "site": record.site,
+        "title": record.title,
+        "body": record.body,
+        "published_at": record.published_at,
+        "author": record.author,
+        "source": record.source,
+        "language": record.language,
+        "encoding": record.encoding,
+        "first_seen": record.fetched_at,
+        "last_fetched": record.fetched_at,
+        "last_changed": record.fetched_at,
+        "content_hash": record.content_hash,
+        "simhash": record.simhash,
+        "near_duplicate_of": near_twin,
+        "extractor_method": record.extractor_method,
+        "extractor_version": record.extractor_version,
+    }
+    fingerprint_bands = bands(record.simhash) if record.simhash is not None else (None,) * BANDS
+    row.update(
+        {col.name: value for col, value in zip(_BAND_COLUMNS, fingerprint_bands, strict=True)}
+    )
+    return row
