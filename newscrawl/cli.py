@@ -14,10 +14,11 @@ from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 
 from newscrawl.commands import UsageError
+from newscrawl.commands import eval as eval_command
 from newscrawl.commands import extract as extract_command
 from newscrawl.commands import reextract as reextract_command
 
-COMMANDS: tuple[ModuleType, ...] = (extract_command, reextract_command)
+COMMANDS: tuple[ModuleType, ...] = (extract_command, reextract_command, eval_command)
 """Command modules, in the order `--help` lists them."""
 
 SIGPIPE_STATUS = 128 + 13
