@@ -1,18 +1,42 @@
 """Every Scrapy default of the project in one place (`scrapy.cfg` points here)."""
 
+import os
+from pathlib import Path
+
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["newscrawl.spiders"]
 NEWSPIDER_MODULE = "newscrawl.spiders"
 
-# Politeness fit for real portals.
+# One spider per site config (configs/sites/<name>.toml), see newscrawl.spiders.loader.
+SPIDER_LOADER_CLASS = "newscrawl.spiders.loader.SiteSpiderLoader"
+NEWSCRAWL_BUILTIN_SITES_DIR = str(Path(__file__).resolve().parent.parent / "configs" / "sites")
+"""The bundled site configs (a source checkout or editable install)."""
+NEWSCRAWL_SITES_DIR = os.environ.get("NEWSCRAWL_SITES_DIR", "")
+"""A user's directory of site configs; its files add sites or replace bundled ones."""
+
+# Politeness fit for real portals (about one request per second per host; sites.md).
 ROBOTSTXT_OBEY = True
 USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
     "(KHTML, like Gecko) Chrome/124.0 Safari/537.36"
 )
-CONCURRENT_REQUESTS_PER_DOMAIN = 4
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 2
+DOWNLOAD_DELAY = 1.0
 AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 2.0
+AUTOTHROTTLE_MAX_DELAY = 60.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
 DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 32 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
+RETRY_TIMES = 3
+# Retries of 429/503 wait: BackoffMiddleware raises the host's slot delay (RetryMiddleware
+# alone re-asks at once). It sits just outside RetryMiddleware (550) to see the response first.
+NEWSCRAWL_BACKOFF_HTTP_CODES = [429, 503]
+NEWSCRAWL_BACKOFF_START_DELAY = 10.0
+"""Seconds of the first back-off when the server sends no Retry-After; doubles each time."""
+NEWSCRAWL_BACKOFF_MAX_DELAY = 300.0
 
 # Chinese text in feeds as UTF-8, not \uXXXX.
 FEED_EXPORT_ENCODING = "utf-8"
@@ -30,6 +54,18 @@ NEWSCRAWL_ARCHIVE = ""
 NEWSCRAWL_REPLAY = ""
 """Serve the crawl from these WARC files or directories (comma-separated); no network."""
 DOWNLOADER_MIDDLEWARES = {
+    "newscrawl.middlewares.backoff.BackoffMiddleware": 560,
     "newscrawl.archive.middleware.ArchiveRecorderMiddleware": 950,
     "newscrawl.archive.middleware.ReplayMiddleware": 960,
 }
+
+# Raw pages -> articles (newscrawl.pipelines.extract).
+ITEM_PIPELINES = {
+    "newscrawl.pipelines.extract.ExtractPipeline": 300,
+}
+NEWSCRAWL_EXTRACT_METHOD = "default"
+"""The `newscrawl.extract` method the pipeline runs (paper or default)."""
+
+# Where `scrapy crawl <site>` writes when the user gives no -o/-O/FEEDS (%(name)s is the
+# spider, %(time)s the start time); set it empty to write no default feed.
+NEWSCRAWL_DEFAULT_FEED = "data/%(name)s/%(time)s.jsonl"

@@ -1,0 +1,51 @@
+"""The two items of a crawl: the page as fetched, and the article extracted from it.
+
+`RawPage` is what spiders yield (kept whole so a page can be archived or re-extracted);
+`ArticleItem` is what the extract pipeline hands on to feeds and stores. Both are plain
+dataclasses read through `ItemAdapter`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class RawPage:
+    """An article page as downloaded, before extraction."""
+
+    url: str
+    """The URL that was requested (the discovered link, tracking parameters removed)."""
+    final_url: str
+    """The URL after redirects."""
+    status: int
+    headers: dict[str, list[str]]
+    """Response headers, values decoded as Latin-1 (as HTTP defines them)."""
+    body: bytes
+    fetched: str
+    """When the response arrived, ISO 8601 in UTC."""
+    site: str
+    referer: str | None
+    """The listing page, feed, sitemap or API response the link was found on."""
+    charset: str | None = None
+    """The site config's charset override, which beats the HTTP header when decoding."""
+
+
+@dataclass(slots=True)
+class ArticleItem:
+    """An extracted article, one line of the JSONL feed or one row of a store."""
+
+    url: str
+    final_url: str
+    site: str
+    title: str
+    body: str
+    fetched: str
+    encoding: str | None
+    """The encoding the page was decoded with."""
+    method: str
+    """The extractor method that produced `body`."""
+    status: int
+    referer: str | None
+    published: str | None = None
+    author: str | None = None

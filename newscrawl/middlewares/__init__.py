@@ -1,0 +1,1 @@
+"""Downloader middlewares of the project, one module per concern."""

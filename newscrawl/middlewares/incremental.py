@@ -1,0 +1,117 @@
+"""Skip article pages the store already holds, before they are downloaded.
+
+Only requests the spider marks as article requests (``request.meta[ARTICLE_META]``) are
+checked; listing pages, feeds and APIs are always fetched since they are how new articles are
+found. A redirect comes back through the downloader middlewares as a new request with the
+same meta, so a redirect to a stored URL is skipped too.
+
+Each request is one indexed lookup (article or alias by canonical URL) instead of a set of
+known URLs loaded at start: memory stays flat however large the store grows, and articles
+stored earlier in the same crawl, or by another worker on a shared PostgreSQL, count as well.
+``bench/bench_store.py`` measures the lookup.
+
+``-a recrawl=true`` turns the skip off for a run; `NEWSCRAWL_RECRAWL_AGE` (seconds, or a
+number with s/m/h/d such as ``2d``) fetches again articles younger than that age.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request, signals
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+
+from newscrawl.store import STATS_PREFIX, Store, StoreError, database_url, open_store
+from newscrawl.urls import Canonicalizer
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy.crawler import Crawler
+    from scrapy.spiders import Spider
+
+logger = logging.getLogger(__name__)
+
+ARTICLE_META = "newscrawl_article"
+"""Request meta key a spider sets to True on requests for article pages."""
+
+_AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class SeenArticle(IgnoreRequest):
+    """The article is already stored; errbacks can tell this apart from a real failure."""
+
+
+def parse_age(value: Any) -> timedelta | None:
+    """`NEWSCRAWL_RECRAWL_AGE` as a timedelta (None when unset or zero)."""
+    if value in (None, "", 0, "0"):
+        return None
+    match = _AGE.match(str(value).lower())
+    if match is None:
+        raise ValueError(f"NEWSCRAWL_RECRAWL_AGE: expected seconds or e.g. 2d/12h, got {value!r}")
+    seconds = float(match[1]) * _UNIT_SECONDS[match[2]]
+    return timedelta(seconds=seconds) if seconds else None
+
+
+def _truthy(value: Any) -> bool:
+    return str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
+class IncrementalMiddleware:
+    """Downloader middleware raising `SeenArticle` for article requests already stored."""
+
+    def __init__(self, crawler: Crawler, db_url: str, recrawl_age: timedelta | None) -> None:
+        self._crawler = crawler
+        self._db_url = db_url
+        self._recrawl_age = recrawl_age
+        self._canonicalize = Canonicalizer.from_settings(crawler.settings)
+        self._store: Store | None = None
+        self._lookup_failed = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not (
+            settings.getbool("NEWSCRAWL_DB_ENABLED") and settings.getbool("NEWSCRAWL_INCREMENTAL")
+        ):
+            raise NotConfigured("the store or the incremental skip is off")
+        middleware = cls(
+            crawler,
+            database_url(settings.get("NEWSCRAWL_DB_URL")),
+            parse_age(settings.get("NEWSCRAWL_RECRAWL_AGE")),
+        )
+        crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
+        return middleware
+
+    def spider_opened(self, spider: Spider) -> None:
+        if _truthy(getattr(spider, "recrawl", False)):
+            logger.info("recrawl=true: stored articles are fetched again")
+            return
+        self._store = open_store(self._db_url)
+
+    def spider_closed(self, spider: Spider) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def process_request(self, request: Request) -> None:
+        if self._store is None or not request.meta.get(ARTICLE_META):
+            return
+        url = self._canonicalize(request.url)
+        older_than = datetime.now(UTC) - self._recrawl_age if self._recrawl_age else None
+        try:
+            known = self._store.is_known(url, older_than=older_than)
+        except StoreError as exc:  # fetching again is safe; the store pipeline reports the outage
+            if not self._lookup_failed:
+                logger.error("Incremental skip off, the store cannot be read: %s", exc)
+            self._lookup_failed = True
+            return
+        if known:
+            assert self._crawler.stats is not None
+            self._crawler.stats.inc_value(f"{STATS_PREFIX}skipped_seen")
+            raise SeenArticle(f"already stored: {url}")

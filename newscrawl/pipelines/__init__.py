@@ -1,0 +1,1 @@
+"""Item pipelines, one module per concern (extract, then validation and storage)."""

@@ -1,0 +1,227 @@
+"""Write article items to the store in batches, one transaction per batch.
+
+A batch is committed when it holds `NEWSCRAWL_DB_BATCH_SIZE` articles or is
+`NEWSCRAWL_DB_BATCH_SECONDS` old, whichever comes first, and when the spider closes. Writes
+run in a worker thread, one batch at a time, so the crawl keeps downloading meanwhile.
+
+If the database fails, the crawl stops (close reason ``store_unavailable``) with the error
+logged, and the failed batch plus every article still arriving is spooled to a JSONL file
+whose path is logged: nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from time import monotonic
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from twisted.internet import task, threads
+from twisted.internet.defer import Deferred, DeferredLock, succeed
+from twisted.python.failure import Failure
+
+from newscrawl.store import STATS_PREFIX, ArticleRecord, Outcome, Store, database_url, open_store
+from newscrawl.store.spool import Spool
+from newscrawl.urls import Canonicalizer
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+CLOSE_REASON = "store_unavailable"
+
+
+def _extractor_version() -> str | None:
+    try:
+        return version("newscrawl")
+    except PackageNotFoundError:
+        return None
+
+
+def _aware(value: Any) -> datetime | None:
+    """A timezone-aware datetime from an ISO string or datetime; None when absent or naive
+    (a naive time's zone would be a guess)."""
+    if isinstance(value, str) and value:
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value
+    return None
+
+
+def record_from_item(
+    item: Any, canonicalize: Canonicalizer, *, default_site: str, extractor_version: str | None
+) -> ArticleRecord | None:
+    """The store record of an article item, or None for an item that is not an article.
+
+    The canonical URL is that of the final URL (after redirects); the requested URL, when it
+    canonicalises differently, becomes an alias so the next crawl skips it without fetching.
+    """
+    adapter = ItemAdapter(item)
+    url = adapter.get("url")
+    body = adapter.get("body")
+    if not url or not isinstance(body, str):
+        return None
+    final_url = adapter.get("final_url") or url
+    canonical = canonicalize(final_url)
+    requested = canonicalize(url)
+    return ArticleRecord.of(
+        canonical_url=canonical,
+        fetched_url=final_url,
+        site=adapter.get("site") or default_site,
+        title=adapter.get("title") or "",
+        body=body,
+        fetched_at=_aware(adapter.get("fetched")) or datetime.now(UTC),
+        published_at=_aware(adapter.get("published")),
+        author=adapter.get("author"),
+        source=adapter.get("source"),
+        language=adapter.get("language"),
+        encoding=adapter.get("encoding"),
+        extractor_method=adapter.get("method"),
+        extractor_version=adapter.get("extractor_version") or extractor_version,
+        aliases=(requested,) if requested != canonical else (),
+    )
+
+
+class StorePipeline:
+    """Batch article items into the store; see the module docstring for failure handling."""
+
+    def __init__(
+        self,
+        crawler: Crawler,
+        *,
+        db_url: str,
+        batch_size: int,
+        batch_seconds: float,
+        spool_dir: Path,
+        near_duplicate_bits: int,
+    ) -> None:
+        self._crawler = crawler
+        self._db_url = db_url
+        self._batch_size = max(1, batch_size)
+        self._batch_seconds = batch_seconds
+        self._spool_dir = spool_dir
+        self._near_bits = near_duplicate_bits
+        self._canonicalize = Canonicalizer.from_settings(crawler.settings)
+        self._version = _extractor_version()
+        self._store: Store | None = None
+        self._batch: list[ArticleRecord] = []
+        self._batch_started = monotonic()
+        self._lock = DeferredLock()
+        self._timer: task.LoopingCall | None = None
+        self._spool: Spool | None = None
+        """Set once the store has failed: from then on every batch goes here."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not settings.getbool("NEWSCRAWL_DB_ENABLED"):
+            raise NotConfigured("NEWSCRAWL_DB_ENABLED is off")
+        return cls(
+            crawler,
+            db_url=database_url(settings.get("NEWSCRAWL_DB_URL")),
+            batch_size=settings.getint("NEWSCRAWL_DB_BATCH_SIZE"),
+            batch_seconds=settings.getfloat("NEWSCRAWL_DB_BATCH_SECONDS"),
+            spool_dir=Path(settings.get("NEWSCRAWL_DB_SPOOL_DIR")),
+            near_duplicate_bits=settings.getint("NEWSCRAWL_NEAR_DUPLICATE_BITS"),
+        )
+
+    @property
+    def _spider_name(self) -> str:
+        spider = self._crawler.spider
+        return spider.name if spider is not None else "crawl"
+
+    async def open_spider(self) -> None:
+        self._store = await maybe_deferred_to_future(
+            threads.deferToThread(open_store, self._db_url, near_duplicate_bits=self._near_bits)
+        )
+        if self._batch_seconds > 0:
+            self._timer = task.LoopingCall(self._flush_if_due)
+            self._timer.start(self._batch_seconds, now=False)
+
+    async def process_item(self, item: Any) -> Any:
+        record = record_from_item(
+            item,
+            self._canonicalize,
+            default_site=self._spider_name,
+            extractor_version=self._version,
+        )
+        if record is None:
+            return item
+        if not self._batch:
+            self._batch_started = monotonic()
+        self._batch.append(record)
+        if len(self._batch) >= self._batch_size or self._due():
+            await self._flush()
+        return item
+
+    async def close_spider(self) -> None:
+        if self._timer is not None and self._timer.running:
+            self._timer.stop()
+        await self._flush()
+        if self._store is not None:
+            self._store.close()
+        if self._spool is not None:
+            logger.error("Articles the store could not take are in %s", self._spool.path)
+
+    def _due(self) -> bool:
+        return self._batch_seconds > 0 and monotonic() - self._batch_started >= self._batch_seconds
+
+    def _flush_if_due(self) -> Deferred[None] | None:
+        return deferred_from_coro(self._flush()) if self._batch and self._due() else None
+
+    async def _flush(self) -> None:
+        batch, self._batch = self._batch, []
+        if batch:
+            await maybe_deferred_to_future(self._lock.run(self._write, batch))
+
+    def _write(self, batch: list[ArticleRecord]) -> Deferred[None]:
+        """Write one batch (called under the lock, so batches commit in order)."""
+        if self._spool is not None or self._store is None:
+            self._to_spool(batch)
+            return succeed(None)
+        d = threads.deferToThread(self._store.write, batch)
+        d.addCallbacks(self._count, self._fail, errbackArgs=(batch,))
+        return d
+
+    def _count(self, outcomes: dict[str, Outcome]) -> None:
+        stats = self._crawler.stats
+        assert stats is not None
+        for outcome in outcomes.values():
+            stats.inc_value(f"{STATS_PREFIX}{outcome}")
+
+    def _fail(self, failure: Failure, batch: list[ArticleRecord]) -> None:
+        """Spool the batch, report the error once, and stop the crawl."""
+        self._to_spool(batch)
+        assert self._spool is not None
+        logger.error(
+            "The article store failed; stopping the crawl. %d articles spooled to %s. Error: %s",
+            len(batch),
+            self._spool.path,
+            failure.getErrorMessage(),
+            exc_info=failure.value,
+        )
+        assert self._crawler.stats is not None
+        self._crawler.stats.set_value(f"{STATS_PREFIX}spool", str(self._spool.path))
+        if self._crawler.engine is not None:
+            closing = deferred_from_coro(
+                self._crawler.engine.close_spider_async(reason=CLOSE_REASON)
+            )
+            closing.addErrback(lambda f: logger.error("Closing the spider failed: %s", f.value))
+
+    def _to_spool(self, batch: list[ArticleRecord]) -> None:
+        if self._spool is None:
+            self._spool = Spool(self._spool_dir, self._spider_name)
+        written = self._spool.append(batch)
+        assert self._crawler.stats is not None
+        self._crawler.stats.inc_value(f"{STATS_PREFIX}dropped/spooled", written)

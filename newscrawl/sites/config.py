@@ -1,0 +1,220 @@
+"""One site's crawl described as data: parsed and validated from ``configs/sites/<name>.toml``.
+
+Everything a site needs that is not code lives here (entry points, URL patterns, politeness,
+charset, headers, tracking parameters), so adding a site means adding a TOML file. The
+format is documented in ``configs/sites/README.md``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Literal, TypeVar, cast, get_args
+from urllib.parse import urlsplit, urlunsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from newscrawl.discovery.apis import API_PARSERS
+from newscrawl.sites.schema import SiteConfigError, Table
+
+EntryKind = Literal["html", "rss", "sitemap", "api"]
+ENTRY_KINDS: tuple[EntryKind, ...] = get_args(EntryKind)
+PAGE_PLACEHOLDER = "{page}"
+N = TypeVar("N", int, float)
+_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class EntryPoint:
+    """Where discovery starts: a listing page, feed, sitemap or JSON(P) list API."""
+
+    kind: EntryKind
+    url: str
+    parser: str | None = None
+    """The named list-API parser (``kind = "api"`` only), see `newscrawl.discovery.apis`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Politeness:
+    """Per-site overrides of Scrapy's settings; None keeps the project default."""
+
+    download_delay: float | None = None
+    concurrency: int | None = None
+    depth_limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SiteConfig:
+    """A validated site config. Patterns are searched (`re.search`) in cleaned absolute URLs."""
+
+    name: str
+    path: Path
+    description: str
+    allowed_domains: tuple[str, ...]
+    entries: tuple[EntryPoint, ...]
+    article: tuple[re.Pattern[str], ...]
+    follow: tuple[re.Pattern[str], ...]
+    deny: tuple[re.Pattern[str], ...]
+    drop_params: tuple[str, ...]
+    """Query parameters removed from links; a trailing ``*`` matches a prefix (``utm_*``)."""
+    charset: str | None
+    headers: Mapping[str, str]
+    politeness: Politeness
+    timezone: ZoneInfo
+    """The zone of dates given without an offset in feeds, sitemaps and APIs."""
+
+    def clean_url(self, url: str) -> str:
+        """`url` without its fragment and tracking parameters (the form links are compared in)."""
+        parts = urlsplit(url)
+        kept = [piece for piece in parts.query.split("&") if piece and not self._tracking(piece)]
+        return urlunsplit(parts._replace(query="&".join(kept), fragment=""))
+
+    def is_article(self, url: str) -> bool:
+        """Whether `url` (cleaned) is an article page that goes to the extract pipeline."""
+        return _matches(self.article, url) and not _matches(self.deny, url)
+
+    def is_followed(self, url: str) -> bool:
+        """Whether `url` (cleaned) is a listing page to follow (pagination, channel pages)."""
+        return _matches(self.follow, url) and not _matches(self.deny, url)
+
+    def _tracking(self, query_piece: str) -> bool:
+        name = query_piece.split("=", 1)[0]
+        return any(
+            name.startswith(param[:-1]) if param.endswith("*") else name == param
+            for param in self.drop_params
+        )
+
+
+def load_site(path: Path) -> SiteConfig:
+    """Read and validate one TOML file; raises `SiteConfigError` naming file, key and problem."""
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise SiteConfigError(path, "(syntax)", str(error)) from None
+    except OSError as error:
+        raise SiteConfigError(path, "(file)", error.strerror or str(error)) from None
+    return parse_site(data, path)
+
+
+def parse_site(data: dict[str, object], path: Path) -> SiteConfig:
+    """Validate the parsed TOML `data` of the file at `path` (the file name is the site name)."""
+    name = path.stem
+    if not _NAME_RE.match(name):
+        problem = "a site name is lower-case letters, digits, _ or -"
+        raise SiteConfigError(path, "(file name)", problem)
+    top = Table(dict(data), path)
+    urls = top.table("urls")
+    politeness = top.table("politeness")
+    config = SiteConfig(
+        name=name,
+        path=path,
+        description=top.get("description", str, ""),
+        allowed_domains=_domains(top),
+        entries=tuple(entry for table in _entry_tables(top) for entry in _entry_points(table)),
+        article=_patterns(urls, "article", required=True),
+        follow=_patterns(urls, "follow"),
+        deny=_patterns(urls, "deny"),
+        drop_params=tuple(urls.str_list("drop_params")),
+        charset=_charset(top),
+        headers=MappingProxyType(top.str_table("headers")),
+        politeness=Politeness(
+            download_delay=_at_least(politeness, "download_delay", float, 0.0),
+            concurrency=_at_least(politeness, "concurrency", int, 1),
+            depth_limit=_at_least(politeness, "depth_limit", int, 0),
+        ),
+        timezone=_timezone(top),
+    )
+    for table in (urls, politeness, top):
+        table.finish()
+    return config
+
+
+def _domains(top: Table) -> tuple[str, ...]:
+    domains = top.str_list("allowed_domains")
+    if not domains:
+        raise top.error("allowed_domains", "list at least one domain (the crawl stays inside them)")
+    for domain in domains:
+        if "/" in domain or ":" in domain:
+            problem = f"{domain!r} is a URL; give a bare domain like sina.com.cn"
+            raise top.error("allowed_domains", problem)
+    return tuple(domains)
+
+
+def _entry_tables(top: Table) -> list[Table]:
+    tables = top.tables("entry")
+    if not tables:
+        raise top.error("entry", "add at least one [[entry]] with kind and url")
+    return tables
+
+
+def _entry_points(table: Table) -> list[EntryPoint]:
+    """One ``[[entry]]`` table; ``pages = N`` expands a ``{page}`` URL into pages 1..N."""
+    kind = table.require("kind", str)
+    if kind not in ENTRY_KINDS:
+        raise table.error("kind", f"{kind!r} is not one of {', '.join(ENTRY_KINDS)}")
+    url = table.require("url", str)
+    if not url.startswith(("http://", "https://")):
+        raise table.error("url", f"{url!r} is not an absolute http(s) URL")
+    parser = table.get("parser", str, "") or None
+    if kind == "api" and parser not in API_PARSERS:
+        known = ", ".join(sorted(API_PARSERS))
+        raise table.error("parser", f"{parser!r} is not a known list-API parser ({known})")
+    if kind != "api" and parser is not None:
+        raise table.error("parser", f'only kind = "api" entries take a parser, not {kind!r}')
+    pages = _at_least(table, "pages", int, 1) or 1
+    if pages > 1 and PAGE_PLACEHOLDER not in url:
+        raise table.error("pages", f"pages = {pages} needs a {PAGE_PLACEHOLDER} placeholder in url")
+    table.finish()
+    kind = cast(EntryKind, kind)
+    return [
+        EntryPoint(kind, url.replace(PAGE_PLACEHOLDER, str(page)), parser)
+        for page in range(1, pages + 1)
+    ]
+
+
+def _patterns(table: Table, key: str, *, required: bool = False) -> tuple[re.Pattern[str], ...]:
+    sources = table.str_list(key)
+    if required and not sources:
+        raise table.error(key, "list at least one regular expression")
+    compiled = []
+    for index, source in enumerate(sources):
+        try:
+            compiled.append(re.compile(source))
+        except re.error as error:
+            problem = f"bad regular expression {source!r}: {error}"
+            raise table.error(f"{key}[{index}]", problem) from None
+    return tuple(compiled)
+
+
+def _charset(top: Table) -> str | None:
+    charset = top.get("charset", str, "") or None
+    if charset is not None:
+        try:
+            codecs.lookup(charset)
+        except LookupError:
+            raise top.error("charset", f"unknown encoding {charset!r}") from None
+    return charset
+
+
+def _timezone(top: Table) -> ZoneInfo:
+    name = top.get("timezone", str, "Asia/Shanghai")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise top.error("timezone", f"unknown time zone {name!r} (use an IANA name)") from None
+
+
+def _at_least(table: Table, key: str, kind: type[N], minimum: N) -> N | None:
+    value = table.optional(key, kind)
+    if value is not None and value < minimum:
+        raise table.error(key, f"must be >= {minimum}, got {value}")
+    return value
+
+
+def _matches(patterns: tuple[re.Pattern[str], ...], url: str) -> bool:
+    return any(pattern.search(url) for pattern in patterns)

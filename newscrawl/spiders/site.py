@@ -1,0 +1,271 @@
+"""The one spider class: a site's TOML config says where to start and which links to take.
+
+`SiteSpiderLoader` builds a subclass per config (``name`` and ``site`` set), so
+``scrapy crawl sina`` runs this class on ``configs/sites/sina.toml``. Discovery callbacks
+(`parse` for HTML listings, `parse_feed`, `parse_sitemap`, `parse_api`) only yield
+requests; `parse_article` yields one `RawPage` per article page for the pipelines.
+
+Spider arguments: ``-a since=YYYY-MM-DD`` skips feed, sitemap and API entries dated before
+it; ``-a max_pages=N`` stops after N article pages; ``-a start_urls=u1,u2`` replaces the
+config's entry points (each one's kind is sniffed from the response).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Iterator
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from scrapy import Request, Spider
+from scrapy.exceptions import CloseSpider
+from scrapy.http import Response, TextResponse
+from scrapy.linkextractors import LinkExtractor
+from scrapy.spidermiddlewares.httperror import HttpError
+
+from newscrawl.discovery import (
+    API_PARSERS,
+    Entry,
+    MalformedListError,
+    parse_feed,
+    parse_since,
+    parse_sitemap,
+    sniff_kind,
+)
+from newscrawl.extract import decode_html
+from newscrawl.items import RawPage
+from newscrawl.sites import EntryPoint, SiteConfig
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+    from twisted.python.failure import Failure
+
+FOUND_ON = "newscrawl_found_on"
+"""Request meta key: the URL of the page, feed or API response a link was found on."""
+
+
+class SiteSpider(Spider):
+    """Crawl one site as its `SiteConfig` describes.
+
+    Hrefs are stripped of all Unicode whitespace, not only ASCII as HTML does: portal
+    editors paste links with a trailing NBSP (Sina's 2018 home page), which would otherwise
+    become ``%C2%A0`` and a dead URL.
+    """
+
+    site: ClassVar[SiteConfig]
+
+    def __init__(
+        self,
+        *args: Any,
+        since: str | None = None,
+        max_pages: str | int | None = None,
+        start_urls: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.since = parse_since(since, self.site.timezone) if since else None
+        self.max_pages = _positive_int("max_pages", max_pages)
+        self.article_pages = 0
+        self.entries: tuple[EntryPoint, ...] = (
+            tuple(EntryPoint("html", url.strip()) for url in start_urls.split(",") if url.strip())
+            if start_urls
+            else self.site.entries
+        )
+        self.sniff_entries = bool(start_urls)
+        self.link_extractor = LinkExtractor(
+            allow_domains=self.site.allowed_domains,
+            tags=("a", "area"),
+            canonicalize=False,
+            process_value=str.strip,
+        )
+
+    @classmethod
+    def update_settings(cls, settings: BaseSettings) -> None:
+        """Apply the site's politeness and headers, and the default JSONL feed if none is set.
+
+        Set at ``spider`` priority, so ``-s`` on the command line still wins.
+        """
+        super().update_settings(settings)
+        politeness = cls.site.politeness
+        overrides: dict[str, Any] = {
+            "DOWNLOAD_DELAY": politeness.download_delay,
+            "CONCURRENT_REQUESTS_PER_DOMAIN": politeness.concurrency,
+            "DEPTH_LIMIT": politeness.depth_limit,
+        }
+        if cls.site.headers:
+            headers = {**settings.getdict("DEFAULT_REQUEST_HEADERS"), **cls.site.headers}
+            overrides["DEFAULT_REQUEST_HEADERS"] = headers
+        default_feed = settings.get("NEWSCRAWL_DEFAULT_FEED")
+        if default_feed and not settings.getdict("FEEDS"):
+            overrides["FEEDS"] = {default_feed: {"format": "jsonlines"}}
+        for name, value in overrides.items():
+            if value is not None:
+                settings.set(name, value, priority="spider")
+
+    async def start(self) -> AsyncIterator[Request]:
+        for entry in self.entries:
+            yield self._entry_request(entry)
+
+    def parse(self, response: Response, **kwargs: Any) -> Iterator[Request]:
+        """An HTML listing page: request its article links and follow its listing links."""
+        if not isinstance(response, TextResponse):
+            self._count("skipped/binary_listing")
+            return
+        response = response.replace(encoding=self._encoding(response))
+        for link in self.link_extractor.extract_links(response):
+            url = self.site.clean_url(link.url)
+            if self.site.is_article(url):
+                yield self._article_request(url, response.url)
+            elif self.site.is_followed(url):
+                yield Request(url, callback=self.parse, errback=self.on_error)
+
+    def parse_feed(self, response: Response) -> Iterator[Request]:
+        """An RSS or Atom feed: request its entries."""
+        try:
+            entries = parse_feed(response.body, response.url, self.site.timezone)
+        except MalformedListError as error:
+            self._malformed("rss", response, error)
+            return
+        yield from self._entry_requests(entries, response.url)
+
+    def parse_sitemap(self, response: Response) -> Iterator[Request]:
+        """A sitemap: request its pages, or its child sitemaps when it is an index."""
+        max_size = self.settings.getint("DOWNLOAD_MAXSIZE")
+        try:
+            sitemap = parse_sitemap(
+                response.body, response.url, self.site.timezone, max_size=max_size
+            )
+        except MalformedListError as error:
+            self._malformed("sitemap", response, error)
+            return
+        if not sitemap.is_index:
+            yield from self._entry_requests(sitemap.entries, response.url)
+            return
+        for entry in self._recent(sitemap.entries):
+            yield Request(entry.url, callback=self.parse_sitemap, errback=self.on_error)
+
+    def parse_api(self, response: Response, parser: str) -> Iterator[Request]:
+        """A JSON(P) list API response, read by the named parser of the entry point."""
+        if not isinstance(response, TextResponse):
+            response = TextResponse(response.url, body=response.body, encoding="utf-8")
+        try:
+            entries = API_PARSERS[parser](response.text, response.url, self.site.timezone)
+        except MalformedListError as error:
+            self._malformed(f"api/{parser}", response, error)
+            return
+        yield from self._entry_requests(entries, response.url)
+
+    def parse_sniffed(self, response: Response) -> Iterable[Request]:
+        """A ``-a start_urls`` entry: a feed, a sitemap or an HTML listing, judged by its body."""
+        kind = sniff_kind(response.body)
+        if kind == "rss":
+            return self.parse_feed(response)
+        if kind == "sitemap":
+            return self.parse_sitemap(response)
+        return self.parse(response)
+
+    def parse_article(self, response: Response) -> Iterator[RawPage]:
+        """An article page: yield it whole for the extract pipeline."""
+        if not isinstance(response, TextResponse):
+            self._count("skipped/binary_article")
+            return
+        if not self.site.is_article(self.site.clean_url(response.url)):
+            self._count("skipped/redirected_off_pattern")
+            return
+        if self.max_pages is not None and self.article_pages >= self.max_pages:
+            self._count("skipped/max_pages")
+            return
+        self.article_pages += 1
+        yield RawPage(
+            url=(response.meta.get("redirect_urls") or [response.url])[0],
+            final_url=response.url,
+            status=response.status,
+            headers={
+                key.decode("latin-1"): [value.decode("latin-1") for value in values]
+                for key, values in response.headers.items()
+            },
+            body=response.body,
+            fetched=datetime.now(UTC).isoformat(timespec="seconds"),
+            site=self.name,
+            referer=response.meta.get(FOUND_ON),
+            charset=self.site.charset,
+        )
+        if self.article_pages == self.max_pages:
+            raise CloseSpider("max_pages")
+
+    def on_error(self, failure: Failure) -> None:
+        """Count a failed request by its reason (HTTP status or exception class)."""
+        if failure.check(HttpError):
+            reason = f"http_{failure.value.response.status}"
+        else:
+            reason = failure.type.__name__ if failure.type else "unknown"
+        self._count(f"failed/{reason}")
+        self.logger.info("request failed (%s): %s", reason, failure.request.url)
+
+    def _entry_request(self, entry: EntryPoint) -> Request:
+        """The request for a configured (or ``-a start_urls``) entry point."""
+        url = self.site.clean_url(entry.url)
+        if self.site.is_article(url):
+            return self._article_request(url, None)
+        if self.sniff_entries:
+            return Request(entry.url, callback=self.parse_sniffed, errback=self.on_error)
+        callbacks = {
+            "html": self.parse,
+            "rss": self.parse_feed,
+            "sitemap": self.parse_sitemap,
+            "api": self.parse_api,
+        }
+        cb_kwargs = {"parser": entry.parser} if entry.kind == "api" else {}
+        return Request(
+            entry.url, callback=callbacks[entry.kind], cb_kwargs=cb_kwargs, errback=self.on_error
+        )
+
+    def _entry_requests(self, entries: list[Entry], found_on: str) -> Iterator[Request]:
+        """Article requests for the recent article entries of a feed, sitemap or API."""
+        for entry in self._recent(entries):
+            url = self.site.clean_url(entry.url)
+            if self.site.is_article(url):
+                yield self._article_request(url, found_on)
+            else:
+                self._count("discovery/not_article")
+
+    def _recent(self, entries: list[Entry]) -> Iterator[Entry]:
+        """`entries` not older than ``-a since`` (undated ones are kept)."""
+        for entry in entries:
+            if self.since and entry.published and entry.published < self.since:
+                self._count("discovery/too_old")
+            else:
+                yield entry
+
+    def _article_request(self, url: str, found_on: str | None) -> Request:
+        return Request(
+            url, callback=self.parse_article, errback=self.on_error, meta={FOUND_ON: found_on}
+        )
+
+    def _encoding(self, response: TextResponse) -> str:
+        """The encoding to read a listing with: the site's override, else the extractor's rules."""
+        if self.site.charset:
+            return self.site.charset
+        content_type = response.headers.get("Content-Type")
+        http_charset = content_type.decode("latin-1") if content_type else None
+        return decode_html(response.body, http_charset).encoding
+
+    def _malformed(self, kind: str, response: Response, error: MalformedListError) -> None:
+        self._count(f"discovery/malformed/{kind}")
+        self.logger.warning("malformed %s at %s: %s", kind, response.url, error)
+
+    def _count(self, key: str) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(f"newscrawl/{key}")
+
+
+def _positive_int(name: str, value: str | int | None) -> int | None:
+    """A spider argument that must be a positive integer when given."""
+    if value is None or value == "":
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise ValueError(f"{name}={value!r} must be a positive integer")
+    return number
