@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from newscrawl.extract import clean, paper
+from newscrawl.extract import blocks, clean, default, fallbacks, pagemeta, paper, title
 from newscrawl.extract.decode import decode_html
 from newscrawl.extract.model import Article, Options
 
@@ -21,8 +21,6 @@ def extract(
     `html` may be bytes (decoded by `decode_html`, with `http_charset` taken from the HTTP
     Content-Type when the caller has one) or already decoded text. Never raises on bad
     input: an empty `body` comes with a `reason`.
-
-    Until the default method lands, ``method="default"`` runs the paper's method.
     """
     options = options or DEFAULT_OPTIONS
     encoding: str | None = None
@@ -31,10 +29,16 @@ def extract(
         text, encoding = decoded.text, decoded.encoding
     else:
         text = html
-    title = clean.page_title(text)
+    if options.method == "paper":
+        return _paper(text, url, encoding, options)
+    return _default(text, url, encoding, options)
+
+
+def _paper(text: str, url: str | None, encoding: str | None, options: Options) -> Article:
+    """The paper's method exactly as published (docs/method.md)."""
     selection = paper.select(clean.text_lines(text), options)
     return Article(
-        title=title,
+        title=clean.page_title(text),
         body="\n".join(line.text for line in selection.kept),
         method=options.method,
         url=url,
@@ -45,4 +49,31 @@ def extract(
             "D": options.max_gap,
         },
         lines=selection.lines,
+    )
+
+
+def _default(text: str, url: str | None, encoding: str | None, options: Options) -> Article:
+    """Block lines with features, the best body region, structured fallbacks."""
+    page = blocks.page_lines(text)
+    meta = pagemeta.page_meta(text)
+    headings = [line.text for line in page.lines if line.tag == "h1"]
+    headline = title.choose_title(meta, headings)
+    selection = default.select(page.lines, headline, options)
+    lines_body = "\n".join(line.text for line in selection.kept)
+    body = fallbacks.choose_body(lines_body, meta, options)
+    return Article(
+        title=headline,
+        body=body.text,
+        method=options.method,
+        url=url,
+        encoding=encoding,
+        reason=None if body.text else selection.reason,
+        parameters={
+            "line_cost": options.line_cost,
+            "punctuation_weight": options.punctuation_weight,
+            "max_link_share": options.max_link_share,
+            "wrapper_share": options.wrapper_share,
+        },
+        lines=selection.lines,
+        fallback=body.fallback,
     )

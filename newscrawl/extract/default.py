@@ -1,0 +1,156 @@
+"""The default method's selection: the region of lines with the most body-like text.
+
+The paper's idea (body lines are long, punctuated and close together) made robust:
+
+1. Every line gets a score in characters (`line_score`): its non-link text plus
+   `Options.punctuation_weight` per sentence mark, minus `Options.line_cost`. Link lines,
+   boilerplate lines (inside an element whose tag/class/id names comments, footers, ads
+   ...; or a credit/statement line such as 责任编辑) count against by their whole length.
+2. The body is the contiguous run of lines with the highest total score (a maximum-sum
+   segment, Kadane's algorithm): the most body-like text wins, not the first long line, and
+   a short ad or table inside the article costs less than the paragraphs after it bring.
+   Distance is measured in lines that carry text, so markup between paragraphs is free.
+3. Inside the region, link lines and boilerplate lines are dropped; so is the headline.
+
+Every line's features and the rule that kept or dropped it are returned for ``--explain``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from newscrawl.extract.blocks import Line
+from newscrawl.extract.model import LineDecision, Options
+
+BOILERPLATE_LINE_RE = re.compile(
+    r"^\W{0,3}(?:责任编辑|责编|编辑|校对|审核|审校|监制|来源|原标题|本文来源|文章来源|稿件来源"
+    r"|平台声明|免责声明|版权声明|特别声明|声明)\s*[：:]"
+    r"|版权所有|all rights reserved|copyright\s*(?:©|\(c\)|\d{4})",
+    re.IGNORECASE,
+)
+"""Credit, source and statement lines that sit next to the body and pass every length and
+punctuation test (docs/pitfalls.md, extraction 7; GUIDE.md of the sites set)."""
+
+
+class Selection(NamedTuple):
+    """The default method's decision on one page's lines."""
+
+    kept: tuple[LineDecision, ...]
+    lines: tuple[LineDecision, ...]
+    reason: str | None
+    """Why nothing was kept (None when something was)."""
+
+
+def boilerplate_elements(lines: Sequence[Line], options: Options) -> set[int]:
+    """Elements whose class/id/tag names boilerplate and that are not layout wrappers.
+
+    A wrapper holds more than `Options.wrapper_share` of the page's punctuated non-link
+    text: a page-wide ``<div class="ad-margins">`` is layout, a comment list is not.
+    """
+    prose: Counter[int] = Counter()
+    total = 0
+    for line in lines:
+        if line.punctuation and not _is_link_line(line, options):
+            total += line.chars
+            prose[line.noise_element] += line.chars
+    named = {line.noise_element for line in lines if line.noise_element}
+    return {element for element in named if prose[element] <= options.wrapper_share * total}
+
+
+def line_score(line: Line, boilerplate: bool, options: Options) -> int:
+    """A line's contribution to a body region, in characters (see the module docstring)."""
+    if boilerplate or _is_link_line(line, options):
+        return -line.chars
+    text_chars = line.chars - line.link_chars
+    return text_chars + options.punctuation_weight * line.punctuation - options.line_cost
+
+
+def best_region(scores: Sequence[int]) -> tuple[int, int] | None:
+    """First and last index of the contiguous run with the highest positive sum."""
+    best, best_span = 0, None
+    running, start = 0, 0
+    for index, score in enumerate(scores):
+        if running <= 0:
+            running, start = score, index
+        else:
+            running += score
+        if running > best:
+            best, best_span = running, (start, index)
+    return best_span
+
+
+def select(lines: Sequence[Line], title: str, options: Options) -> Selection:
+    """Score the lines, take the best region, keep its body lines; explain every line."""
+    noisy = boilerplate_elements(lines, options)
+    boilerplate = [_boilerplate_reason(line, noisy) for line in lines]
+    scores = [
+        line_score(line, reason is not None, options)
+        for line, reason in zip(lines, boilerplate, strict=True)
+    ]
+    region = best_region(scores)
+    plain_title = "".join(title.split())
+    decisions = []
+    for index, (line, reason, score) in enumerate(zip(lines, boilerplate, scores, strict=True)):
+        kept, rule = _decide(index, line, reason, region, plain_title, options)
+        decisions.append(
+            LineDecision(
+                number=index + 1,
+                text=line.text,
+                features=_features(line, score),
+                group=1 if region and region[0] <= index <= region[1] else None,
+                kept=kept,
+                rule=rule,
+            )
+        )
+    kept_lines = tuple(decision for decision in decisions if decision.kept)
+    reason = None
+    if not kept_lines:
+        reason = "no text lines" if not lines else "no line scores as body text"
+    return Selection(kept_lines, tuple(decisions), reason)
+
+
+def _is_link_line(line: Line, options: Options) -> bool:
+    return line.link_chars > options.max_link_share * line.chars
+
+
+def _boilerplate_reason(line: Line, noisy: set[int]) -> str | None:
+    if line.noise_element in noisy:
+        return f"boilerplate element: {line.noise}"
+    if BOILERPLATE_LINE_RE.search(line.text):
+        return "boilerplate line: credit/statement"
+    return None
+
+
+def _decide(
+    index: int,
+    line: Line,
+    boilerplate: str | None,
+    region: tuple[int, int] | None,
+    plain_title: str,
+    options: Options,
+) -> tuple[bool, str]:
+    if region is None:
+        return False, "no body region"
+    if not region[0] <= index <= region[1]:
+        return False, "outside the best region"
+    if boilerplate is not None:
+        return False, boilerplate
+    if _is_link_line(line, options):
+        return False, f"link line: link share > {options.max_link_share}"
+    if plain_title and "".join(line.text.split()) == plain_title:
+        return False, "headline"
+    return True, "in the best region"
+
+
+def _features(line: Line, score: int) -> dict[str, int | float | bool]:
+    return {
+        "chars": line.chars,
+        "link_chars": line.link_chars,
+        "punctuation": line.punctuation,
+        "score": score,
+        "element": line.element,
+        "noise_element": line.noise_element,
+    }

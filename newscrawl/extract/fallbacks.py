@@ -1,0 +1,33 @@
+"""Structured fallbacks for pages whose lines give no body or only a scrap of it.
+
+Short articles, and pages that ship their text in JSON for a script to render, leave the
+line selection with little to keep. Such pages often state their body in the head: the
+JSON-LD ``articleBody`` (trafilatura's baseline reads it too) or, as a last resort, the
+description meta. The result is flagged in `Article.fallback` so callers can tell.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from newscrawl.extract.model import Options
+from newscrawl.extract.pagemeta import PageMeta
+
+JSON_LD = "json-ld articleBody"
+DESCRIPTION = "meta description"
+
+
+class Body(NamedTuple):
+    text: str
+    fallback: str | None
+    """Which structured source gave `text` (None: the kept lines did)."""
+
+
+def choose_body(lines_body: str, meta: PageMeta, options: Options) -> Body:
+    """The kept lines' text, unless it is shorter than `Options.short_body_chars` and the
+    head has a longer article body, or it is empty and the head has a description."""
+    if len(lines_body) < options.short_body_chars and len(meta.article_body) > len(lines_body):
+        return Body(meta.article_body, JSON_LD)
+    if not lines_body and meta.description:
+        return Body(meta.description, DESCRIPTION)
+    return Body(lines_body, None)

@@ -1,0 +1,42 @@
+"""The default method's title: the headline as shown, without the site's suffix.
+
+``<title>`` usually carries the site ("标题_新浪新闻", "Headline - Site"), ``og:title``
+usually does not, and the page's own ``<h1>`` is the headline as shown when the head
+agrees with it (a page's first ``<h1>`` is often its logo or section name, hence the check).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from newscrawl.extract.pagemeta import PageMeta
+
+_SITE_SEPARATOR_RE = re.compile(r"\s+[-|–—·:：]\s+|\s*[_|｜–—]\s*|\s+-|-\s+")
+MAX_HEADINGS = 5
+"""Headings compared with the head's titles (the headline is among the first few)."""
+
+
+def choose_title(meta: PageMeta, headings: Sequence[str]) -> str:
+    """The headline: a heading the head's titles confirm, else og:title, else the longest
+    part of ``<title>`` split at its separators, else the first heading."""
+    head_titles = [title for title in (meta.og_title, meta.title) if title]
+    for heading in headings[:MAX_HEADINGS]:
+        if len(heading) > 1 and any(_agree(heading, title) for title in head_titles):
+            return heading
+    if meta.og_title:
+        return meta.og_title
+    if meta.title:
+        return max(_SITE_SEPARATOR_RE.split(meta.title), key=len).strip() or meta.title
+    return headings[0] if headings else ""
+
+
+def _agree(heading: str, title: str) -> bool:
+    """Whether a heading is the headline a head title names (the title may add a site)."""
+    heading, title = _plain(heading), _plain(title)
+    return bool(heading) and (heading in title or (title in heading and len(title) > 4))
+
+
+def _plain(text: str) -> str:
+    """Lower-cased without spaces, so line breaks and case in headings do not matter."""
+    return "".join(text.split()).lower()
