@@ -47,7 +47,7 @@ class ArchiveRecorderMiddleware:
     def from_crawler(cls, crawler: Crawler) -> ArchiveRecorderMiddleware:
         path = crawler.settings.get("NEWSCRAWL_ARCHIVE")
         if not path:
-            raise NotConfigured("NEWSCRAWL_ARCHIVE is not set")
+            raise NotConfigured  # no message: Scrapy would log a warning on every crawl
         assert crawler.stats is not None
         info = {
             "software": f"newscrawl (Scrapy {scrapy.__version__})",
@@ -82,7 +82,7 @@ class ReplayMiddleware:
     def from_crawler(cls, crawler: Crawler) -> ReplayMiddleware:
         sources = crawler.settings.getlist("NEWSCRAWL_REPLAY")
         if not sources:
-            raise NotConfigured("NEWSCRAWL_REPLAY is not set")
+            raise NotConfigured
         files = archive_files(sources)
         if not files:
             # Switching off here would silently turn the replay into a live crawl.
