@@ -1,0 +1,174 @@
+"""The SQL store on SQLite and PostgreSQL: upserts, aliases, near-duplicates, schema."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import select
+from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
+
+from newscrawl.store import Outcome, StoreError, open_store
+from newscrawl.store.schema import SCHEMA_VERSION, SchemaError, schema_version
+from newscrawl.store.sql import SqlStore
+
+T0 = datetime(2024, 5, 10, 8, 0, tzinfo=UTC)
+
+
+def rows(store: SqlStore) -> dict[str, dict]:
+    return {row["canonical_url"]: row for row in store.iter_articles()}
+
+
+def test_upsert_new_unchanged_updated(db_url: str) -> None:
+    body = article_text(1)
+    with SqlStore.open(db_url) as store:
+        assert store.write([record("https://a/1", body, at=T0)]) == {"https://a/1": Outcome.NEW}
+        first = rows(store)["https://a/1"]
+        assert first["first_seen"] == first["last_fetched"] == first["last_changed"] == T0
+
+        later = T0 + timedelta(hours=1)
+        outcome = store.write([record("https://a/1", body + "\n", at=later)])
+        assert outcome == {"https://a/1": Outcome.UNCHANGED}  # whitespace is not a change
+        row = rows(store)["https://a/1"]
+        assert (row["first_seen"], row["last_changed"], row["last_fetched"]) == (T0, T0, later)
+
+        latest = T0 + timedelta(hours=2)
+        outcome = store.write([record("https://a/1", body + "更正。", at=latest, title="新标题")])
+        assert outcome == {"https://a/1": Outcome.UPDATED}
+        row = rows(store)["https://a/1"]
+        assert (row["first_seen"], row["last_changed"], row["last_fetched"]) == (T0, latest, latest)
+        assert row["body"].endswith("更正。") and row["title"] == "新标题"
+        assert store.count_articles() == 1
+
+
+def test_published_time_is_kept_timezone_aware(db_url: str) -> None:
+    published = datetime(2024, 5, 9, 16, 26, tzinfo=UTC)
+    with SqlStore.open(db_url) as store:
+        store.write([record("https://a/1", article_text(1), published_at=published)])
+        store.write([record("https://a/1", article_text(2))])  # no time this fetch: keep it
+        assert rows(store)["https://a/1"]["published_at"] == published
+
+
+def test_same_body_under_two_urls_is_stored_once_with_an_alias(db_url: str) -> None:
+    body = article_text(3)
+    with SqlStore.open(db_url) as store:
+        outcome = store.write(
+            [record("https://a/1", body), record("https://mirror/1", body, site="mirror")]
+        )
+        assert outcome == {"https://a/1": Outcome.NEW, "https://mirror/1": Outcome.DUPLICATE}
+        assert store.write([record("https://other/9", body)]) == {
+            "https://other/9": Outcome.DUPLICATE
+        }
+        assert list(rows(store)) == ["https://a/1"]
+        assert store.is_known("https://mirror/1") and store.is_known("https://other/9")
+
+
+def test_empty_bodies_are_not_duplicates_of_each_other(db_url: str) -> None:
+    with SqlStore.open(db_url) as store:
+        outcome = store.write([record("https://a/1", ""), record("https://a/2", "")])
+        assert set(outcome.values()) == {Outcome.NEW}
+
+
+def test_redirect_source_is_an_alias(db_url: str) -> None:
+    with SqlStore.open(db_url) as store:
+        store.write([record("https://a/final", article_text(4), aliases=("https://a/short",))])
+        assert store.is_known("https://a/short")
+        assert not store.is_known("https://a/other")
+
+
+def test_near_duplicate_is_marked_not_dropped(db_url: str) -> None:
+    original = article_text(5, 1500)
+    syndicated = "（来源：新华社）" + original[:-3] + "完。"
+    unrelated = article_text(6, 1500)
+    with SqlStore.open(db_url) as store:
+        store.write([record("https://a/1", original)])
+        outcome = store.write(
+            [record("https://b/1", syndicated, site="b"), record("https://c/1", unrelated)]
+        )
+        assert outcome == {"https://b/1": Outcome.NEW, "https://c/1": Outcome.NEW}
+        stored = rows(store)
+        assert stored["https://b/1"]["near_duplicate_of"] == "https://a/1"
+        assert stored["https://c/1"]["near_duplicate_of"] is None
+        assert stored["https://a/1"]["near_duplicate_of"] is None
+
+
+def test_near_duplicates_within_one_batch(db_url: str) -> None:
+    original = article_text(7, 1500)
+    with SqlStore.open(db_url) as store:
+        store.write([record("https://a/1", original), record("https://b/1", original + "完")])
+        assert rows(store)["https://b/1"]["near_duplicate_of"] == "https://a/1"
+
+
+def test_a_failing_batch_leaves_no_rows(db_url: str) -> None:
+    naive = datetime(2024, 1, 1)  # refused by the store: times must be timezone-aware
+    with SqlStore.open(db_url) as store:
+        batch = [record("https://a/1", article_text(1)), record("https://a/2", "x", at=naive)]
+        with pytest.raises(StoreError):
+            store.write(batch)
+        assert store.count_articles() == 0
+
+
+def test_recrawl_age_makes_young_articles_unknown(db_url: str) -> None:
+    with SqlStore.open(db_url) as store:
+        store.write([record("https://a/old", article_text(1), at=T0)])
+        store.write([record("https://a/new", article_text(2), at=T0 + timedelta(days=3))])
+        cutoff = T0 + timedelta(days=2)
+        assert store.is_known("https://a/old", older_than=cutoff)
+        assert not store.is_known("https://a/new", older_than=cutoff)
+        assert store.is_known("https://a/new")
+
+
+def test_schema_is_versioned_and_reopened(db_url: str) -> None:
+    with SqlStore.open(db_url) as store:
+        store.write([record("https://a/1", article_text(1))])
+    with SqlStore.open(db_url) as store, store.engine.connect() as conn:
+        versions = conn.execute(select(schema_version.c.version)).scalars().all()
+        assert versions == [SCHEMA_VERSION]
+        assert store.count_articles() == 1
+
+
+def test_a_newer_schema_is_refused(db_url: str) -> None:
+    with SqlStore.open(db_url) as store, store.engine.begin() as conn:
+        conn.execute(schema_version.insert().values(version=SCHEMA_VERSION + 1, applied_at=T0))
+    with pytest.raises(SchemaError, match="newer"):
+        SqlStore.open(db_url)
+
+
+def test_site_and_day_stats(db_url: str) -> None:
+    with open_store(db_url) as store:
+        store.write(
+            [
+                record("https://a/1", article_text(1), at=T0, site="a"),
+                record("https://a/2", "", at=T0 + timedelta(days=1), site="a"),
+                record("https://b/1", article_text(2), at=T0, site="b"),
+            ]
+        )
+        days = [(d.site, d.day.isoformat(), d.articles, d.empty_body) for d in store.daily_counts()]
+        assert days == [
+            ("a", "2024-05-10", 1, 0),
+            ("a", "2024-05-11", 1, 1),
+            ("b", "2024-05-10", 1, 0),
+        ]
+        summary = {s.site: s for s in store.site_summaries()}
+        assert summary["a"].articles == 2 and summary["a"].empty_body == 1
+        assert summary["a"].last_fetched == T0 + timedelta(days=1)
+
+
+def test_export_filters_by_site_and_since(db_url: str) -> None:
+    with open_store(db_url) as store:
+        store.write(
+            [
+                record("https://a/1", article_text(1), at=T0, site="a"),
+                record("https://a/2", article_text(2), at=T0 + timedelta(days=1), site="a"),
+                record("https://b/1", article_text(3), at=T0 + timedelta(days=1), site="b"),
+            ]
+        )
+        since = T0 + timedelta(hours=12)
+        got = [r["canonical_url"] for r in store.iter_articles(site="a", since=since, chunk=1)]
+        assert got == ["https://a/2"]
+        assert store.count_articles(site="a", since=since) == 1
+
+
+def test_unreachable_database_is_a_store_error() -> None:
+    with pytest.raises(StoreError):
+        SqlStore.open("postgresql://postgres@127.0.0.1:1/none?connect_timeout=2")
