@@ -20,6 +20,10 @@ USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
     "(KHTML, like Gecko) Chrome/124.0 Safari/537.36"
 )
+DEFAULT_REQUEST_HEADERS = {
+    "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8",
+}
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
 DOWNLOAD_DELAY = 1.0
@@ -54,6 +58,7 @@ NEWSCRAWL_ARCHIVE = ""
 NEWSCRAWL_REPLAY = ""
 """Serve the crawl from these WARC files or directories (comma-separated); no network."""
 DOWNLOADER_MIDDLEWARES = {
+    "newscrawl.middlewares.incremental.IncrementalMiddleware": 50,
     "newscrawl.middlewares.backoff.BackoffMiddleware": 560,
     "newscrawl.archive.middleware.ArchiveRecorderMiddleware": 950,
     "newscrawl.archive.middleware.ReplayMiddleware": 960,
@@ -62,6 +67,7 @@ DOWNLOADER_MIDDLEWARES = {
 # Raw pages -> articles (newscrawl.pipelines.extract).
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extract.ExtractPipeline": 300,
+    "newscrawl.pipelines.store.StorePipeline": 800,
 }
 NEWSCRAWL_EXTRACT_METHOD = "default"
 """The `newscrawl.extract` method the pipeline runs (paper or default)."""
@@ -69,3 +75,26 @@ NEWSCRAWL_EXTRACT_METHOD = "default"
 # Where `scrapy crawl <site>` writes when the user gives no -o/-O/FEEDS (%(name)s is the
 # spider, %(time)s the start time); set it empty to write no default feed.
 NEWSCRAWL_DEFAULT_FEED = "data/%(name)s/%(time)s.jsonl"
+
+# Article store (newscrawl.store, newscrawl.pipelines.store): SQLite at data/newscrawl.db
+# unless a database URL is given; the incremental skip (newscrawl.middlewares.incremental)
+# reads the same store and runs first so a skipped page costs nothing downstream.
+NEWSCRAWL_DB_ENABLED = True
+NEWSCRAWL_DB_URL = ""
+"""Database URL (sqlite:///… or postgresql://user@host/db); empty: the NEWSCRAWL_DB_URL
+environment variable, else sqlite:///data/newscrawl.db."""
+NEWSCRAWL_DB_BATCH_SIZE = 100
+NEWSCRAWL_DB_BATCH_SECONDS = 5.0
+"""A batch commits at this many articles or this age, whichever comes first."""
+NEWSCRAWL_DB_SPOOL_DIR = "data/spool"
+"""Where articles go (JSONL) when the database fails mid-crawl."""
+NEWSCRAWL_NEAR_DUPLICATE_BITS = 3
+"""Simhash bits two bodies may differ in to be marked near-duplicates (<= 3: exact recall)."""
+NEWSCRAWL_INCREMENTAL = True
+"""Skip article requests already stored (-a recrawl=true turns it off for a run)."""
+NEWSCRAWL_RECRAWL_AGE = 0
+"""Fetch stored articles again while younger than this (seconds or 2d/12h; 0: never)."""
+NEWSCRAWL_TRACKING_PARAMS: list[str] = []
+"""Query parameters a site adds to the defaults of newscrawl.urls (tracking only)."""
+NEWSCRAWL_HOST_TWINS: dict[str, str] = {}
+"""Twin hosts folded into one canonical URL, e.g. {"m.sohu.com": "www.sohu.com"}."""

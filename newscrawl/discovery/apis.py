@@ -22,7 +22,11 @@ from newscrawl.discovery.model import Entry, MalformedListError
 
 ApiParser = Callable[[str, str, tzinfo], list[Entry]]
 
-_JSONP_RE = re.compile(r"^[\w$.]+\s*\((?P<json>.*)\)\s*;?$", re.DOTALL)
+_JSONP_RE = re.compile(
+    r"^(?:try\s*\{\s*)?[\w$.]+\s*\((?P<json>.*)\)\s*;?\s*(?:\}\s*catch\s*\(\w*\)\s*\{\s*\}\s*;?)?$",
+    re.DOTALL,
+)
+"""``callback(...)``, also wrapped the way Sina wraps it: ``try{callback(...);}catch(e){};``."""
 _ASSIGNMENT_RE = re.compile(r"^var\s+[\w$]+\s*=\s*(?P<json>.*?);?$", re.DOTALL)
 
 
