@@ -14,7 +14,7 @@ Times without a zone are read in Asia/Shanghai (the portals' zone), or the calle
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Literal
@@ -91,13 +91,14 @@ _RELATIVE_RE = re.compile(
 )
 _COMPACT_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<m>\d{2})(?P<d>\d{2})$")
 _PUBLISH_LABEL_RE = re.compile(
-    r"(?:发布|发表|发稿|刊发|出版|稿件)?(?:时间|日期)|发布于|发表于|于|posted\s*@?|published|"
+    r"(?:发布|发表|发稿|刊发|出版|稿件)?(?:时间|日期)|发布于|发表于|posted\s*@?|published|"
     r"publish|\bon\b",
     re.IGNORECASE,
 )
 _REJECT_BEFORE_RE = re.compile(
-    r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|访问|\bre:", re.I
+    r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:", re.I
 )
+_PUBLISHED_AFTER_RE = re.compile(r"^[^。，,]{0,20}?(?:首次)?(?:发布|发表)")
 _REJECT_AFTER_RE = re.compile(r"^\s*(?:修改|编辑|更新\S*于)")
 _URL_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:[-/_]?(?:0[1-9]|1[0-2]))")
 CONTEXT = 12
@@ -124,8 +125,9 @@ class _Context:
 def published(
     root: html.HtmlElement,
     metas: Mapping[str, str],
-    header: list[Line],
+    header: Sequence[Line],
     title_at: int | None,
+    lines: Sequence[Line],
     url: str | None,
     fetched_at: datetime | None,
     zone: tzinfo = SHANGHAI,
@@ -133,22 +135,23 @@ def published(
     """The page's publication time, or None rather than a guess (see module docstring).
 
     `header` is the header window and `title_at` the headline's index in it (None when no
-    headline was found; then only publish-labelled dates count).
+    headline was found). When the header holds no date, the first publish-labelled date
+    among all visible `lines` (发表于, 发布时间：, posted @) stands in for the byline: blogs
+    and forums put it below the post.
     """
     context = _Context(zone, fetched_at, url)
     structured = _structured(root, metas, context)
-    byline = visible(header, title_at, context, structured)
+    byline = visible(header, title_at, context, structured) or labelled(
+        lines, context, structured
+    )
     if byline is None:
         return structured
     if structured is None:
         return byline
     agree = abs(byline.value - structured.value) <= AGREEMENT
-    if agree and _RANK[byline.precision] >= _RANK[structured.precision]:
+    if agree and (byline.precision != "day" or structured.precision == "day"):
         return byline
     return structured
-
-
-_RANK: dict[Precision, int] = {"day": 0, "minute": 1, "second": 2}
 
 
 def _structured(
@@ -198,7 +201,7 @@ def parse_value(value: str, context: _Context) -> tuple[datetime, Precision] | N
 
 
 def visible(
-    header: list[Line],
+    header: Sequence[Line],
     title_at: int | None,
     context: _Context | None = None,
     structured: DateEvidence | None = None,
@@ -218,6 +221,17 @@ def visible(
             if best is None or key < best[0]:
                 best = (key, found)
     return best[1] if best else None
+
+
+def labelled(
+    lines: Sequence[Line], context: _Context, structured: DateEvidence | None
+) -> DateEvidence | None:
+    """The first date anywhere in the visible text that a publish label introduces."""
+    for line in lines:
+        for is_labelled, found in _line_dates(line.text, context, structured):
+            if is_labelled:
+                return found
+    return None
 
 
 def _line_dates(
@@ -254,7 +268,11 @@ def _label(text: str, match: re.Match[str]) -> bool | None:
     after = text[match.end() : match.end() + CONTEXT]
     if _REJECT_BEFORE_RE.search(before) or _REJECT_AFTER_RE.search(after):
         return None
-    return bool(_PUBLISH_LABEL_RE.search(before))
+    if _PUBLISH_LABEL_RE.search(before):
+        return True
+    # "于 2024-05-12 09:24:57 发布" (CSDN), but not "写于"/"建立于" (signatures, blog info).
+    wide_after = text[match.end() : match.end() + 2 * CONTEXT]
+    return before.rstrip().endswith("于") and bool(_PUBLISHED_AFTER_RE.match(wide_after))
 
 
 def _guess_year(context: _Context, structured: DateEvidence | None) -> int | None:

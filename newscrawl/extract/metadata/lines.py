@@ -27,8 +27,8 @@ SKIP_TAGS = frozenset(
         "nav",
         "footer",
         "head",
+        "title",
         "button",
-        "form",
     }
 )
 BLOCK_TAGS = frozenset(
@@ -74,6 +74,8 @@ _NOISE_TOKEN_RE = re.compile(
 """Class/id words of boxes about other articles: related lists, recommendations, comments,
 sidebars, hot/rank lists. Matched per word so that e.g. "padding" never matches "ad"."""
 _SPACE_RE = re.compile(r"[\s\u3000\xa0]+")
+_TITLE_SPLIT_RE = re.compile(r"\s*(?:[_|｜]|--|—|\s-\s)\s*")
+"""Separators between a <title>'s headline and the site name ("标题_新浪网", "标题 - 网易")."""
 HEADER_LINES_BEFORE = 3
 HEADER_LINES_AFTER = 12
 HEADER_CHARS_AFTER = 600
@@ -145,25 +147,28 @@ def text_lines(root: html.HtmlElement) -> list[Line]:
 
 
 def title_index(lines: list[Line], page_title: str) -> int | None:
-    """Index of the headline line: the h1-h3 line that the <title> starts with, else the
-    first h1, else the longest line that the <title> contains."""
+    """Index of the headline line: an h1-h3 that the <title> starts with; else the longest
+    line that is part of the <title> or holds its first segment (old table layouts have no
+    h1); else the first h1."""
     title = _SPACE_RE.sub(" ", page_title).strip()
-    headings = [i for i, line in enumerate(lines) if line.heading and len(line.text) >= 4]
-    for i in headings:
-        if lines[i].text[:12] in title:
-            return i
-    for i in headings:
-        if lines[i].tag == "h1":
-            return i
-    best: int | None = None
+    segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
     for i, line in enumerate(lines):
-        if (
-            len(line.text) >= 6
-            and line.text in title
-            and (best is None or len(line.text) > len(lines[best].text))
-        ):
-            best = i
-    return best
+        if line.heading and len(line.text) >= 4 and line.text[:12] in title:
+            return i
+    best: tuple[bool, bool, int] | None = None
+    best_at: int | None = None
+    for i, line in enumerate(lines):
+        text = line.text
+        matches = (len(text) >= 6 and text in title) or (
+            len(segment) >= 6 and segment in text and len(text) <= 2 * len(segment) + 10
+        )
+        # A copy of the whole <title> (hidden share data) ranks below the headline proper.
+        key = (text != title, title.startswith(text), len(text))
+        if matches and (best is None or key > best):
+            best, best_at = key, i
+    if best_at is not None:
+        return best_at
+    return next((i for i, line in enumerate(lines) if line.tag == "h1" and line.heading), None)
 
 
 def header_window(lines: list[Line], index: int) -> list[Line]:
