@@ -29,6 +29,10 @@ from newscrawl.extract.clean import ascii_lower
 
 MAX_DEPTH = 256
 """Elements nested deeper than this are not tracked (libxml2's default limit too)."""
+CLOSE_SEARCH_DEPTH = 32
+"""An end tag closes a matching element at most this far below the top of the stack (the
+elements above it were left open); further down it is a stray end tag and ignored. This
+bound keeps the scan linear on pages of thousands of unclosed elements."""
 
 _INLINE, _BLOCK, _LINK, _BREAK, _VOID, _SKIP, _RAW, _PRE = range(8)
 
@@ -151,13 +155,17 @@ _ROOT: _Entry = ("", 0, "body", None, 0, False, False)
 
 
 def page_lines(page: str) -> PageLines:
-    """Split a decoded page into text lines with features (see the module docstring)."""
+    """Split a decoded page into text lines with features (see the module docstring).
+
+    One loop with its state in locals: this is the hot path (about a thousand tags per
+    page), so the common cases (closing the top element, an element without attributes)
+    are handled inline.
+    """
     lower = ascii_lower(page)
     lines: list[Line] = []
     parents: dict[int, int] = {}
     stack: list[_Entry] = [_ROOT]
     top = _ROOT
-    open_count: dict[str, int] = {}
     pieces: list[str] = []
     link_chars = 0
     in_link = False
@@ -191,28 +199,37 @@ def page_lines(page: str) -> PageLines:
             continue
         if kind == _BREAK:
             if break_pending or name == "hr":
-                _flush(pieces, top, link_chars, lines)
+                if pieces:
+                    _flush(pieces, top, link_chars, lines)
                 link_chars, break_pending = 0, False
             elif pieces:
                 pieces.append(_SOFT_BREAK)
                 break_pending = True
             continue
         if closing:
-            if kind in (_BLOCK, _PRE):
+            if kind == _INLINE and not top[5] and top[0] != name:
+                continue
+            if kind != _INLINE and pieces:
                 _flush(pieces, top, link_chars, lines)
                 link_chars, break_pending = 0, False
-            if open_count.get(name):
-                top = _pop_to(stack, open_count, name)
-                in_link = in_link and len(stack) >= link_depth
+            if top[0] == name:
+                stack.pop()
+            elif not _close(stack, name):
+                continue
+            top = stack[-1]
+            if in_link and len(stack) < link_depth:
+                in_link = False
             continue
         if kind == _INLINE:
-            if not (open_count.get(name) or (attributes and _may_hide(attributes))):
+            if not (top[5] or (attributes and _may_hide(attributes))):
                 continue
         elif kind in (_BLOCK, _PRE):
-            _flush(pieces, top, link_chars, lines)
-            link_chars, break_pending = 0, False
+            if pieces:
+                _flush(pieces, top, link_chars, lines)
+                link_chars, break_pending = 0, False
             if top[0] == name and name in _IMPLIED_END:
-                top = _pop_to(stack, open_count, name)
+                stack.pop()
+                top = stack[-1]
         elif kind == _VOID:
             continue
         else:
@@ -220,10 +237,14 @@ def page_lines(page: str) -> PageLines:
             continue
         if len(stack) > MAX_DEPTH or (kind == _INLINE and attributes.endswith("/")):
             continue
-        top = _entry(name, attributes, top, len(parents) + 1, kind)
-        parents[top[1]] = stack[-1][1]
+        element_id = len(parents) + 1
+        parents[element_id] = top[1]
+        if attributes or name in NOISE_TAGS:
+            top = _entry(name, attributes, top, element_id, kind)
+        else:
+            block = name if kind != _INLINE else top[2]
+            top = (name, element_id, block, top[3], top[4], top[5], top[6] or kind == _PRE)
         stack.append(top)
-        open_count[name] = open_count.get(name, 0) + 1
 
     if position < len(page) and not top[5]:
         pieces.append(page[max(position, last_tag_end) :])
@@ -270,14 +291,14 @@ def _noise_word(attributes: str) -> str | None:
     return None
 
 
-def _pop_to(stack: list[_Entry], open_count: dict[str, int], name: str) -> _Entry:
-    """Close the innermost open `name` and everything opened inside it; the new top."""
-    while len(stack) > 1:
-        popped = stack.pop()[0]
-        open_count[popped] -= 1
-        if popped == name:
-            break
-    return stack[-1]
+def _close(stack: list[_Entry], name: str) -> bool:
+    """Close the innermost open `name` within `CLOSE_SEARCH_DEPTH` entries of the top, and
+    everything opened inside it; False (nothing closed) for a stray end tag."""
+    for depth in range(len(stack) - 1, max(0, len(stack) - 1 - CLOSE_SEARCH_DEPTH), -1):
+        if stack[depth][0] == name:
+            del stack[depth:]
+            return True
+    return False
 
 
 def _skip_content(lower: str, name: str, start: int, raw: bool) -> int:
