@@ -376,9 +376,11 @@ def test_article_page_is_yielded_whole_with_where_it_was_found() -> None:
     assert fetched.tzinfo is not None and fetched <= datetime.now(UTC)
 
 
-def test_people_pages_carry_the_site_charset_override() -> None:
-    spider = make_spider("people")
-    url = "http://politics.people.com.cn/n1/2026/1102/c1001-40223222.html"
+def test_pages_carry_the_site_charset_override(tmp_path: Path) -> None:
+    config = (Path(__file__).parents[1] / "configs/sites/sohu.toml").read_text(encoding="utf-8")
+    (tmp_path / "sohu.toml").write_text('charset = "gb18030"\n' + config, encoding="utf-8")
+    spider = make_spider("sohu", settings={"NEWSCRAWL_SITES_DIR": str(tmp_path)})
+    url = "https://www.sohu.com/a/733320600_429139"
     [page] = list(spider.parse_article(article_response(url, SOHU_PAGE)))
     assert page.charset == "gb18030"
 

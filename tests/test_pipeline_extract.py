@@ -1,0 +1,124 @@
+"""The extract pipeline on raw pages built from bytes: UTF-8, GBK, and empty extractions."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from itemadapter import ItemAdapter
+from scrapy.exceptions import DropItem
+from site_fixtures import article_response, make_spider, stats
+
+from newscrawl.items import ArticleItem, RawPage
+from newscrawl.pipelines.extract import ExtractPipeline
+
+PARAGRAPH = (
+    "国家统计局今天发布的数据显示，十月份全国规模以上工业增加值同比增长百分之五点三，"
+    "比上月加快零点一个百分点，制造业投资继续保持较快增长，市场预期总体稳定向好。"
+)
+ARTICLE_HTML = (
+    "<html><head><meta charset='{charset}'><title>十月经济数据发布_新闻中心</title></head>"
+    "<body><div class='nav'>首页 新闻 财经</div>"
+    "<div id='article'><p>{paragraph}</p><p>{paragraph}</p><p>{paragraph}</p></div>"
+    "<div class='footer'>版权所有</div></body></html>"
+)
+
+
+def raw_page(body: bytes, content_type: str = "text/html", **fields: Any) -> RawPage:
+    values: dict[str, Any] = {
+        "url": "http://politics.people.com.cn/n1/2026/1102/c1001-40223222.html",
+        "final_url": "https://politics.people.com.cn/n1/2026/1102/c1001-40223222.html",
+        "status": 200,
+        "headers": {"Content-Type": [content_type]},
+        "body": body,
+        "fetched": "2026-11-02T01:30:00+00:00",
+        "site": "people",
+        "referer": "http://www.people.com.cn/rss/politics.xml",
+        **fields,
+    }
+    return RawPage(**values)
+
+
+def pipeline(**settings: Any) -> ExtractPipeline:
+    return ExtractPipeline.from_crawler(make_spider("people", settings=settings).crawler)
+
+
+def run(pipe: ExtractPipeline, item: Any) -> Any:
+    return asyncio.run(pipe.process_item(item))
+
+
+def test_utf8_page_becomes_an_article_item() -> None:
+    body = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).encode("utf-8")
+    article = run(pipeline(), raw_page(body, "text/html; charset=utf-8"))
+    assert isinstance(article, ArticleItem)
+    fields = ItemAdapter(article).asdict()
+    assert fields["title"] == "十月经济数据发布"
+    assert fields["body"].count(PARAGRAPH) == 3
+    assert "版权所有" not in fields["body"]
+    assert fields["encoding"] == "utf-8"
+    assert fields["method"] == "default"
+    assert fields["site"] == "people"
+    assert fields["url"].startswith("http://") and fields["final_url"].startswith("https://")
+    assert fields["fetched"] == "2026-11-02T01:30:00+00:00"
+    assert fields["referer"] == "http://www.people.com.cn/rss/politics.xml"
+    assert fields["status"] == 200
+
+
+@pytest.mark.parametrize(
+    ("content_type", "charset"),
+    [
+        ("text/html; charset=GB2312", None),  # the HTTP header says so
+        ("text/html", None),  # only the <meta> says so
+        ("text/html; charset=utf-8", "gb18030"),  # a wrong header, fixed by the site config
+    ],
+)
+def test_gbk_page_decodes_right(content_type: str, charset: str | None) -> None:
+    body = ARTICLE_HTML.format(charset="gb2312", paragraph=PARAGRAPH).encode("gbk")
+    article = run(pipeline(), raw_page(body, content_type, charset=charset))
+    assert article.title == "十月经济数据发布"
+    assert PARAGRAPH in article.body
+    assert article.encoding == "gb18030"
+
+
+def test_method_setting_chooses_the_extractor_method() -> None:
+    body = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).encode("utf-8")
+    article = run(pipeline(NEWSCRAWL_EXTRACT_METHOD="paper"), raw_page(body))
+    assert article.method == "paper"
+
+
+def test_empty_extraction_is_dropped_and_counted_with_its_reason() -> None:
+    pipe = pipeline()
+    body = b"<html><head><title>404</title></head><body><p>Not found</p></body></html>"
+    with pytest.raises(DropItem, match="no article text"):
+        run(pipe, raw_page(body))
+    dropped = {key: value for key, value in pipe.stats.get_stats().items() if "dropped" in key}
+    assert len(dropped) == 1
+    [(key, count)] = dropped.items()
+    assert key.startswith("newscrawl/dropped/") and len(key) > len("newscrawl/dropped/")
+    assert count == 1
+
+
+def test_other_items_pass_through() -> None:
+    item = {"title": "already extracted"}
+    assert run(pipeline(), item) is item
+
+
+def test_saved_gbk_people_page(shared_dir: Path) -> None:
+    body = (shared_dir / "datasets/sites/pages/people/article-2.html").read_bytes()
+    article = run(pipeline(), raw_page(body, "text/html; charset=GB2312", charset="gb18030"))
+    assert article.title == "江苏多地要求中高风险地区师生员工暂不返校"
+    assert "中高风险地区师生员工暂不返校" in article.body
+
+
+def test_saved_utf8_sina_page_through_spider_and_pipeline(shared_dir: Path) -> None:
+    spider = make_spider("sina")
+    body = (shared_dir / "datasets/sites/pages/sina/article-1.html").read_bytes()
+    url = "https://news.sina.com.cn/c/2024-05-10/doc-inausehc2630922.shtml"
+    [page] = list(spider.parse_article(article_response(url, body)))
+    article = run(ExtractPipeline.from_crawler(spider.crawler), page)
+    assert article.title
+    assert len(article.body) > 200
+    assert article.encoding == "utf-8"
+    assert stats(spider) == {"newscrawl/extracted": 1}
