@@ -95,6 +95,8 @@ url = "https://example.com/sitemap.xml"
     assert site.is_article("https://example.com/a/12")
     assert not site.is_article("https://example.com/a/0")
     assert site.is_followed("https://example.com/list/2")
+    assert site.is_allowed("https://www.example.com:8080/a/1")
+    assert not site.is_allowed("https://badexample.com/a/1")
     assert str(site.timezone) == "UTC"
 
 

@@ -73,6 +73,11 @@ class SiteConfig:
         kept = [piece for piece in parts.query.split("&") if piece and not self._tracking(piece)]
         return urlunsplit(parts._replace(query="&".join(kept), fragment=""))
 
+    def is_allowed(self, url: str) -> bool:
+        """Whether `url`'s host is one of `allowed_domains` or under one (ports ignored)."""
+        host = (urlsplit(url).hostname or "").rstrip(".")
+        return any(host == domain or host.endswith(f".{domain}") for domain in self.allowed_domains)
+
     def is_article(self, url: str) -> bool:
         """Whether `url` (cleaned) is an article page that goes to the extract pipeline."""
         return _matches(self.article, url) and not _matches(self.deny, url)

@@ -72,7 +72,6 @@ class SiteSpider(Spider):
         )
         self.sniff_entries = bool(start_urls)
         self.link_extractor = LinkExtractor(
-            allow_domains=self.site.allowed_domains,
             tags=("a", "area"),
             canonicalize=False,
             process_value=str.strip,
@@ -113,6 +112,8 @@ class SiteSpider(Spider):
         response = response.replace(encoding=self._encoding(response))
         for link in self.link_extractor.extract_links(response):
             url = self.site.clean_url(link.url)
+            if not self.site.is_allowed(url):
+                continue
             if self.site.is_article(url):
                 yield self._article_request(url, response.url)
             elif self.site.is_followed(url):
