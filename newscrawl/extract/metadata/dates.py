@@ -14,7 +14,7 @@ Times without a zone are read in Asia/Shanghai (the portals' zone), or the calle
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Literal
@@ -141,9 +141,7 @@ def published(
     """
     context = _Context(zone, fetched_at, url)
     structured = _structured(root, metas, context)
-    byline = visible(header, title_at, context, structured) or labelled(
-        lines, context, structured
-    )
+    byline = visible(header, title_at, context, structured) or labelled(lines, context, structured)
     if byline is None:
         return structured
     if structured is None:
@@ -164,26 +162,27 @@ def _structured(
     return None
 
 
-def _structured_values(root: html.HtmlElement, metas: Mapping[str, str]) -> list[tuple[str, str]]:
-    """(source, raw value) pairs in order of trust; parsed lazily by the caller."""
-    values: list[tuple[str, str]] = []
+def _structured_values(
+    root: html.HtmlElement, metas: Mapping[str, str]
+) -> Iterator[tuple[str, str]]:
+    """(source, raw value) pairs in order of trust, lazily: most pages stop at JSON-LD or
+    meta, before the whole-tree searches below run."""
     for obj in jsonld.article_objects(root):
         raw = obj.get("datePublished")
         if isinstance(raw, str):
-            values.append(("json-ld", raw))
-    values.extend((f"meta:{key}", metas[key]) for key in META_KEYS if key in metas)
+            yield "json-ld", raw
+    yield from ((f"meta:{key}", metas[key]) for key in META_KEYS if key in metas)
     for element in root.xpath("//time[@datetime] | //*[@itemprop='datePublished']"):
         if not _in_noise(element):
             raw = element.get("datetime") or element.get("content") or element.text_content()
-            values.append((f"{element.tag}", raw))
+            yield element.tag, raw
     for element in root.xpath(f"//*[{_ATTRIBUTE_XPATH}]"):
         if not _in_noise(element):
             name = next(name for name in ATTRIBUTES if element.get(name))
-            values.append((f"attr:{name}", element.get(name) or ""))
+            yield f"attr:{name}", element.get(name) or ""
     for script in root.iter("script"):
         if script.get("src") is None and script.text:
-            values.extend(("script", m.group(1)) for m in _SCRIPT_VAR_RE.finditer(script.text))
-    return values
+            yield from (("script", m.group(1)) for m in _SCRIPT_VAR_RE.finditer(script.text))
 
 
 def _in_noise(element: html.HtmlElement) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lxml import html
+from lxml import etree, html
 
 SKIP_TAGS = frozenset(
     {
@@ -67,9 +67,10 @@ BLOCK_TAGS = frozenset(
     }
 )
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
-_NOISE_TOKEN_RE = re.compile(
-    r"(?:^|[-_])(?:related|relate[-_]|recommend|recom[-_]|comment|sidebar|pinglun|tuijian|"
-    r"xiangguan|(?:side|aside|reply|replies|footer|hot|rank|cmt|xgxw|rec)(?=$|[-_\d]))",
+_NOISE_RE = re.compile(
+    r"(?:^|[\s_-])(?:related|relate[-_]|recommend|recom[-_]|comment|sidebar|pinglun|tuijian|"
+    r"xiangguan|(?:side|aside|reply|replies|footer|hot|rank|cmt|xgxw|rec)(?=$|[\s_\d-]))",
+    re.IGNORECASE,
 )
 """Class/id words of boxes about other articles: related lists, recommendations, comments,
 sidebars, hot/rank lists. Matched per word so that e.g. "padding" never matches "ad"."""
@@ -98,8 +99,11 @@ def is_noise(element: html.HtmlElement) -> bool:
     tag = element.tag
     if not isinstance(tag, str) or tag in SKIP_TAGS:
         return True
-    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower().split()
-    return any(_NOISE_TOKEN_RE.search(name) for name in names)
+    names = element.get("class") or ""
+    identifier = element.get("id")
+    if identifier:
+        names = f"{names} {identifier}"
+    return bool(names) and _NOISE_RE.search(names) is not None
 
 
 def text_lines(root: html.HtmlElement) -> list[Line]:
@@ -111,37 +115,40 @@ def text_lines(root: html.HtmlElement) -> list[Line]:
     heading_depth = 0
 
     def flush(tag: str) -> None:
-        text = _SPACE_RE.sub(" ", "".join(buffer)).strip()
+        text = " ".join("".join(buffer).split()) if buffer else ""
         buffer.clear()
         if text:
             lines.append(Line(text, heading_depth > 0, tag))
 
-    stack: list[tuple[html.HtmlElement, bool]] = [(start, False)]
-    while stack:
-        element, closing = stack.pop()
-        tag = element.tag if isinstance(element.tag, str) else ""
-        if closing:
-            if tag in BLOCK_TAGS:
-                flush(tag)
-            if tag in HEADING_TAGS:
-                heading_depth -= 1
+    walker = etree.iterwalk(start, events=("start", "end", "comment"))
+    for event, element in walker:
+        if event == "comment":
             if element.tail:
                 buffer.append(element.tail)
             continue
-        if element is not start and is_noise(element):
+        tag = element.tag
+        if event == "start":
+            if element is not start and is_noise(element):
+                walker.skip_subtree()
+                # The skipped element still gets its "end" event: mark it to emit no text.
+                element_is_noise = True
+            else:
+                element_is_noise = False
             if tag in BLOCK_TAGS:
                 flush(tag)
-            if element.tail:
-                buffer.append(element.tail)
+            if element_is_noise:
+                continue
+            if tag in HEADING_TAGS:
+                heading_depth += 1
+            if element.text:
+                buffer.append(element.text)
             continue
         if tag in BLOCK_TAGS:
             flush(tag)
-        if tag in HEADING_TAGS:
-            heading_depth += 1
-        if element.text:
-            buffer.append(element.text)
-        stack.append((element, True))
-        stack.extend((child, False) for child in reversed(element))
+        if tag in HEADING_TAGS and not (element is not start and is_noise(element)):
+            heading_depth -= 1
+        if element.tail and element is not start:
+            buffer.append(element.tail)
     flush("")
     return lines
 

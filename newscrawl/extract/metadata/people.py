@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lxml import html
+
 from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.lines import Line
 
@@ -26,8 +28,22 @@ _NAME = (
 _SOURCE_RE = re.compile(r"(?:来源|来自|出处|稿源|source)\s*[:：]\s*" + _NAME + _STOP, re.I)
 _EDITOR_RE = re.compile(r"(?:责任编辑|责编|编辑|编者|审核|校对)\s*[:：/／]\s*" + _NAME + _STOP)
 _AUTHOR_RE = re.compile(
-    r"(?:作者|撰文|文[/／]|记者|评论员|通讯员|特约撰稿人|by)\s*[:：]?\s*" + _NAME + _STOP,
+    r"(?:(?:作者|撰文|编译|记者|评论员|通讯员|特约撰稿人)\s*[:：]|文\s*[/／]|\bby\s+)\s*"
+    + _NAME
+    + _STOP,
     re.I,
+)
+"""A labelled byline: "作者：张三", "记者：李四", "文/栗思", "by 眉间尺" (never "BY-SA")."""
+_BYLINE_NAME_RE = re.compile(
+    r"(?:^|\s)(?P<name>[^\s\d|｜:：]{2,20})\s+(?:已于|于|发表于)\s*\d{4}"
+    r"|posted\s*@\s*[\d\s:/-]{10,20}?\s(?P<after>[^\s\d|｜]{2,20})",
+    re.I,
+)
+"""Blog bylines name the writer next to the date: CSDN "中草药z 于 2024-05-12 09:24:57 发布",
+cnblogs "posted @ 2024-05-09 14:45 好看的hk"."""
+_OWNER_RE = re.compile(r"^(?P<name>[^\s|｜]{2,20})的(?:博客|空间|专栏|个人空间)$")
+_SCRIPT_AUTHOR_RE = re.compile(
+    r"\b(?:nickName|nickname|authorName|author_name)\b[\"']?\s*[:=]\s*[\"']([^\"'\n]{1,40})[\"']"
 )
 _CREDIT_RE = re.compile(
     r"^[（(【\[]?\s*(?:本报|本台|新华社|总台央视|央视|新京报|中新网|中新社|本网)?"
@@ -74,31 +90,64 @@ class People:
 
 
 def people(
+    root: html.HtmlElement,
     header: Sequence[Line],
     lines: Sequence[Line],
     metas: Mapping[str, str],
     ld_objects: Sequence[dict[str, Any]],
 ) -> People:
-    """Author, source and editor from JSON-LD, meta, the header window, then credit lines
-    anywhere in the visible text."""
+    """Author, source and editor: JSON-LD and the byline near the headline first, then
+    reporter credits, meta tags and labelled lines anywhere in the visible text.
+
+    A reporter credit ("（记者 奚丹霓 张赛）") replaces a byline author that only repeats the
+    outlet (Sina's "作者：新京报"), as the gold of the sites set does.
+    """
     header_text = [line.text for line in header]
-    author = (
-        _first_ld(ld_objects, "author")
-        or _first_line_match(_AUTHOR_RE, header_text)
-        or _credit(lines)
-        or _first_line_match(_AUTHOR_RE, [line.text for line in lines])
-        or _first_meta(metas, AUTHOR_META)
-    )
+    all_text = [line.text for line in lines]
     source = (
         _first_line_match(_SOURCE_RE, header_text)
         or _first_meta(metas, SOURCE_META)
         or _first_ld(ld_objects, "publisher")
-        or _first_line_match(_SOURCE_RE, [line.text for line in lines])
+        or _first_line_match(_SOURCE_RE, all_text)
     )
-    editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(
-        _EDITOR_RE, [line.text for line in lines]
+    byline = (
+        _first_ld(ld_objects, "author")
+        or _first_line_match(_AUTHOR_RE, header_text)
+        or _blog_byline(header_text)
+        or _script_author(root)
     )
+    credit = _credit(lines)
+    if credit and (byline is None or (source is not None and byline in source)):
+        author: str | None = credit
+    else:
+        author = (
+            byline
+            or _first_meta(metas, AUTHOR_META)
+            or _first_line_match(_AUTHOR_RE, all_text)
+            or _first_line_match(_OWNER_RE, header_text)
+        )
+    editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(_EDITOR_RE, all_text)
     return People(author, source, editor)
+
+
+def _blog_byline(texts: Sequence[str]) -> str | None:
+    for text in texts:
+        match = _BYLINE_NAME_RE.search(text)
+        if match:
+            name = _clean(match.group("name") or match.group("after"))
+            if name:
+                return name
+    return None
+
+
+def _script_author(root: html.HtmlElement) -> str | None:
+    """The writer's display name some blogs keep in inline JS (CSDN `var nickName`)."""
+    for script in root.iter("script"):
+        if script.get("src") is None and script.text:
+            match = _SCRIPT_AUTHOR_RE.search(script.text)
+            if match and _clean(match.group(1)):
+                return _clean(match.group(1))
+    return None
 
 
 def _clean(name: str) -> str | None:
