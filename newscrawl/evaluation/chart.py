@@ -14,6 +14,8 @@ from newscrawl.evaluation.report import ExtractorSummary
 from newscrawl.evaluation.scoring import SUCCESS_F1
 
 PANELS = (("paper_precision", "precision"), ("paper_recall", "recall"))
+LEGEND_COLUMN_INCHES = 1.9
+"""Room one legend entry takes, so the legend never runs off the figure's sides."""
 
 
 def draw_chart(dataset: str, summaries: Mapping[str, ExtractorSummary], path: Path) -> None:
@@ -46,7 +48,8 @@ def draw_chart(dataset: str, summaries: Mapping[str, ExtractorSummary], path: Pa
         axis.set_ylabel(f"page-level {label}")
         axis.set_title(f"{dataset}: {label} (a page is correct when its token F1 >= {SUCCESS_F1})")
     handles, labels = axes[0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="outside lower center", ncols=min(len(names), 6))
+    columns = max(1, min(len(names), int(inches / LEGEND_COLUMN_INCHES)))
+    figure.legend(handles, labels, loc="outside lower center", ncols=columns)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=100)
     plt.close(figure)
