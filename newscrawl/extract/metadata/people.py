@@ -28,7 +28,7 @@ _NAME = (
 _SOURCE_RE = re.compile(r"(?:来源|来自|出处|稿源|source)\s*[:：]\s*" + _NAME + _STOP, re.I)
 _EDITOR_RE = re.compile(r"(?:责任编辑|责编|编辑|编者|审核|校对)\s*[:：/／]\s*" + _NAME + _STOP)
 _AUTHOR_RE = re.compile(
-    r"(?:(?:作者|撰文|编译|记者|评论员|通讯员|特约撰稿人)\s*[:：]|文\s*[/／]|\bby\s+)\s*"
+    r"(?:(?:作者|撰文|执笔人?|编译|记者|评论员|通讯员|特约撰稿人)\s*[:：]|文\s*[/／]|\bby\s+)\s*"
     + _NAME
     + _STOP,
     re.I,
@@ -36,6 +36,7 @@ _AUTHOR_RE = re.compile(
 """A labelled byline: "作者：张三", "记者：李四", "文/栗思", "by 眉间尺" (never "BY-SA")."""
 _BYLINE_NAME_RE = re.compile(
     r"(?:^|\s)(?P<name>[^\s\d|｜:：]{2,20})\s+(?:已于|于|发表于)\s*\d{4}"
+    r"|由(?P<poster>[^\s\d|｜:：]{1,20}?)于\s*\d{4}"
     r"|posted\s*@\s*[\d\s:/-]{10,20}?\s(?P<after>[^\s\d|｜]{2,20})",
     re.I,
 )
@@ -46,14 +47,17 @@ _SCRIPT_AUTHOR_RE = re.compile(
     r"\b(?:nickName|nickname|authorName|author_name)\b[\"']?\s*[:=]\s*[\"']([^\"'\n]{1,40})[\"']"
 )
 _CREDIT_RE = re.compile(
-    r"^[（(【\[]?\s*(?:本报|本台|新华社|总台央视|央视|新京报|中新网|中新社|本网)?"
-    r"(?:记者|评论员|通讯员|实习生)\s*[:：]?\s*(?P<name>[^\d()（）\[\]【】:：]{2,30}?)"
-    r"\s*(?:报道|摄|采写|整理|发自\S*|\S{2,6}报道)?\s*[）)】\]]?$"
+    r"^[□■（(【\[]?\s*[^\d。，,：:（(]{0,14}?(?:记者|评论员|通讯员|实习生)\s*[:：]?\s*"
+    r"(?P<name>[^\d()（）\[\]【】:：。，,！？!?/]{2,24}?)"
+    r"\s*(?:[/／]?文|报道|摄|采写|整理|发自\S*|\S{2,6}报道)?\s*[）)】\]]?\s*(?:受访者供图)?$"
 )
-"""A whole short line that credits reporters: "（记者 奚丹霓 张赛）", "本报记者 王乐文 方 敏"."""
-_TRAILING_CREDIT_RE = re.compile(
-    r"[（(](?:记者|评论员|通讯员)\s*(?P<name>[^()（）\d]{2,30})[）)]\s*$"
+"""A whole short line that credits reporters: "（记者 奚丹霓 张赛）", "□ 本报记者 葛灵丹",
+"光明日报记者 王建宏 张文攀"."""
+_INLINE_CREDIT_RE = re.compile(
+    r"[（(](?:本报|新华社|本台)?(?:记者|评论员|通讯员)\s*(?P<name>[^()（）\d，。,！？]{2,30})[）)]"
 )
+"""A parenthesised credit inside a line: dateline "新华社拉萨电（记者 格桑边觉）" or a closing
+"…。（记者宋晨、田中全）"."""
 CREDIT_LINE_CHARS = 40
 _ID_RE = re.compile(r"^[A-Za-z_]*\d[\w-]*$")
 _PREFIX_RE = re.compile(r"^(?:来源|作者|记者|source|author)\s*[:：]\s*", re.I)
@@ -124,6 +128,7 @@ def people(
             byline
             or _first_meta(metas, AUTHOR_META)
             or _first_line_match(_AUTHOR_RE, all_text)
+            or _blog_byline(all_text)
             or _first_line_match(_OWNER_RE, header_text)
         )
     editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(_EDITOR_RE, all_text)
@@ -134,7 +139,7 @@ def _blog_byline(texts: Sequence[str]) -> str | None:
     for text in texts:
         match = _BYLINE_NAME_RE.search(text)
         if match:
-            name = _clean(match.group("name") or match.group("after"))
+            name = _clean(match.group("name") or match.group("poster") or match.group("after"))
             if name:
                 return name
     return None
@@ -189,7 +194,7 @@ def _credit(lines: Sequence[Line]) -> str | None:
         text = line.text
         match = (
             _CREDIT_RE.match(text) if len(text) <= CREDIT_LINE_CHARS else None
-        ) or _TRAILING_CREDIT_RE.search(text)
+        ) or _INLINE_CREDIT_RE.search(text)
         if match:
             found = _clean(match.group("name")) or found
     return found
