@@ -300,6 +300,18 @@ def test_sitemap_pages_filtered_by_lastmod_and_article_pattern(compress: bool) -
     assert stats(spider) == {"newscrawl/discovery/too_old": 1, "newscrawl/discovery/not_article": 1}
 
 
+def test_robots_txt_entry_stands_for_its_sitemaps() -> None:
+    spider = make_spider("people")
+    robots = (
+        b"User-agent: *\nDisallow: /cgi-bin/\nSitemap: http://www.people.cn/sitemap_index.xml\n"
+    )
+    response = TextResponse("http://www.people.cn/robots.txt", body=robots, encoding="utf-8")
+    requests = list(spider.parse_sitemap(response))
+    assert [(r.url, r.callback) for r in requests] == [
+        ("http://www.people.cn/sitemap_index.xml", spider.parse_sitemap)
+    ]
+
+
 def test_malformed_sitemap_is_counted() -> None:
     spider = make_spider("people")
     response = Response("http://www.people.cn/sitemap.xml.gz", body=b"\x1f\x8b not gzip at all")

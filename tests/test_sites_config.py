@@ -100,6 +100,13 @@ url = "https://example.com/sitemap.xml"
     assert str(site.timezone) == "UTC"
 
 
+def test_the_readme_example_is_a_valid_config(tmp_path: Path) -> None:
+    readme = (BUILTIN / "README.md").read_text(encoding="utf-8")
+    example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    site = load_site(write_site(tmp_path, "example", example))
+    assert [entry.kind for entry in site.entries] == ["rss", "sitemap", "api", "api", "api", "html"]
+
+
 def test_clean_url_drops_tracking_parameters_and_fragment(tmp_path: Path) -> None:
     text = MINIMAL.replace("[urls]\n", '[urls]\ndrop_params = ["spm", "utm_*"]\n')
     site = load_site(write_site(tmp_path, "example", text))

@@ -33,12 +33,13 @@ def parse_feed(body: bytes, base_url: str, zone: tzinfo) -> list[Entry]:
 def _link(item: etree._Element) -> str | None:
     """RSS ``<link>text``, Atom ``<link rel="alternate" href>``, else a permalink ``<guid>``."""
     for link in children(item, "link"):
-        href = link.get("href")
+        href = str(link.get("href") or "").strip()
+        text = str(link.text or "").strip()
         if href and link.get("rel", "alternate") == "alternate":
-            return href.strip()
-        if not href and link.text and link.text.strip():
-            return link.text.strip()
+            return href
+        if not href and text:
+            return text
     guid = children(item, "guid")
-    if guid and guid[0].get("isPermaLink", "true") == "true" and guid[0].text:
-        return guid[0].text.strip()
+    if guid and guid[0].get("isPermaLink", "true") == "true":
+        return str(guid[0].text or "").strip() or None
     return None

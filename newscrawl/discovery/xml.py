@@ -36,6 +36,7 @@ def child_text(element: etree._Element, *names: str) -> str | None:
     """Stripped text of the first child among `names` (in that order of preference)."""
     for name in names:
         for child in children(element, name):
-            if child.text and child.text.strip():
-                return child.text.strip()
+            text = str(child.text or "").strip()
+            if text:
+                return text
     return None

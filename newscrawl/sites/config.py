@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, TypeVar, cast, get_args
+from typing import Literal, TypeVar, get_args
 from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -175,7 +175,6 @@ def _entry_points(table: Table) -> list[EntryPoint]:
     if pages > 1 and PAGE_PLACEHOLDER not in url:
         raise table.error("pages", f"pages = {pages} needs a {PAGE_PLACEHOLDER} placeholder in url")
     table.finish()
-    kind = cast(EntryKind, kind)
     return [
         EntryPoint(kind, url.replace(PAGE_PLACEHOLDER, str(page)), parser)
         for page in range(1, pages + 1)

@@ -10,6 +10,7 @@ skipped with a warning.
 
 from __future__ import annotations
 
+import builtins
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,6 +80,6 @@ class SiteSpiderLoader:
     def list(self) -> list[str]:
         return sorted([*self._sites, *self._modules.list()])
 
-    def find_by_request(self, request: Request) -> list[str]:
+    def find_by_request(self, request: Request) -> builtins.list[str]:
         sites = [name for name, cls in self._sites.items() if cls.handles_request(request)]
         return sites + self._modules.find_by_request(request)

@@ -12,15 +12,17 @@ config's entry points (each one's kind is sniffed from the response).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import urlsplit
 
 from scrapy import Request, Spider
 from scrapy.exceptions import CloseSpider
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.sitemap import sitemap_urls_from_robots
 
 from newscrawl.discovery import (
     API_PARSERS,
@@ -129,7 +131,14 @@ class SiteSpider(Spider):
         yield from self._entry_requests(entries, response.url)
 
     def parse_sitemap(self, response: Response) -> Iterator[Request]:
-        """A sitemap: request its pages, or its child sitemaps when it is an index."""
+        """A sitemap: request its pages, or its child sitemaps when it is an index.
+
+        A ``robots.txt`` entry point stands for the sitemaps its ``Sitemap:`` lines name.
+        """
+        if urlsplit(response.url).path == "/robots.txt":
+            for url in sitemap_urls_from_robots(response.body, base_url=response.url):
+                yield Request(url, callback=self.parse_sitemap, errback=self.on_error)
+            return
         max_size = self.settings.getint("DOWNLOAD_MAXSIZE")
         try:
             sitemap = parse_sitemap(
@@ -195,12 +204,15 @@ class SiteSpider(Spider):
 
     def on_error(self, failure: Failure) -> None:
         """Count a failed request by its reason (HTTP status or exception class)."""
-        if failure.check(HttpError):
-            reason = f"http_{failure.value.response.status}"
-        else:
-            reason = failure.type.__name__ if failure.type else "unknown"
+        error = failure.value
+        reason = (
+            f"http_{error.response.status}"
+            if isinstance(error, HttpError)
+            else type(error).__name__
+        )
         self._count(f"failed/{reason}")
-        self.logger.info("request failed (%s): %s", reason, failure.request.url)
+        request = getattr(failure, "request", None)  # set by Scrapy on errback failures
+        self.logger.info("request failed (%s): %s", reason, request.url if request else "?")
 
     def _entry_request(self, entry: EntryPoint) -> Request:
         """The request for a configured (or ``-a start_urls``) entry point."""
@@ -209,7 +221,7 @@ class SiteSpider(Spider):
             return self._article_request(url, None)
         if self.sniff_entries:
             return Request(entry.url, callback=self.parse_sniffed, errback=self.on_error)
-        callbacks = {
+        callbacks: dict[str, Callable[..., Iterable[Request]]] = {
             "html": self.parse,
             "rss": self.parse_feed,
             "sitemap": self.parse_sitemap,
