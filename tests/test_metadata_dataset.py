@@ -1,0 +1,39 @@
+"""Quality floors on the two gold sets, a little below what bench/bench_metadata.py measured
+(zh_cwce: 45/56 dates correct, 4 wrong, 29/50 authors; sites: 30/30 dates, 26/30 authors).
+A drop below a floor is a regression to explain, not noise: the extractor is deterministic."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_metadata.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    """The benchmark script, so the test scores exactly as the published table does."""
+    spec = importlib.util.spec_from_file_location("bench_metadata", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_zh_cwce_floors(shared_dir: Path, bench: ModuleType) -> None:
+    score = bench.score(bench.load_zh_cwce(shared_dir), bench.ours, 1, peer=False)
+    assert score.correct >= 42
+    assert score.wrong <= 5
+    assert score.author_match >= 26
+
+
+def test_sites_floors(shared_dir: Path, bench: ModuleType) -> None:
+    score = bench.score(bench.load_sites(shared_dir), bench.ours, 1, peer=False)
+    assert score.correct >= 29
+    assert score.wrong == 0
+    assert score.author_match >= 25

@@ -1,0 +1,225 @@
+"""Publication time: one hand-written page per source of evidence, plus the traps
+(sidebar/related/comment dates, edit dates, recommendation dates) that must be ignored."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from newscrawl.extract.metadata import extract_metadata
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 12 + "</p>"
+
+
+def page(head: str = "", before: str = "", byline: str = "", after: str = "") -> str:
+    """A small article page: nav, headline, byline, body, then whatever follows."""
+    return (
+        f"<html><head><title>有轨电车之困：一边上马一边叫停_新闻中心</title>{head}</head>"
+        f"<body><div class='nav'>首页 | 国内</div>{before}"
+        f"<h1>有轨电车之困：一边上马一边叫停</h1><div class='byline'>{byline}</div>"
+        f"<div id='article'>{BODY}</div>{after}</body></html>"
+    )
+
+
+def shanghai(*fields: int) -> datetime:
+    return datetime(*fields, tzinfo=SHANGHAI)  # type: ignore[misc]
+
+
+def test_json_ld_date_published_comes_first() -> None:
+    ld = (
+        '<script type="application/ld+json">{"@context": "https://schema.org",'
+        '"@type": "NewsArticle", "datePublished": "2024-09-29T17:00:56+08:00",}</script>'
+    )
+    meta = extract_metadata(page(head=ld + '<meta name="pubdate" content="2020-01-01">'))
+    assert meta.published == shanghai(2024, 9, 29, 17, 0, 56)
+    assert (meta.published_precision, meta.published_source) == ("second", "json-ld")
+
+
+def test_json_ld_of_another_kind_is_not_a_publication_date() -> None:
+    ld = (
+        '<script type="application/ld+json">'
+        '{"@type": "Person", "datePublished": "2001-01-01"}</script>'
+    )
+    assert extract_metadata(page(head=ld)).published is None
+
+
+@pytest.mark.parametrize(
+    ("attribute", "key", "value", "expected", "precision"),
+    [
+        (
+            "property",
+            "article:published_time",
+            "2025-10-16T20:02:18+08:00",
+            (2025, 10, 16, 20, 2, 18),
+            "second",
+        ),
+        ("name", "publishdate", "2024-04-24", (2024, 4, 24), "day"),
+        ("name", "pubdate", "2024-05-10 06:58", (2024, 5, 10, 6, 58), "minute"),
+        ("property", "og:release_date", "2023-11-02 20:13", (2023, 11, 2, 20, 13), "minute"),
+        ("name", "PubDate", "2022-02-11 09:52:25", (2022, 2, 11, 9, 52, 25), "second"),
+        ("itemprop", "datePublished", "2024-05-13 06:15", (2024, 5, 13, 6, 15), "minute"),
+        ("name", "publishdate", "20240510", (2024, 5, 10), "day"),
+    ],
+)
+def test_meta_tags(
+    attribute: str, key: str, value: str, expected: tuple[int, ...], precision: str
+) -> None:
+    meta = extract_metadata(page(head=f'<meta {attribute}="{key}" content="{value}">'))
+    assert meta.published == shanghai(*expected)
+    assert meta.published_precision == precision
+    assert meta.published_source == f"meta:{key.lower()}"
+
+
+def test_time_element_keeps_its_own_offset() -> None:
+    meta = extract_metadata(page(byline='<time datetime="2024-05-10T08:00:00Z">今天</time>'))
+    assert meta.published == datetime(2024, 5, 10, 8, 0, tzinfo=UTC)
+    assert meta.published is not None and meta.published.utcoffset() == timedelta(0)
+    assert meta.published.astimezone(SHANGHAI).hour == 16
+
+
+def test_data_publishtime_attribute() -> None:
+    html = page().replace("<html>", '<html data-publishtime="2020-07-04 01:55:04">')
+    meta = extract_metadata(html)
+    assert meta.published == shanghai(2020, 7, 4, 1, 55, 4)
+    assert meta.published_source == "attr:data-publishtime"
+
+
+def test_csdn_like_script_variable() -> None:
+    script = '<script>var username = "x"; var postTime = "2024-11-19 16:16:18";</script>'
+    meta = extract_metadata(page(after=script))
+    assert meta.published == shanghai(2024, 11, 19, 16, 16, 18)
+    assert meta.published_source == "script"
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("2024年05月10日 00:26 每日经济新闻", (2024, 5, 10, 0, 26)),
+        ("2016年05月25日10:10 新浪财经", (2016, 5, 25, 10, 10)),
+        ("2024-05-13 09:16:04 来源: 北青网", (2024, 5, 13, 9, 16, 4)),
+        ("2024 05/09 22:27:02", (2024, 5, 9, 22, 27, 2)),
+        ("2022.01.20 16:31 来源：河南日报", (2022, 1, 20, 16, 31)),
+        ("2005/05/17 22:11:42 by 眉间尺", (2005, 5, 17, 22, 11, 42)),
+        ("发布时间：2022-02-13 04:22:18 来源：云南日报", (2022, 2, 13, 4, 22, 18)),
+        ("发布日期： 9/17/2004 5:54:13 AM", (2004, 9, 17, 5, 54, 13)),
+        ("2005年3月11日 下午3:05", (2005, 3, 11, 15, 5)),
+        ("2005年08月16日 来源：新华网", (2005, 8, 16)),
+    ],
+)
+def test_visible_chinese_formats(byline: str, expected: tuple[int, ...]) -> None:
+    meta = extract_metadata(page(byline=byline))
+    assert meta.published == shanghai(*expected)
+    assert meta.published_precision == {3: "day", 5: "minute", 6: "second"}[len(expected)]
+
+
+def test_year_less_byline_takes_the_year_from_the_url() -> None:
+    url = "http://www.news.cn/politics/20240509/3dd6e33c/c.html"
+    meta = extract_metadata(page(byline="05/09 22:27:02"), url)
+    assert meta.published == shanghai(2024, 5, 9, 22, 27, 2)
+
+
+def test_year_less_byline_takes_the_year_from_the_fetch_time() -> None:
+    fetched = shanghai(2025, 1, 3, 8, 0)
+    meta = extract_metadata(page(byline="12/30 10:00"), None, fetched)
+    assert meta.published == shanghai(2024, 12, 30, 10, 0)  # not in the future: last year
+
+
+def test_year_less_byline_without_any_year_gives_nothing() -> None:
+    assert extract_metadata(page(byline="05/09 22:27:02")).published is None
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("昨天 10:05", (2024, 5, 9, 10, 5)),
+        ("今天 08:30", (2024, 5, 10, 8, 30)),
+        ("前天", (2024, 5, 8)),
+        ("发布于 15分钟前", (2024, 5, 10, 11, 45)),
+    ],
+)
+def test_relative_dates_count_from_fetched_at(byline: str, expected: tuple[int, ...]) -> None:
+    fetched = shanghai(2024, 5, 10, 12, 0)
+    assert extract_metadata(page(byline=byline), None, fetched).published == shanghai(*expected)
+
+
+def test_relative_dates_need_fetched_at() -> None:
+    assert extract_metadata(page(byline="昨天 10:05")).published is None
+
+
+def test_sidebar_related_and_comment_dates_are_ignored() -> None:
+    html = page(
+        before="<div class='sidebar'>热门 2023-01-01 10:00</div>",
+        byline="2024-05-10 09:00 来源：新华网",
+        after=(
+            "<div class='related-news'><a>另一篇 2024-05-11 11:00</a></div>"
+            "<div id='comments'><p>网友 2024-05-12 12:00</p></div>"
+        ),
+    )
+    assert extract_metadata(html).published == shanghai(2024, 5, 10, 9, 0)
+
+
+def test_only_noise_dates_give_no_date() -> None:
+    html = page(
+        before="<aside>2023-01-01 10:00</aside>",
+        after="<ul class='recommend-list'><li>推荐 2024-05-11 11:00</li></ul>"
+        "<div class='comment-box'>2024-05-12 12:00</div>",
+    )
+    assert extract_metadata(html).published is None
+
+
+def test_page_without_a_date() -> None:
+    meta = extract_metadata(page(byline="来源：新华网"))
+    assert (meta.published, meta.published_precision, meta.published_source) == (None,) * 3
+
+
+def test_edit_and_recommendation_dates_are_vetoed() -> None:
+    byline = (
+        "<div>crispsea 已于 2024-11-19 16:21:47 修改</div>"
+        "<div>最新推荐文章于 2024-03-05 18:15:56 发布</div>"
+        "<div>于 2024-11-19 16:16:18 首次发布</div>"
+    )
+    assert extract_metadata(page(byline=byline)).published == shanghai(2024, 11, 19, 16, 16, 18)
+
+
+def test_byline_refines_a_structured_time_of_the_same_day() -> None:
+    head = '<meta property="article:published_time" content="2024-05-10T05:54:20+08:00">'
+    meta = extract_metadata(page(head=head, byline="2024年05月10日 00:26"))
+    assert meta.published == shanghai(2024, 5, 10, 0, 26)
+
+
+def test_structured_date_wins_over_a_byline_that_disagrees() -> None:
+    head = '<meta property="article:published_time" content="2024-05-10T05:54:20+08:00">'
+    meta = extract_metadata(page(head=head, byline="2019-01-01 10:00"))
+    assert meta.published == shanghai(2024, 5, 10, 5, 54, 20)
+
+
+def test_day_only_byline_does_not_replace_a_structured_time() -> None:
+    head = '<meta property="article:published_time" content="2024-05-10T05:54:20+08:00">'
+    meta = extract_metadata(page(head=head, byline="2024年05月10日"))
+    assert meta.published_precision == "second"
+
+
+def test_labelled_date_below_the_post_is_found() -> None:
+    html = page(after="<div class='postDesc'>posted @ 2024-05-09 14:45 好看的hk</div>")
+    assert extract_metadata(html).published == shanghai(2024, 5, 9, 14, 45)
+
+
+def test_zone_defaults_to_shanghai_and_can_be_changed() -> None:
+    html = page(byline="2024-05-10 09:00")
+    assert extract_metadata(html).published == shanghai(2024, 5, 10, 9, 0)
+    tokyo = ZoneInfo("Asia/Tokyo")
+    assert extract_metadata(html, zone=tokyo).published == datetime(2024, 5, 10, 9, 0, tzinfo=tokyo)
+
+
+def test_explicit_offset_is_kept() -> None:
+    head = '<meta property="article:published_time" content="2024-05-10T09:00:00+09:00">'
+    published = extract_metadata(page(head=head)).published
+    assert published is not None and published.utcoffset() == timedelta(hours=9)
+
+
+def test_dates_after_the_fetch_are_rejected() -> None:
+    fetched = shanghai(2024, 1, 1, 0, 0)
+    assert extract_metadata(page(byline="2024-05-10 09:00"), None, fetched).published is None

@@ -1,0 +1,91 @@
+"""Author, source and editor lines: an editor is never the author, a reporter credit beats
+a byline that only names the outlet, ids in meta tags are not names."""
+
+from __future__ import annotations
+
+from newscrawl.extract.metadata import extract_metadata
+
+BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 12 + "</p>"
+
+
+def page(head: str = "", byline: str = "", after: str = "") -> str:
+    return (
+        f"<html><head><title>一个标题：测试署名_新闻</title>{head}</head><body>"
+        f"<h1>一个标题：测试署名</h1><div class='info'>{byline}</div>"
+        f"<div id='article'>{BODY}{after}</div></body></html>"
+    )
+
+
+def test_source_and_author_lines() -> None:
+    meta = extract_metadata(page(byline="2024-05-10 09:00 来源：新华网 作者：张三"))
+    assert (meta.source, meta.author, meta.editor) == ("新华网", "张三", None)
+
+
+def test_editor_is_not_the_author() -> None:
+    meta = extract_metadata(page(after="<p>（责任编辑：李四）</p>"))
+    assert (meta.author, meta.editor) == (None, "李四")
+
+
+def test_short_editor_label_and_list_of_editors() -> None:
+    assert extract_metadata(page(after="<div class='edit'>(责编：牛镛、岳弘彬)</div>")).editor == (
+        "牛镛、岳弘彬"
+    )
+
+
+def test_reporter_credit_replaces_an_outlet_byline() -> None:
+    meta = extract_metadata(
+        page(byline="来源：新京报 作者：新京报", after="<p>（总台央视记者 奚丹霓 张赛）</p>")
+    )
+    assert (meta.author, meta.source) == ("奚丹霓 张赛", "新京报")
+
+
+def test_reporter_credit_line_with_outlet_prefix() -> None:
+    meta = extract_metadata(page(after="<p>□ 本报记者 葛灵丹</p>"))
+    assert meta.author == "葛灵丹"
+
+
+def test_dateline_credit_in_the_lead() -> None:
+    lead = "<p>据新华社拉萨电（记者 格桑边觉）记者近日从西藏自治区农业农村厅了解到，情况良好。</p>"
+    assert extract_metadata(page(after=lead)).author == "格桑边觉"
+
+
+def test_a_sentence_starting_with_reporter_is_not_a_credit() -> None:
+    meta = extract_metadata(page(after="<p>记者首先前往视频拍摄的地点。</p>"))
+    assert meta.author is None
+
+
+def test_meta_ids_are_not_names_but_meta_names_are() -> None:
+    assert extract_metadata(page(head='<meta name="author" content="105092">')).author is None
+    assert extract_metadata(page(head='<meta name="author" content="李楠">')).author == "李楠"
+
+
+def test_meta_source_drops_its_label() -> None:
+    meta = extract_metadata(page(head='<meta name="source" content="来源：新华日报">'))
+    assert meta.source == "新华日报"
+
+
+def test_json_ld_authors() -> None:
+    ld = (
+        '<script type="application/ld+json">{"@type": "NewsArticle", "author": '
+        '[{"@type": "Person", "name": "王乐文"}, {"name": "方敏"}],'
+        '"publisher": {"name": "人民日报"}}</script>'
+    )
+    meta = extract_metadata(page(head=ld))
+    assert (meta.author, meta.source) == ("王乐文 方敏", "人民日报")
+
+
+def test_blog_bylines() -> None:
+    csdn = page(byline="<div>crispsea 已于 2024-11-19 16:21:47 修改</div>")
+    assert extract_metadata(csdn).author == "crispsea"
+    cnblogs = page(after="<div class='postDesc'>posted @ 2024-05-09 14:45 好看的hk 阅读(430)</div>")
+    assert extract_metadata(cnblogs).author == "好看的hk"
+
+
+def test_script_nickname() -> None:
+    html = page(after='<script>var nickName = "中草药z";</script>')
+    assert extract_metadata(html).author == "中草药z"
+
+
+def test_licence_text_is_not_an_author() -> None:
+    html = page(byline="版权声明：本文遵循 CC 4.0 BY-SA 版权协议")
+    assert extract_metadata(html).author is None
