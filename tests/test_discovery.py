@@ -402,12 +402,17 @@ def test_non_article_pages_are_not_yielded() -> None:
     redirected_home = article_response(
         "https://www.sohu.com/", SOHU_PAGE, redirected_from="https://www.sohu.com/a/1_2"
     )
-    binary = Response("https://www.sohu.com/a/1_2", body=b"%PDF-1.4")
-    assert list(spider.parse_article(redirected_home)) == []
-    assert list(spider.parse_article(binary)) == []
+    binary = Response("https://www.sohu.com/a/1_2", body=b"\x89PNG\r\n\x1a\n\x00\x00")
+    pdf = TextResponse(
+        "https://www.sohu.com/a/1_3", body=b"%PDF-1.4", headers={"Content-Type": "application/pdf"}
+    )
+    for response in (redirected_home, binary, pdf):
+        assert list(spider.parse_article(response)) == []
+    assert list(spider.parse(pdf)) == []
     assert stats(spider) == {
         "newscrawl/skipped/redirected_off_pattern": 1,
-        "newscrawl/skipped/binary_article": 1,
+        "newscrawl/skipped/not_html/binary": 1,
+        "newscrawl/skipped/not_html/application/pdf": 2,
     }
 
 

@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
     from twisted.python.failure import Failure
 
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+"""Besides ``text/*``, the declared types an article or listing page may come with."""
 FOUND_ON = "newscrawl_found_on"
 """Request meta key: the URL of the page, feed or API response a link was found on."""
 
@@ -108,9 +110,11 @@ class SiteSpider(Spider):
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Request]:
         """An HTML listing page: request its article links and follow its listing links."""
-        if not isinstance(response, TextResponse):
-            self._count("skipped/binary_listing")
+        not_html = _not_html(response)
+        if not_html:
+            self._count(f"skipped/not_html/{not_html}")
             return
+        assert isinstance(response, TextResponse)
         response = response.replace(encoding=self._encoding(response))
         for link in self.link_extractor.extract_links(response):
             url = self.site.clean_url(link.url)
@@ -175,8 +179,9 @@ class SiteSpider(Spider):
 
     def parse_article(self, response: Response) -> Iterator[RawPage]:
         """An article page: yield it whole for the extract pipeline."""
-        if not isinstance(response, TextResponse):
-            self._count("skipped/binary_article")
+        not_html = _not_html(response)
+        if not_html:
+            self._count(f"skipped/not_html/{not_html}")
             return
         if not self.site.is_article(self.site.clean_url(response.url)):
             self._count("skipped/redirected_off_pattern")
@@ -269,6 +274,19 @@ class SiteSpider(Spider):
     def _count(self, key: str) -> None:
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(f"newscrawl/{key}")
+
+
+def _not_html(response: Response) -> str | None:
+    """Why `response` cannot be an HTML page (its declared type, or ``binary``), else None.
+
+    Scrapy sniffs a text-looking body into a `TextResponse` whatever its Content-Type, so
+    a declared non-text type (``application/pdf``) is checked as well.
+    """
+    content_type = response.headers.get("Content-Type", b"").decode("latin-1")
+    mime = content_type.split(";", 1)[0].strip().lower()
+    if mime and mime not in HTML_TYPES and not mime.startswith("text/"):
+        return mime
+    return None if isinstance(response, TextResponse) else "binary"
 
 
 def _positive_int(name: str, value: str | int | None) -> int | None:
