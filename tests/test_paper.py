@@ -118,9 +118,8 @@ def test_parameters_can_be_overridden() -> None:
     assert looser.body == f"{sentence(30)}\n{sentence(35)}"
 
 
-def test_only_chinese_full_stop_counts_by_default() -> None:
-    english = "word " * 20
-    article = run(page(english.strip() + "."))
-    assert article.body == ""
-    latin_stops = run(page(english.strip() + "."), full_stops="。.")
-    assert latin_stops.body == english.strip() + "."
+def test_ideographic_and_latin_full_stops_count_by_default() -> None:
+    english = ("word " * 20).strip()
+    assert run(page(english + ".")).body == english + "."
+    assert run(page(english + "!")).body == ""
+    assert run(page(english + "."), full_stops="。").body == ""

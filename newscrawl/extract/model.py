@@ -33,8 +33,13 @@ class Options:
     """L used instead when the page's longest line is shorter than `min_line_length`."""
     max_gap: int = 10
     """D: groups further apart than this many lines end the body (the first such gap cuts)."""
-    full_stops: str = "。"
-    """Characters that count as a full stop in the tail clean-up rule (the paper: only 。)."""
+    full_stops: str = "。."
+    """Characters that count as a full stop (句号) in the tail clean-up rule.
+
+    The ideographic and the Latin full stop: this reading reproduces every figure measured
+    for the literal method (token F1 0.72 on zh_cwce, 0.47 on scrapinghub's English pages);
+    with 。 alone the English figure falls to 0.21 while the Chinese one does not move.
+    """
     line_cost: int = 20
     """Characters a line must carry before it counts for a body region rather than against
     it; a link or boilerplate line counts against by its whole length. 10-30 all score
@@ -49,6 +54,15 @@ class Options:
     """An element whose class/id names boilerplate (``ad``, ``comment`` ...) but that holds
     more than this share of the page's punctuated text is a layout wrapper, not
     boilerplate (scrapinghub: ``Page-ad-margins`` around the whole page)."""
+    paragraph_score: int = 50
+    """Lines scoring above this vote for the element that holds the article (shorter lines
+    are too many on forum and list pages: measured 30-80 alike, 0 loses 0.02 on zh_cwce)."""
+    sibling_share: float = 0.2
+    """A sibling section joins the article's element when it holds at least this share of
+    its score (readability's sibling threshold; 0.1-0.35 measured alike)."""
+    sibling_levels: int = 3
+    """How many ancestors up sibling sections are looked for (1: +0.004 F1 on
+    scrapinghub, 3: +0.016, 5: worse on every set)."""
     short_body_chars: int = 200
     """A body of fewer characters from the lines is replaced by a longer JSON-LD
     ``articleBody`` when the page has one."""
@@ -62,13 +76,15 @@ class Options:
             "max_gap",
             "line_cost",
             "punctuation_weight",
+            "paragraph_score",
+            "sibling_levels",
             "short_body_chars",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if not self.full_stops:
             raise ValueError("full_stops must name at least one character")
-        for name in ("max_link_share", "wrapper_share"):
+        for name in ("max_link_share", "wrapper_share", "sibling_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be within 0..1, got {getattr(self, name)}")
 
