@@ -282,7 +282,7 @@ def _not_html(response: Response) -> str | None:
     Scrapy sniffs a text-looking body into a `TextResponse` whatever its Content-Type, so
     a declared non-text type (``application/pdf``) is checked as well.
     """
-    content_type = response.headers.get("Content-Type", b"").decode("latin-1")
+    content_type = (response.headers.get("Content-Type") or b"").decode("latin-1")
     mime = content_type.split(";", 1)[0].strip().lower()
     if mime and mime not in HTML_TYPES and not mime.startswith("text/"):
         return mime
