@@ -187,6 +187,9 @@ def page_lines(page: str) -> PageLines:
                 break_pending = False
         position = match.end()
         closing, name, attributes = match.groups()
+        if attributes and attributes.count('"') % 2:
+            position = _quoted_tag_end(lower, position)
+            attributes = lower[match.end(2) : position - 1]
         if name is None:
             if lower.startswith("<!--", start):
                 ender = lower.find("-->", start + 4)
@@ -299,6 +302,19 @@ def _close(stack: list[_Entry], name: str) -> bool:
             del stack[depth:]
             return True
     return False
+
+
+def _quoted_tag_end(lower: str, end: int) -> int:
+    """Position after a tag whose first ``>`` (just before `end`) sits inside a quoted
+    attribute value (``onload="if(w>450)..."``): after the next ``>`` outside quotes."""
+    start = end
+    while lower.count('"', start, end) % 2:
+        quote = lower.find('"', end)
+        close = lower.find(">", quote) if quote >= 0 else -1
+        if close < 0:
+            return end
+        start, end = end, close + 1
+    return end
 
 
 def _skip_content(lower: str, name: str, start: int, raw: bool) -> int:

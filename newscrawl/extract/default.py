@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from newscrawl.extract.blocks import Line
+from newscrawl.extract.blocks import Line, PageLines
 from newscrawl.extract.model import LineDecision, Options
 
 BOILERPLATE_LINE_RE = re.compile(
@@ -82,19 +82,83 @@ def best_region(scores: Sequence[int]) -> tuple[int, int] | None:
     return best_span
 
 
-def select(lines: Sequence[Line], title: str, options: Options) -> Selection:
+def main_elements(
+    lines: Sequence[Line], scores: Sequence[int], parents: dict[int, int], options: Options
+) -> set[int]:
+    """The elements holding the article: the best container and its big relatives.
+
+    Paragraphs (lines scoring over `Options.paragraph_score`) vote for their parent element
+    (twice) and grandparent (once), as readability scores paragraphs; the winner is the
+    container. Articles split over sibling sections (one ``<div>`` per few paragraphs) are
+    joined by also taking, up to `Options.sibling_levels` ancestors up, every sibling
+    subtree holding at least `Options.sibling_share` of the winner's paragraph score.
+    Returns ``{0}`` (the whole page) when no line votes.
+    """
+    votes: Counter[int] = Counter()
+    mass: Counter[int] = Counter()
+    for line, score in zip(lines, scores, strict=True):
+        if score <= options.paragraph_score:
+            continue
+        parent = parents.get(line.element, 0)
+        votes[parent] += 2 * score
+        votes[parents.get(parent, 0)] += score
+        element = line.element
+        while element:
+            mass[element] += score
+            element = parents.get(element, 0)
+    best = max(votes, key=votes.__getitem__, default=0)
+    if best == 0:
+        return {0}
+    children: dict[int, list[int]] = {}
+    for element in mass:
+        children.setdefault(parents.get(element, 0), []).append(element)
+    chosen = {best}
+    node = best
+    for _ in range(options.sibling_levels):
+        parent = parents.get(node, 0)
+        chosen.update(
+            sibling
+            for sibling in children.get(parent, ())
+            if sibling != node and mass[sibling] >= options.sibling_share * mass[best]
+        )
+        if parent == 0:
+            break
+        node = parent
+    return chosen
+
+
+def _inside(element: int, chosen: set[int], parents: dict[int, int]) -> bool:
+    """Whether `element` is one of `chosen` or lies inside one (``{0}``: the whole page)."""
+    if 0 in chosen:
+        return True
+    while element:
+        if element in chosen:
+            return True
+        element = parents.get(element, 0)
+    return False
+
+
+def select(page: PageLines, title: str, options: Options) -> Selection:
     """Score the lines, take the best region, keep its body lines; explain every line."""
+    lines = page.lines
     noisy = boilerplate_elements(lines, options)
     boilerplate = [_boilerplate_reason(line, noisy) for line in lines]
     scores = [
         line_score(line, reason is not None, options)
         for line, reason in zip(lines, boilerplate, strict=True)
     ]
-    region = best_region(scores)
+    chosen = main_elements(lines, scores, page.parents, options)
+    inside = [_inside(line.element, chosen, page.parents) for line in lines]
+    region = best_region(
+        [
+            score if within else -line.chars
+            for line, score, within in zip(lines, scores, inside, strict=True)
+        ]
+    )
     plain_title = "".join(title.split())
     decisions = []
     for index, (line, reason, score) in enumerate(zip(lines, boilerplate, scores, strict=True)):
-        kept, rule = _decide(index, line, reason, region, plain_title, options)
+        kept, rule = _decide(index, line, reason, inside[index], region, plain_title, options)
         decisions.append(
             LineDecision(
                 number=index + 1,
@@ -128,12 +192,15 @@ def _decide(
     index: int,
     line: Line,
     boilerplate: str | None,
+    inside: bool,
     region: tuple[int, int] | None,
     plain_title: str,
     options: Options,
 ) -> tuple[bool, str]:
     if region is None:
         return False, "no body region"
+    if not inside:
+        return False, "outside the article's elements"
     if not region[0] <= index <= region[1]:
         return False, "outside the best region"
     if boilerplate is not None:
