@@ -85,23 +85,31 @@ def record(url: str, body: str, *, at: datetime | None = None, **fields: Any) ->
     return ArticleRecord.of(**values)
 
 
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A crawler killed mid-response resets the connection: expected here."""
+
+
 class Site:
     """A news site on 127.0.0.1 with an ephemeral port, counting hits per path.
 
-    `/list.html` links to `/a/1.html` … `/a/<n>.html` (plus `extra_links`); article `i`
-    waits for `gate` when `i > open_articles`, so a test can hold a crawl mid-way.
+    `/list.html` links to `/a/1.html` … `/a/<n>.html` (plus `extra_links`). Once
+    `open_articles` article pages were served, the next ones wait for `gate` (whatever order
+    the crawler asks in), so a test can hold a crawl mid-way.
     """
 
     def __init__(self, articles: int, open_articles: int | None = None) -> None:
         self.articles = articles
-        self.open_articles = articles if open_articles is None else open_articles
+        self.open_articles = open_articles
         self.gate = threading.Event()
         self.hits: Counter[str] = Counter()
         self.extra_links: list[str] = []
         self.redirects: dict[str, str] = {}
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
+        self._served = 0
+        self._server = _QuietServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -132,7 +140,10 @@ class Site:
             return 200, {}, f"<html><body>{html}</body></html>".encode()
         if path.startswith("/a/") and path.endswith(".html"):
             number = int(path[3:-5])
-            if number > self.open_articles:
+            with self._lock:
+                self._served += 1
+                held = self.open_articles is not None and self._served > self.open_articles
+            if held:
                 self.gate.wait(timeout=60)
             body = f"<html><body><h1>第{number}篇</h1><p>{article_text(number)}</p></body></html>"
             return 200, {}, body.encode()
