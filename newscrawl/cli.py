@@ -15,10 +15,18 @@ from types import ModuleType
 
 from newscrawl.commands import UsageError
 from newscrawl.commands import eval as eval_command
+from newscrawl.commands import export as export_command
 from newscrawl.commands import extract as extract_command
 from newscrawl.commands import reextract as reextract_command
+from newscrawl.commands import stats as stats_command
 
-COMMANDS: tuple[ModuleType, ...] = (extract_command, reextract_command, eval_command)
+COMMANDS: tuple[ModuleType, ...] = (
+    extract_command,
+    reextract_command,
+    eval_command,
+    export_command,
+    stats_command,
+)
 """Command modules, in the order `--help` lists them."""
 
 SIGPIPE_STATUS = 128 + 13
