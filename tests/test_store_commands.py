@@ -1,0 +1,91 @@
+"""`newscrawl export` (JSONL, CSV, Parquet) and `newscrawl stats` on a filled store."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
+
+from newscrawl.cli import main
+from newscrawl.store import open_store
+from newscrawl.store.export import PARQUET_ROW_GROUP
+
+T0 = datetime(2024, 5, 10, 8, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def filled(db_url: str) -> str:
+    with open_store(db_url) as store:
+        store.write(
+            [
+                record("https://a/1", '第一段\n第二段，含"引号"与逗号', at=T0, site="sina"),
+                record("https://a/2", "", at=T0 + timedelta(days=1), site="sina"),
+                record("https://b/1", article_text(9), at=T0, site="people"),
+            ]
+        )
+    return db_url
+
+
+def export(db_url: str, out: Path, *args: str) -> None:
+    assert main(["export", "--db", db_url, "-o", str(out), *args]) == 0
+
+
+def test_jsonl_export_keeps_chinese_and_filters(filled: str, tmp_path: Path) -> None:
+    out = tmp_path / "corpus.jsonl"
+    export(filled, out, "--format", "jsonl", "--site", "sina", "--since", "2024-05-10T12:00")
+    lines = out.read_text("utf-8").splitlines()
+    assert len(lines) == 1
+    row = json.loads(lines[0])
+    assert row["canonical_url"] == "https://a/2" and row["site"] == "sina"
+    assert row["first_seen"] == "2024-05-11T08:00:00+00:00"
+    export(filled, out)
+    text = out.read_text("utf-8")
+    assert "第一段" in text and "\\u" not in text
+    assert len(text.splitlines()) == 3
+
+
+def test_csv_export_round_trips_bodies(filled: str, tmp_path: Path) -> None:
+    out = tmp_path / "corpus.csv"
+    export(filled, out, "--format", "csv", "--site", "sina")
+    rows = list(csv.DictReader(io.StringIO(out.read_text("utf-8"), newline="")))
+    assert [r["canonical_url"] for r in rows] == ["https://a/1", "https://a/2"]
+    assert rows[0]["body"] == '第一段\n第二段，含"引号"与逗号'
+    assert rows[1]["published_at"] == ""
+
+
+def test_parquet_export(filled: str, tmp_path: Path) -> None:
+    out = tmp_path / "corpus.parquet"
+    export(filled, out, "--format", "parquet")
+    table = pq.read_table(out)
+    assert table.num_rows == 3
+    assert table.column("site").to_pylist() == ["sina", "sina", "people"]
+    assert table.column("first_seen").to_pylist()[0] == T0
+    assert pq.ParquetFile(out).metadata.num_row_groups == 1 <= PARQUET_ROW_GROUP
+
+
+def test_parquet_export_of_an_empty_selection(filled: str, tmp_path: Path) -> None:
+    out = tmp_path / "none.parquet"
+    export(filled, out, "--format", "parquet", "--site", "nowhere")
+    assert pq.read_table(out).num_rows == 0
+
+
+def test_stats_report(filled: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--db", filled]) == 0
+    report = capsys.readouterr().out
+    lines = [line.split() for line in report.splitlines() if line]
+    assert ["people", "1", "0.0%", "2024-05-10", "08:00:00", "UTC"] in lines
+    assert ["sina", "2", "50.0%", "2024-05-11", "08:00:00", "UTC"] in lines
+    assert ["(all)", "3", "33.3%", "2024-05-11", "08:00:00", "UTC"] in lines
+    assert ["sina", "2024-05-11", "1", "1"] in lines
+    assert ["people", "2024-05-10", "1", "0"] in lines
+
+
+def test_stats_of_an_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--db", f"sqlite:///{tmp_path}/empty.db"]) == 0
+    assert "no articles" in capsys.readouterr().out
