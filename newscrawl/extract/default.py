@@ -44,19 +44,26 @@ class Selection(NamedTuple):
     """Why nothing was kept (None when something was)."""
 
 
-def boilerplate_elements(lines: Sequence[Line], options: Options) -> set[int]:
+def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
     """Elements whose class/id/tag names boilerplate and that are not layout wrappers.
 
-    A wrapper holds more than `Options.wrapper_share` of the page's punctuated non-link
-    text: a page-wide ``<div class="ad-margins">`` is layout, a comment list is not.
+    A wrapper holds (anywhere in its subtree) more than `Options.wrapper_share` of the
+    page's punctuated non-link text: a page-wide ``<div class="ad-margins">`` is layout, a
+    comment list is not.
     """
+    named = {line.noise_element for line in page.lines if line.noise_element}
+    if not named:
+        return named
     prose: Counter[int] = Counter()
     total = 0
-    for line in lines:
+    for line in page.lines:
         if line.punctuation and not _is_link_line(line, options):
             total += line.chars
-            prose[line.noise_element] += line.chars
-    named = {line.noise_element for line in lines if line.noise_element}
+            element = line.noise_element
+            while element:
+                if element in named:
+                    prose[element] += line.chars
+                element = page.parents.get(element, 0)
     return {element for element in named if prose[element] <= options.wrapper_share * total}
 
 
@@ -141,7 +148,7 @@ def _inside(element: int, chosen: set[int], parents: dict[int, int]) -> bool:
 def select(page: PageLines, title: str, options: Options) -> Selection:
     """Score the lines, take the best region, keep its body lines; explain every line."""
     lines = page.lines
-    noisy = boilerplate_elements(lines, options)
+    noisy = boilerplate_elements(page, options)
     boilerplate = [_boilerplate_reason(line, noisy) for line in lines]
     scores = [
         line_score(line, reason is not None, options)
