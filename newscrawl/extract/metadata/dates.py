@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 from lxml import html
 
 from newscrawl.extract.metadata import jsonld
-from newscrawl.extract.metadata.lines import Line, is_noise
+from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Line, is_noise
 
 Precision = Literal["day", "minute", "second"]
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -141,7 +141,11 @@ def published(
     """
     context = _Context(zone, fetched_at, url)
     structured = _structured(root, metas, context)
-    byline = visible(header, title_at, context, structured) or labelled(lines, context, structured)
+    byline = (
+        visible(header, title_at, context, structured)
+        or labelled(lines, context, structured)
+        or (None if title_at is not None else _first_timed(lines, context, structured))
+    )
     if byline is None:
         return structured
     if structured is None:
@@ -229,6 +233,24 @@ def labelled(
     for line in lines:
         for is_labelled, found in _line_dates(line.text, context, structured):
             if is_labelled:
+                return found
+    return None
+
+
+def _first_timed(
+    lines: Sequence[Line], context: _Context, structured: DateEvidence | None
+) -> DateEvidence | None:
+    """Without a headline to anchor on: the first date with a time above the body text.
+
+    Old table layouts put the byline in a cell the headline search cannot tie to <title>;
+    a date *with a time* above the first sentence-long line is that byline far more often
+    than a teaser's date (which comes in lists further down).
+    """
+    for line in lines:
+        if len(line.text) >= BODY_LINE_CHARS and ("。" in line.text or "，" in line.text):
+            return None
+        for _, found in _line_dates(line.text, context, structured):
+            if found.precision != "day":
                 return found
     return None
 
