@@ -7,7 +7,7 @@ dataclasses read through `ItemAdapter`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(slots=True)
@@ -47,5 +47,15 @@ class ArticleItem:
     """The extractor method that produced `body`."""
     status: int
     referer: str | None
+    # What the page says about itself (newscrawl.extract.metadata); None when it does not.
     published: str | None = None
+    """Publication time, ISO 8601 with its offset."""
     author: str | None = None
+    source: str | None = None
+    """The outlet credited (来源), which on portals is often not the site itself."""
+    editor: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
+    description: str | None = None
+    tags: list[str] = field(default_factory=list)
+    top_image: str | None = None

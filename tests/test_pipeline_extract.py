@@ -82,6 +82,19 @@ def test_gbk_page_decodes_right(content_type: str, charset: str | None) -> None:
     assert article.encoding == "gb18030"
 
 
+def test_page_metadata_comes_with_the_article() -> None:
+    head = (
+        "<meta property='article:published_time' content='2026-11-02T09:30:00+08:00'>"
+        "<meta property='article:author' content='新华社'>"
+        "<meta name='keywords' content='经济,统计'></head>"
+    )
+    html = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).replace("</head>", head)
+    article = run(pipeline(), raw_page(html.encode("utf-8")))
+    assert article.published == "2026-11-02T09:30:00+08:00"
+    assert article.author == "新华社"
+    assert article.tags == ["经济", "统计"]
+
+
 def test_method_setting_chooses_the_extractor_method() -> None:
     body = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).encode("utf-8")
     article = run(pipeline(NEWSCRAWL_EXTRACT_METHOD="paper"), raw_page(body))
@@ -121,4 +134,5 @@ def test_saved_utf8_sina_page_through_spider_and_pipeline(shared_dir: Path) -> N
     assert article.title
     assert len(article.body) > 200
     assert article.encoding == "utf-8"
+    assert str(article.published).startswith("2024-05-10")
     assert stats(spider) == {"newscrawl/extracted": 1}

@@ -1,5 +1,9 @@
 """Turn each fetched `RawPage` into an `ArticleItem` with `newscrawl.extract`.
 
+The page is decoded once, by the extractor's rules (the site's charset override, else the
+HTTP charset, then BOM/meta/sniffing), and the text goes to both the body extractor and
+`extract_metadata` (publication time, author, source …).
+
 A page whose extraction comes out empty is dropped (`DropItem`) and counted under
 ``newscrawl/dropped/<reason>`` with the extractor's own reason, so a crawl's stats say why
 pages were lost instead of the crawl crashing or writing empty articles.
@@ -7,12 +11,14 @@ pages were lost instead of the crawl crashing or writing empty articles.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
-from newscrawl.extract import Options, extract
+from newscrawl.extract import Options, decode_html, extract
+from newscrawl.extract.metadata import extract_metadata
 from newscrawl.items import ArticleItem, RawPage
 
 if TYPE_CHECKING:
@@ -40,17 +46,15 @@ class ExtractPipeline:
             return item
         page = ItemAdapter(item)
         content_type = _first(page["headers"], "Content-Type")
-        article = extract(
-            page["body"],
-            page["final_url"],
-            options=self.options,
-            http_charset=page["charset"] or content_type,
-        )
+        decoded = decode_html(page["body"], page["charset"] or content_type)
+        article = extract(decoded.text, page["final_url"], options=self.options)
         if not article.body:
             reason = article.reason or "empty body"
             self.stats.inc_value(f"newscrawl/dropped/{reason}")
             raise DropItem(f"no article text in {page['final_url']}: {reason}")
         self.stats.inc_value("newscrawl/extracted")
+        fetched = datetime.fromisoformat(page["fetched"])
+        meta = extract_metadata(decoded.text, page["final_url"], fetched)
         return ArticleItem(
             url=page["url"],
             final_url=page["final_url"],
@@ -58,13 +62,19 @@ class ExtractPipeline:
             title=article.title,
             body=article.body,
             fetched=page["fetched"],
-            encoding=article.encoding,
+            encoding=decoded.encoding,
             method=article.method,
             status=page["status"],
             referer=page["referer"],
-            # Metadata fields appear on `Article` as the extractor learns to read them.
-            published=getattr(article, "published", None),
-            author=getattr(article, "author", None),
+            published=meta.published.isoformat() if meta.published else None,
+            author=meta.author,
+            source=meta.source,
+            editor=meta.editor,
+            language=meta.lang,
+            canonical_url=meta.canonical_url,
+            description=meta.description,
+            tags=list(meta.tags),
+            top_image=meta.top_image,
         )
 
 
