@@ -25,7 +25,11 @@ _STOP = (
 _NAME = (
     r"(?P<name>[^\s|｜()（）\[\]【】:：,，;；<>《》\d][^|｜()（）\[\]【】:：,，;；<>《》\d]{0,29}?)"
 )
-_SOURCE_RE = re.compile(r"(?:来源|来自|出处|稿源|source)\s*[:：]\s*" + _NAME + _STOP, re.I)
+_SOURCE_RE = re.compile(
+    r"(?:来源|来自|出处|稿源|source)\s*[:：]\s*[\[【]?\s*(?P<name>[^\s|｜()（）\[\]【】:：,，;；<>《》]{2,30})",
+    re.I,
+)
+"""Outlet names have no spaces: "来源: 总台环球资讯广播 北京" ends before the IP location."""
 _EDITOR_RE = re.compile(r"(?:责任编辑|责编|编辑|编者|审核|校对)\s*[:：/／]\s*" + _NAME + _STOP)
 _AUTHOR_RE = re.compile(
     r"(?:(?:作者|撰文|执笔人?|编译|记者|评论员|通讯员|特约撰稿人)\s*[:：]|文\s*[/／]|\bby\s+)\s*"
@@ -36,6 +40,7 @@ _AUTHOR_RE = re.compile(
 """A labelled byline: "作者：张三", "记者：李四", "文/栗思", "by 眉间尺" (never "BY-SA")."""
 _BYLINE_NAME_RE = re.compile(
     r"(?:^|\s)(?P<name>[^\s\d|｜:：]{2,20})\s+(?:已于|于|发表于)\s*\d{4}"
+    r"|(?:^|\s)(?P<writer>[^\s\d|｜:：]{1,20}?)写于\s*\d{4}"
     r"|由(?P<poster>[^\s\d|｜:：]{1,20}?)于\s*\d{4}"
     r"|posted\s*@\s*[\d\s:/-]{10,20}?\s(?P<after>[^\s\d|｜]{2,20})",
     re.I,
@@ -58,16 +63,22 @@ _INLINE_CREDIT_RE = re.compile(
 )
 """A parenthesised credit inside a line: dateline "新华社拉萨电（记者 格桑边觉）" or a closing
 "…。（记者宋晨、田中全）"."""
+_TRAILING_NAMES_RE = re.compile(
+    r"[。！？”][（(](?P<name>[\u4e00-\u9fff]{2,4}(?:[\s、][\u4e00-\u9fff]{2,4}){0,4})"
+    r"(?:\s*\S{2,4}报道)?[）)]$"
+)
+"""Bare names closing the last paragraph: "…的新春佳节。（常书香 马丹阳）"."""
+NOT_NAMES = frozenset({"资料图", "图片", "视频", "截图", "原标题", "待续", "全文完", "供图", "完"})
 CREDIT_LINE_CHARS = 40
 _ID_RE = re.compile(r"^[A-Za-z_]*\d[\w-]*$")
 _PREFIX_RE = re.compile(r"^(?:来源|作者|记者|source|author)\s*[:：]\s*", re.I)
 _SPACE_RE = re.compile(r"\s+")
 AUTHOR_META = (
+    "citation_author",
+    "citation_authors",
     "author",
     "article:author",
     "og:article:author",
-    "citation_author",
-    "citation_authors",
     "dc.creator",
     "byl",
     "parsely-author",
@@ -120,26 +131,41 @@ def people(
         or _blog_byline(header_text)
         or _script_author(root)
     )
-    credit = _credit(lines)
+    credit = _credit(lines) or _trailing_names(all_text)
     if credit and (byline is None or (source is not None and byline in source)):
         author: str | None = credit
     else:
         author = (
             byline
-            or _first_meta(metas, AUTHOR_META)
             or _first_line_match(_AUTHOR_RE, all_text)
+            or _first_meta(metas, AUTHOR_META)
             or _blog_byline(all_text)
-            or _first_line_match(_OWNER_RE, header_text)
+            or _first_line_match(_OWNER_RE, all_text)
         )
     editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(_EDITOR_RE, all_text)
     return People(author, source, editor)
+
+
+def _trailing_names(texts: Sequence[str]) -> str | None:
+    """The last paragraph-closing "（name name）" of the page."""
+    found: str | None = None
+    for text in texts:
+        match = _TRAILING_NAMES_RE.search(text)
+        if match and match.group("name") not in NOT_NAMES:
+            found = match.group("name")
+    return found
 
 
 def _blog_byline(texts: Sequence[str]) -> str | None:
     for text in texts:
         match = _BYLINE_NAME_RE.search(text)
         if match:
-            name = _clean(match.group("name") or match.group("poster") or match.group("after"))
+            name = _clean(
+                match.group("name")
+                or match.group("writer")
+                or match.group("poster")
+                or match.group("after")
+            )
             if name:
                 return name
     return None
