@@ -90,8 +90,11 @@ def _from_tree(
     if title_at is not None:
         header = lines.header_window(visible, title_at)
         header_title_at = min(title_at, lines.HEADER_LINES_BEFORE)
-    found = dates.published(root, metas, header, header_title_at, visible, url, fetched_at, zone)
-    names = people.people(root, header, visible, metas, jsonld.article_objects(root))
+    ld_objects = jsonld.article_objects(root)
+    found = dates.published(
+        root, metas, ld_objects, header, header_title_at, visible, url, fetched_at, zone
+    )
+    names = people.people(root, header, visible, metas, ld_objects)
     return Metadata(
         published=found.value if found else None,
         published_precision=found.precision if found else None,

@@ -17,12 +17,11 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
-from typing import Literal
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from lxml import html
 
-from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Line, is_noise
 
 Precision = Literal["day", "minute", "second"]
@@ -125,6 +124,7 @@ class _Context:
 def published(
     root: html.HtmlElement,
     metas: Mapping[str, str],
+    ld_objects: Sequence[Mapping[str, Any]],
     header: Sequence[Line],
     title_at: int | None,
     lines: Sequence[Line],
@@ -140,7 +140,7 @@ def published(
     and forums put it below the post.
     """
     context = _Context(zone, fetched_at, url)
-    structured = _structured(root, metas, context)
+    structured = _structured(root, metas, ld_objects, context)
     byline = (
         visible(header, title_at, context, structured)
         or labelled(lines, context, structured)
@@ -157,9 +157,12 @@ def published(
 
 
 def _structured(
-    root: html.HtmlElement, metas: Mapping[str, str], context: _Context
+    root: html.HtmlElement,
+    metas: Mapping[str, str],
+    ld_objects: Sequence[Mapping[str, Any]],
+    context: _Context,
 ) -> DateEvidence | None:
-    for source, value in _structured_values(root, metas):
+    for source, value in _structured_values(root, metas, ld_objects):
         found = parse_value(value, context)
         if found is not None:
             return DateEvidence(found[0], found[1], source)
@@ -167,11 +170,11 @@ def _structured(
 
 
 def _structured_values(
-    root: html.HtmlElement, metas: Mapping[str, str]
+    root: html.HtmlElement, metas: Mapping[str, str], ld_objects: Sequence[Mapping[str, Any]]
 ) -> Iterator[tuple[str, str]]:
     """(source, raw value) pairs in order of trust, lazily: most pages stop at JSON-LD or
     meta, before the whole-tree searches below run."""
-    for obj in jsonld.article_objects(root):
+    for obj in ld_objects:
         raw = obj.get("datePublished")
         if isinstance(raw, str):
             yield "json-ld", raw
