@@ -89,3 +89,21 @@ def test_script_nickname() -> None:
 def test_licence_text_is_not_an_author() -> None:
     html = page(byline="版权声明：本文遵循 CC 4.0 BY-SA 版权协议")
     assert extract_metadata(html).author is None
+
+
+def test_names_closing_the_last_paragraph() -> None:
+    html = page(after="<p>用别具一格的形式表达了决心，过一个廉洁的新春佳节。（常书香 马丹阳）</p>")
+    assert extract_metadata(html).author == "常书香 马丹阳"
+    photo = page(after="<p>一张照片说明了一切。（资料图）</p>")
+    assert extract_metadata(photo).author is None
+
+
+def test_signature_and_forum_poster() -> None:
+    assert extract_metadata(page(after="<p>海姑娘写于2005年6月12日</p>")).author == "海姑娘"
+    forum = page(after="<p>本贴由大卫于2005年8月12日16:12:21在〖心灵体操〗发表.</p>")
+    assert extract_metadata(forum).author == "大卫"
+
+
+def test_source_ends_before_the_ip_location() -> None:
+    meta = extract_metadata(page(byline="2025-10-16 20:02:18 来源: 总台环球资讯广播 北京"))
+    assert meta.source == "总台环球资讯广播"
