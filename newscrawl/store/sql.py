@@ -11,7 +11,9 @@ for a near-twin, which is marked, not dropped.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ from sqlalchemy import (
     func,
     or_,
     select,
+    union_all,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -44,9 +47,30 @@ from newscrawl.store.base import (
     Store,
     StoreError,
 )
-from newscrawl.store.schema import aliases, articles, ensure_schema
+from newscrawl.store.schema import UtcDateTime, aliases, articles, ensure_schema
 
 _BAND_COLUMNS = tuple(articles.c[f"simhash_band{i}"] for i in range(BANDS))
+
+
+def _known_statement(*, with_age: bool) -> Any:
+    """Is a URL stored, as an article or an alias (and born before ``:before``)?
+
+    Built once: constructing a statement costs more than running this lookup."""
+    direct = select(articles.c.id).where(articles.c.canonical_url == bindparam("url"))
+    via_alias = (
+        select(articles.c.id)
+        .join(aliases, aliases.c.canonical_url == articles.c.canonical_url)
+        .where(aliases.c.alias_url == bindparam("url"))
+    )
+    if with_age:
+        born = func.coalesce(articles.c.published_at, articles.c.first_seen)
+        direct = direct.where(born < bindparam("before", type_=UtcDateTime))
+        via_alias = via_alias.where(born < bindparam("before", type_=UtcDateTime))
+    return union_all(direct, via_alias).limit(1)
+
+
+_KNOWN = _known_statement(with_age=False)
+_KNOWN_BEFORE = _known_statement(with_age=True)
 
 
 def _insert(conn: Connection) -> Callable[[Table], Any]:
@@ -102,6 +126,7 @@ class SqlStore(Store):
     def __init__(self, engine: Engine, *, near_duplicate_bits: int = 3) -> None:
         self._engine = engine
         self._near_bits = near_duplicate_bits
+        self._lookup: Connection | None = None
 
     @classmethod
     def open(cls, url: str, *, near_duplicate_bits: int = 3) -> SqlStore:
@@ -119,6 +144,7 @@ class SqlStore(Store):
         return self._engine
 
     def close(self) -> None:
+        self._close_lookup()
         self._engine.dispose()
 
     # -- writing -----------------------------------------------------------------------
@@ -211,53 +237,61 @@ class SqlStore(Store):
 
     def _near_twins(self, conn: Connection, records: Iterable[ArticleRecord]) -> dict[str, str]:
         """For each record with a simhash, the closest other article within the bit limit
-        (stored or earlier in this batch), found through the band indexes."""
-        fingerprinted = [r for r in records if r.simhash is not None]
+        (stored, or earlier in this batch) among those sharing a band with it."""
+        fingerprinted = [(r.canonical_url, r.simhash) for r in records if r.simhash is not None]
         if not fingerprinted:
             return {}
-        band_values = [{bands(r.simhash)[i] for r in fingerprinted} for i in range(BANDS)]  # type: ignore[arg-type]
-        candidates: list[tuple[str, int]] = list(
-            conn.execute(
-                select(articles.c.canonical_url, articles.c.simhash).where(
-                    or_(
-                        *(
-                            col.in_(vals)
-                            for col, vals in zip(_BAND_COLUMNS, band_values, strict=True)
-                        )
-                    )
-                )
-            ).all()
-        )
+        all_bands = [bands(fp) for _, fp in fingerprinted]
+        band_values = [set(values) for values in zip(*all_bands, strict=True)]
+        stored = conn.execute(
+            select(articles.c.canonical_url, articles.c.simhash).where(
+                or_(*(col.in_(v) for col, v in zip(_BAND_COLUMNS, band_values, strict=True)))
+            )
+        ).all()
+        by_band: dict[tuple[int, int], list[tuple[str, int]]] = defaultdict(list)
+
+        def index(url: str, fingerprint: int) -> None:
+            for key in enumerate(bands(fingerprint)):
+                by_band[key].append((url, fingerprint))
+
+        for url, fingerprint in stored:
+            index(url, fingerprint)
         twins: dict[str, str] = {}
-        for record in fingerprinted:
+        for url, fingerprint in fingerprinted:
+            candidates = {c for key in enumerate(bands(fingerprint)) for c in by_band.get(key, ())}
             best = min(
-                (
-                    (hamming(record.simhash, fp), url)  # type: ignore[arg-type]
-                    for url, fp in candidates
-                    if url != record.canonical_url and fp is not None
-                ),
+                ((hamming(fingerprint, fp), other) for other, fp in candidates if other != url),
                 default=None,
             )
             if best is not None and best[0] <= self._near_bits:
-                twins[record.canonical_url] = best[1]
-            candidates.append((record.canonical_url, record.simhash))  # type: ignore[arg-type]
+                twins[url] = best[1]
+            index(url, fingerprint)
         return twins
 
     # -- reading -----------------------------------------------------------------------
 
     def is_known(self, canonical_url: str, *, older_than: datetime | None = None) -> bool:
-        target = select(aliases.c.canonical_url).where(aliases.c.alias_url == canonical_url)
-        stmt = select(articles.c.id).where(
-            or_(
-                articles.c.canonical_url == canonical_url,
-                articles.c.canonical_url == target.scalar_subquery(),
-            )
-        )
-        if older_than is not None:
-            born = func.coalesce(articles.c.published_at, articles.c.first_seen)
-            stmt = stmt.where(born < older_than)
-        with _Reading(self._engine) as conn:
-            return conn.execute(stmt.limit(1)).first() is not None
+        """One indexed lookup on a connection kept for these calls (a pool checkout per
+        request would cost a ping each); its read transaction ends after every call so
+        SQLite sees new writes. Meant for one thread, the crawl's."""
+        stmt = _KNOWN if older_than is None else _KNOWN_BEFORE
+        params = {"url": canonical_url, "before": older_than}
+        try:
+            if self._lookup is None:
+                self._lookup = self._engine.connect()
+            try:
+                return self._lookup.execute(stmt, params).first() is not None
+            finally:
+                self._lookup.rollback()
+        except SQLAlchemyError as exc:
+            self._close_lookup()
+            raise StoreError(f"reading the store at {self._engine.url!r} failed: {exc}") from exc
+
+    def _close_lookup(self) -> None:
+        if self._lookup is not None:
+            with suppress(SQLAlchemyError):
+                self._lookup.close()
+            self._lookup = None
 
     def count_articles(self, *, site: str | None = None, since: datetime | None = None) -> int:
         stmt = _filtered(select(func.count()).select_from(articles), site, since)
