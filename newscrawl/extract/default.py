@@ -3,7 +3,8 @@
 The paper's idea (body lines are long, punctuated and close together) made robust:
 
 1. Every line gets a score in characters (`line_score`): its non-link text plus
-   `Options.punctuation_weight` per sentence mark, minus `Options.line_cost`. Link lines,
+   `Options.punctuation_weight` per sentence mark, minus `Options.line_cost`, but never
+   below ``-Options.short_line_cost`` (a table cell or list item costs little). Link lines,
    boilerplate lines (inside an element whose tag/class/id names comments, footers, ads
    ...; or a credit/statement line such as 责任编辑) count against by their whole length.
 2. The body is the contiguous run of lines with the highest total score (a maximum-sum
@@ -72,7 +73,8 @@ def line_score(line: Line, boilerplate: bool, options: Options) -> int:
     if boilerplate or _is_link_line(line, options):
         return -line.chars
     text_chars = line.chars - line.link_chars
-    return text_chars + options.punctuation_weight * line.punctuation - options.line_cost
+    score = text_chars + options.punctuation_weight * line.punctuation - options.line_cost
+    return max(score, -options.short_line_cost)
 
 
 def best_region(scores: Sequence[int]) -> tuple[int, int] | None:
@@ -204,16 +206,16 @@ def _decide(
     plain_title: str,
     options: Options,
 ) -> tuple[bool, str]:
+    if boilerplate is not None:
+        return False, boilerplate
+    if _is_link_line(line, options):
+        return False, f"link line: link share > {options.max_link_share}"
     if region is None:
         return False, "no body region"
     if not inside:
         return False, "outside the article's elements"
     if not region[0] <= index <= region[1]:
         return False, "outside the best region"
-    if boilerplate is not None:
-        return False, boilerplate
-    if _is_link_line(line, options):
-        return False, f"link line: link share > {options.max_link_share}"
     if plain_title and "".join(line.text.split()) == plain_title:
         return False, "headline"
     return True, "in the best region"

@@ -15,6 +15,8 @@ from newscrawl.extract.pagemeta import PageMeta
 _SITE_SEPARATOR_RE = re.compile(r"\s+[-|–—·:：]\s+|\s*[_|｜–—]\s*|\s+-|-\s+")
 MAX_HEADINGS = 5
 """Headings compared with the head's titles (the headline is among the first few)."""
+MIN_TITLE_SHARE = 0.4
+"""A heading confirmed by a head title covers at least this share of it."""
 
 
 def choose_title(meta: PageMeta, headings: Sequence[str]) -> str:
@@ -32,9 +34,14 @@ def choose_title(meta: PageMeta, headings: Sequence[str]) -> str:
 
 
 def _agree(heading: str, title: str) -> bool:
-    """Whether a heading is the headline a head title names (the title may add a site)."""
+    """Whether a heading is the headline a head title names: the title may add a site
+    name, but the heading is most of it (a logo ``<h1>`` is the site name alone)."""
     heading, title = _plain(heading), _plain(title)
-    return bool(heading) and (heading in title or (title in heading and len(title) > 4))
+    if not heading or not title:
+        return False
+    if heading in title:
+        return len(heading) >= MIN_TITLE_SHARE * len(title)
+    return title in heading and len(title) >= MIN_TITLE_SHARE * len(heading)
 
 
 def _plain(text: str) -> str:
