@@ -75,7 +75,8 @@ def crawl(tmp_path: Path, start_url: str, *settings: str) -> Crawl:
     items_path = tmp_path / f"items-{len(list(tmp_path.iterdir()))}.jsonl"
     command = [sys.executable, "-m", "scrapy", "runspider", str(SPIDER)]
     command += ["-a", f"start_url={start_url}", "-O", str(items_path)]
-    for setting in ("AUTOTHROTTLE_ENABLED=False", "ITEM_PIPELINES={}", *settings):
+    hermetic = ("AUTOTHROTTLE_ENABLED=False", "ITEM_PIPELINES={}", "NEWSCRAWL_DB_ENABLED=False")
+    for setting in (*hermetic, *settings):
         command += ["-s", setting]
     done = subprocess.run(
         command, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120, check=False

@@ -137,6 +137,9 @@ def replay_crawl(site: str, saved: SavedSite, workdir: Path) -> dict[str, dict[s
     command = [sys.executable, "-m", "scrapy", "crawl", site, "-O", str(items_path)]
     command += ["-a", "start_urls=" + ",".join(saved.seeds)]
     command += ["-s", f"NEWSCRAWL_REPLAY={archive}", "-s", "LOG_LEVEL=INFO"]
+    # No article store: it would write data/newscrawl.db here, and its incremental skip
+    # would drop every article on the next run.
+    command += ["-s", "NEWSCRAWL_DB_ENABLED=False"]
     done = subprocess.run(
         command, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300, check=False
     )
