@@ -136,9 +136,12 @@ class SchemaError(RuntimeError):
 def ensure_schema(engine: Engine) -> None:
     """Create the tables on first use and bring an older schema up to `SCHEMA_VERSION`."""
     with engine.begin() as conn:
+        # Serialise concurrent first opens (a crawl's pipeline and middleware, or several
+        # workers) so only one creates the tables.
         if conn.dialect.name == "postgresql":
-            # Serialise concurrent first opens by several workers (DDL is transactional there).
             conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('newscrawl.schema'))"))
+        elif conn.dialect.name == "sqlite":  # pysqlite would not begin before DDL by itself
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
         if not inspect(conn).has_table(schema_version.name):
             metadata.create_all(conn)
             _record(conn, SCHEMA_VERSION)
