@@ -28,7 +28,8 @@ from newscrawl.extract.model import LineDecision, Options
 
 BOILERPLATE_LINE_RE = re.compile(
     r"^\W{0,3}(?:责任编辑|责编|编辑|校对|审核|审校|监制|来源|原标题|本文来源|文章来源|稿件来源"
-    r"|平台声明|免责声明|版权声明|特别声明|声明)\s*[：:]"
+    r"|平台声明|免责声明|版权声明|特别声明|声明|相关新闻|相关阅读|相关报道|相关链接|延伸阅读|推荐阅读)"
+    r"\s*[：:]"
     r"|版权所有|all rights reserved|copyright\s*(?:©|\(c\)|\d{4})",
     re.IGNORECASE,
 )
@@ -100,21 +101,22 @@ def main_elements(
     (twice) and grandparent (once), as readability scores paragraphs; the winner is the
     container. Articles split over sibling sections (one ``<div>`` per few paragraphs) are
     joined by also taking, up to `Options.sibling_levels` ancestors up, every sibling
-    subtree holding at least `Options.sibling_share` of the winner's paragraph score.
+    subtree holding at least `Options.sibling_share` of the winner's positive score.
     Returns ``{0}`` (the whole page) when no line votes.
     """
     votes: Counter[int] = Counter()
     mass: Counter[int] = Counter()
     for line, score in zip(lines, scores, strict=True):
-        if score <= options.paragraph_score:
+        if score <= 0:
             continue
-        parent = parents.get(line.element, 0)
-        votes[parent] += 2 * score
-        votes[parents.get(parent, 0)] += score
         element = line.element
         while element:
             mass[element] += score
             element = parents.get(element, 0)
+        if score > options.paragraph_score:
+            parent = parents.get(line.element, 0)
+            votes[parent] += 2 * score
+            votes[parents.get(parent, 0)] += score
     best = max(votes, key=votes.__getitem__, default=0)
     if best == 0:
         return {0}
