@@ -223,3 +223,12 @@ def test_explicit_offset_is_kept() -> None:
 def test_dates_after_the_fetch_are_rejected() -> None:
     fetched = shanghai(2024, 1, 1, 0, 0)
     assert extract_metadata(page(byline="2024-05-10 09:00"), None, fetched).published is None
+
+
+def test_logo_heading_is_not_the_headline() -> None:
+    html = (
+        "<html><head><title>松花江网</title></head><body><h1>松花江网</h1>"
+        "<div>新闻 | 民生</div><div>土豆不土</div><div>2022-02-13 09:57 光明网</div>"
+        f"{BODY}<ul><li>旧闻 2021-01-01 10:00</li></ul></body></html>"
+    )
+    assert extract_metadata(html).published == shanghai(2022, 2, 13, 9, 57)

@@ -107,3 +107,8 @@ def test_signature_and_forum_poster() -> None:
 def test_source_ends_before_the_ip_location() -> None:
     meta = extract_metadata(page(byline="2025-10-16 20:02:18 来源: 总台环球资讯广播 北京"))
     assert meta.source == "总台环球资讯广播"
+
+
+def test_markup_leaking_from_a_template_is_not_a_name() -> None:
+    meta = extract_metadata(page(byline='作者： size="20" 来源： size="20"'))
+    assert (meta.author, meta.source) == (None, None)

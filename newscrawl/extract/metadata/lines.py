@@ -81,6 +81,8 @@ HEADER_LINES_BEFORE = 3
 HEADER_LINES_AFTER = 12
 HEADER_CHARS_AFTER = 600
 """How far past the headline a byline may sit (CSDN's and Sina's are within 5 lines)."""
+MIN_TITLE_CHARS = 6
+"""Shorter heading lines are logos and site names ("松花江网"), not headlines."""
 BODY_LINE_CHARS = 90
 """A line this long with sentence punctuation is body text: the header region ends there."""
 
@@ -160,7 +162,7 @@ def title_index(lines: list[Line], page_title: str) -> int | None:
     title = _SPACE_RE.sub(" ", page_title).strip()
     segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
     for i, line in enumerate(lines):
-        if line.heading and len(line.text) >= 4 and line.text[:12] in title:
+        if line.heading and len(line.text) >= MIN_TITLE_CHARS and line.text[:12] in title:
             return i
     best: tuple[bool, bool, int] | None = None
     best_at: int | None = None

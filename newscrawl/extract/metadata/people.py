@@ -19,14 +19,15 @@ from lxml import html
 from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.lines import Line
 
-_STOP = (
-    r"(?=\s*(?:[|｜/／()（）\[\]【】<>《》,，;；]|来源|作者|记者|编辑|责编|时间|日期|发布|\d{4}|$))"
-)
-_NAME = (
-    r"(?P<name>[^\s|｜()（）\[\]【】:：,，;；<>《》\d][^|｜()（）\[\]【】:：,，;；<>《》\d]{0,29}?)"
-)
+_NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
+"""Characters no name contains: separators, brackets, and markup leaking from broken templates
+(`来源： size="20"`)."""
+_STOP = r"(?=\s*(?:[/／" + _NOT_IN_NAME + r"]|来源|作者|记者|编辑|责编|时间|日期|发布|\d{4}|$))"
+_NAME = r"(?P<name>[^\s\d" + _NOT_IN_NAME + r"][^\d" + _NOT_IN_NAME + r"]{0,29}?)"
 _SOURCE_RE = re.compile(
-    r"(?:来源|来自|出处|稿源|source)\s*[:：]\s*[\[【]?\s*(?P<name>[^\s|｜()（）\[\]【】:：,，;；<>《》]{2,30})",
+    r"(?:来源|来自|出处|稿源|source)\s*[:：]\s*[\[【]?\s*(?P<name>[^\s"
+    + _NOT_IN_NAME
+    + r"]{2,30})",
     re.I,
 )
 """Outlet names have no spaces: "来源: 总台环球资讯广播 北京" ends before the IP location."""
@@ -205,10 +206,11 @@ def _first_meta(metas: Mapping[str, str], keys: Sequence[str]) -> str | None:
 
 
 def _first_line_match(pattern: re.Pattern[str], texts: Sequence[str]) -> str | None:
+    """The first labelled name; an attribute (`size="20"`) shown as text is no name."""
     for text in texts:
         for match in pattern.finditer(text):
             name = _clean(match.group("name"))
-            if name:
+            if name and not text[match.end() :].lstrip().startswith("="):
                 return name
     return None
 
