@@ -76,7 +76,7 @@ NOISE_TAGS = frozenset({"nav", "footer", "aside"})
 
 NOISE_WORD_RE = re.compile(
     r"comment|reply|disqus|footer|copyright|sidebar|breadcrumb|crumbs|share|sharing|social"
-    r"|related|recommend|advert|sponsor|banner|newsletter|subscribe|popup|modal|login"
+    r"|related|recommend|advert|sponsor|banner|newsletter|subscribe|popup|modal|login|gallery|slideshow|carousel"
     r"|(?<![a-z])(?:ad|ads|gg|nav|navbar|menu|foot|toolbar|hot|rank)(?![a-z])"
     r"|评论|留言|相关|推荐|版权|分享|广告|导航|热门|排行"
 )
