@@ -3,8 +3,11 @@
 Structured evidence in order of trust: schema.org JSON-LD `datePublished`, `<meta>` tags,
 `<time datetime>`/`itemprop=datePublished`, attributes such as `data-publishtime`, inline
 script variables (CSDN's `postTime`, cnblogs' `currentPostDateAdded`). Then the visible
-byline next to the headline. When both exist and agree within a day, the byline's time is
-kept: it is what readers see, and on the gold pages CMS meta times are sometimes index or
+byline next to the headline; failing that, the first publish-labelled date anywhere
+(发表于, posted @: blogs put it below the post), and on pages whose headline cannot be
+found, the first date with a time above the body text. When a structured date and a
+visible one both exist and agree within a day, the visible time is kept: it is what readers
+see, and on the gold pages CMS meta times are sometimes index or
 update times (Sina: meta 05:54, byline and gold 00:26). When they disagree the structured
 date wins, since the byline search may have caught another article's date.
 
@@ -142,7 +145,7 @@ def published(
     context = _Context(zone, fetched_at, url)
     structured = _structured(root, metas, ld_objects, context)
     byline = (
-        visible(header, title_at, context, structured)
+        (visible(header, title_at, context, structured) if title_at is not None else None)
         or labelled(lines, context, structured)
         or (None if title_at is not None else _first_timed(lines, context, structured))
     )
@@ -208,21 +211,17 @@ def parse_value(value: str, context: _Context) -> tuple[datetime, Precision] | N
 
 def visible(
     header: Sequence[Line],
-    title_at: int | None,
-    context: _Context | None = None,
-    structured: DateEvidence | None = None,
+    title_at: int,
+    context: _Context,
+    structured: DateEvidence | None,
 ) -> DateEvidence | None:
     """The byline date in the header window: after the headline first, a publish label
     (发布时间：, 发表于) before an unlabelled date, and never a vetoed one (修改, 推荐)."""
-    context = context or _Context(SHANGHAI, None, None)
     best: tuple[tuple[bool, bool, int], DateEvidence] | None = None
     order = 0
     for index, line in enumerate(header):
         for labelled, found in _line_dates(line.text, context, structured):
-            before_title = title_at is not None and index < title_at
-            if title_at is None and not labelled:
-                continue
-            key = (before_title, not labelled, order)
+            key = (index < title_at, not labelled, order)
             order += 1
             if best is None or key < best[0]:
                 best = (key, found)
