@@ -6,7 +6,14 @@ bits of `simhash`, a Charikar fingerprint over overlapping character shingles: c
 not words, because Chinese has no spaces and a word segmenter would add a dependency and a
 source of drift. Near-twins are found by splitting the fingerprint into `BANDS` bands: two
 fingerprints at most ``BANDS - 1`` bits apart share at least one band exactly
-(pigeonhole), so an index on each band finds every candidate.
+(pigeonhole), so an index on each band finds every candidate; further apart, a twin is
+found when one band survives the edits.
+
+Measured on the 69 zh_cwce articles (median 2,500 characters) against edited copies: with
+`NEAR_DUPLICATE_BITS` = 6 the band lookup finds 100% of copies with a source line added,
+97% with a byline and an editor line, 83% with one sentence rewritten and 65% with the last
+5% cut (a limit of 3 finds 93/80/67/20%); two different articles were never closer than 24
+bits, so 6 leaves a wide margin against false twins.
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ SHINGLE_CHARS = 4
 """Shingle length: 4 Chinese characters is about two words, long enough to carry order."""
 MIN_FINGERPRINT_CHARS = 100
 """Bodies shorter than this get no simhash: a few shingles make near-twins of strangers."""
+
+NEAR_DUPLICATE_BITS = 6
+"""Default limit of differing bits for a near-duplicate (see the module docstring)."""
 
 _LANE = 32
 """Bit width of one counter lane in `_SPREAD` (room for 2**32 shingles)."""

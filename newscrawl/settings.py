@@ -88,8 +88,8 @@ NEWSCRAWL_DB_BATCH_SECONDS = 5.0
 """A batch commits at this many articles or this age, whichever comes first."""
 NEWSCRAWL_DB_SPOOL_DIR = "data/spool"
 """Where articles go (JSONL) when the database fails mid-crawl."""
-NEWSCRAWL_NEAR_DUPLICATE_BITS = 3
-"""Simhash bits two bodies may differ in to be marked near-duplicates (<= 3: exact recall)."""
+NEWSCRAWL_NEAR_DUPLICATE_BITS = 6
+"""Simhash bits two bodies may differ in to be marked near-duplicates (newscrawl.fingerprint)."""
 NEWSCRAWL_INCREMENTAL = True
 """Skip article requests already stored (-a recrawl=true turns it off for a run)."""
 NEWSCRAWL_RECRAWL_AGE = 0

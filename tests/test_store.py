@@ -92,6 +92,14 @@ def test_near_duplicate_is_marked_not_dropped(db_url: str) -> None:
         assert stored["https://a/1"]["near_duplicate_of"] is None
 
 
+def test_near_duplicate_limit_is_configurable(db_url: str) -> None:
+    original = article_text(5, 1500)
+    syndicated = "（来源：新华社）" + original[:-3] + "完。"  # 2 bits away
+    with SqlStore.open(db_url, near_duplicate_bits=1) as store:
+        store.write([record("https://a/1", original), record("https://b/1", syndicated)])
+        assert rows(store)["https://b/1"]["near_duplicate_of"] is None
+
+
 def test_near_duplicates_within_one_batch(db_url: str) -> None:
     original = article_text(7, 1500)
     with SqlStore.open(db_url) as store:

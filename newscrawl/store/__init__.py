@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from newscrawl.fingerprint import NEAR_DUPLICATE_BITS
 from newscrawl.store.base import (
     STATS_PREFIX,
     ArticleRecord,
@@ -29,7 +30,7 @@ def database_url(configured: str | None = None) -> str:
     return configured or os.environ.get(ENV_VAR) or DEFAULT_DB_URL
 
 
-def open_store(url: str, *, near_duplicate_bits: int = 3) -> Store:
+def open_store(url: str, *, near_duplicate_bits: int = NEAR_DUPLICATE_BITS) -> Store:
     """Open (creating or migrating the schema) the store at a database URL."""
     return SqlStore.open(url, near_duplicate_bits=near_duplicate_bits)
 

@@ -37,7 +37,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from newscrawl.fingerprint import BANDS, bands, hamming
+from newscrawl.fingerprint import BANDS, NEAR_DUPLICATE_BITS, bands, hamming
 from newscrawl.store.base import (
     EXPORT_FIELDS,
     ArticleRecord,
@@ -123,13 +123,13 @@ def create_store_engine(url: str) -> Engine:
 class SqlStore(Store):
     """`Store` over a SQLAlchemy engine (SQLite or PostgreSQL)."""
 
-    def __init__(self, engine: Engine, *, near_duplicate_bits: int = 3) -> None:
+    def __init__(self, engine: Engine, *, near_duplicate_bits: int = NEAR_DUPLICATE_BITS) -> None:
         self._engine = engine
         self._near_bits = near_duplicate_bits
         self._lookup: Connection | None = None
 
     @classmethod
-    def open(cls, url: str, *, near_duplicate_bits: int = 3) -> SqlStore:
+    def open(cls, url: str, *, near_duplicate_bits: int = NEAR_DUPLICATE_BITS) -> SqlStore:
         """Connect, create or migrate the schema, and return the store."""
         engine = create_store_engine(url)
         try:
