@@ -93,20 +93,31 @@ def best_region(scores: Sequence[int]) -> tuple[int, int] | None:
 
 
 def main_elements(
-    lines: Sequence[Line], scores: Sequence[int], parents: dict[int, int], options: Options
+    lines: Sequence[Line],
+    scores: Sequence[int],
+    parents: dict[int, int],
+    headline: int | None,
+    options: Options,
 ) -> set[int]:
     """The elements holding the article: the best container and its big relatives.
 
     Paragraphs (lines scoring over `Options.paragraph_score`) vote for their parent element
-    (twice) and grandparent (once), as readability scores paragraphs; the winner is the
-    container. Articles split over sibling sections (one ``<div>`` per few paragraphs) are
-    joined by also taking, up to `Options.sibling_levels` ancestors up, every sibling
-    subtree holding at least `Options.sibling_share` of the winner's positive score.
+    (twice) and grandparent (once), as readability scores paragraphs, and twice as much
+    within `Options.headline_window` lines after the headline (the body follows it; a long
+    footer statement further down does not); the winner is the container. Articles split
+    over sibling sections (one ``<div>`` per few paragraphs) are joined by also taking, up
+    to `Options.sibling_levels` ancestors up, every sibling subtree holding at least
+    `Options.sibling_share` of the winner's positive score.
     Returns ``{0}`` (the whole page) when no line votes.
     """
     votes: Counter[int] = Counter()
     mass: Counter[int] = Counter()
-    for line, score in zip(lines, scores, strict=True):
+    near = (
+        range(-1)
+        if headline is None
+        else range(headline + 1, headline + 1 + options.headline_window)
+    )
+    for index, (line, score) in enumerate(zip(lines, scores, strict=True)):
         if score <= 0:
             continue
         element = line.element
@@ -115,8 +126,9 @@ def main_elements(
             element = parents.get(element, 0)
         if score > options.paragraph_score:
             parent = parents.get(line.element, 0)
-            votes[parent] += 2 * score
-            votes[parents.get(parent, 0)] += score
+            weight = 2 if index in near else 1
+            votes[parent] += 2 * score * weight
+            votes[parents.get(parent, 0)] += score * weight
     best = max(votes, key=votes.__getitem__, default=0)
     if best == 0:
         return {0}
@@ -158,7 +170,11 @@ def select(page: PageLines, title: str, options: Options) -> Selection:
         line_score(line, reason is not None, options)
         for line, reason in zip(lines, boilerplate, strict=True)
     ]
-    chosen = main_elements(lines, scores, page.parents, options)
+    plain_title = "".join(title.split())
+    headline = next(
+        (index for index, line in enumerate(lines) if _is_headline(line, plain_title)), None
+    )
+    chosen = main_elements(lines, scores, page.parents, headline, options)
     inside = [_inside(line.element, chosen, page.parents) for line in lines]
     region = best_region(
         [
@@ -166,7 +182,6 @@ def select(page: PageLines, title: str, options: Options) -> Selection:
             for line, score, within in zip(lines, scores, inside, strict=True)
         ]
     )
-    plain_title = "".join(title.split())
     decisions = []
     for index, (line, reason, score) in enumerate(zip(lines, boilerplate, scores, strict=True)):
         kept, rule = _decide(index, line, reason, inside[index], region, plain_title, options)
@@ -185,6 +200,10 @@ def select(page: PageLines, title: str, options: Options) -> Selection:
     if not kept_lines:
         reason = "no text lines" if not lines else "no line scores as body text"
     return Selection(kept_lines, tuple(decisions), reason)
+
+
+def _is_headline(line: Line, plain_title: str) -> bool:
+    return bool(plain_title) and "".join(line.text.split()) == plain_title
 
 
 def _is_link_line(line: Line, options: Options) -> bool:
@@ -218,7 +237,7 @@ def _decide(
         return False, "outside the article's elements"
     if not region[0] <= index <= region[1]:
         return False, "outside the best region"
-    if plain_title and "".join(line.text.split()) == plain_title:
+    if _is_headline(line, plain_title):
         return False, "headline"
     return True, "in the best region"
 
