@@ -97,9 +97,11 @@ def lookup_rate(url: str, count: int, probes: int = 5000) -> float:
 
 def export_peak_rss_mib(url: str, out: Path) -> float:
     """Peak RSS of a `newscrawl export` process writing the whole store to JSONL."""
+    # VmHWM, not ru_maxrss: the latter keeps the forking parent's peak across exec.
     code = (
-        "import resource, sys; from newscrawl.cli import main; rc = main(sys.argv[1:]); "
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); "
+        "import re, sys; from newscrawl.cli import main; rc = main(sys.argv[1:]); "
+        "status = open('/proc/self/status').read(); "
+        "print(re.search(r'VmHWM:\\s+(\\d+)', status)[1], file=sys.stderr); "
         "raise SystemExit(rc)"
     )
     done = subprocess.run(

@@ -271,18 +271,17 @@ class SqlStore(Store):
     # -- reading -----------------------------------------------------------------------
 
     def is_known(self, canonical_url: str, *, older_than: datetime | None = None) -> bool:
-        """One indexed lookup on a connection kept for these calls (a pool checkout per
-        request would cost a ping each); its read transaction ends after every call so
+        """One indexed lookup on a connection kept for these calls, in autocommit mode: a
+        pool checkout per request would cost a ping, a transaction a round trip more, and
         SQLite sees new writes. Meant for one thread, the crawl's."""
         stmt = _KNOWN if older_than is None else _KNOWN_BEFORE
         params = {"url": canonical_url, "before": older_than}
         try:
             if self._lookup is None:
-                self._lookup = self._engine.connect()
-            try:
-                return self._lookup.execute(stmt, params).first() is not None
-            finally:
-                self._lookup.rollback()
+                self._lookup = self._engine.connect().execution_options(
+                    isolation_level="AUTOCOMMIT"
+                )
+            return self._lookup.execute(stmt, params).first() is not None
         except SQLAlchemyError as exc:
             self._close_lookup()
             raise StoreError(f"reading the store at {self._engine.url!r} failed: {exc}") from exc
