@@ -16,7 +16,10 @@ from newscrawl.archive.reader import read_response_at, scan_responses, url_key
 
 
 class ArchiveIndex:
-    """Open WARC files and the offset of each URL's response; the last record of a URL wins."""
+    """Open WARC files and the offset of each URL's response; the last record of a URL wins.
+
+    Reads seek a shared file handle, so one index serves one thread (Scrapy's reactor).
+    """
 
     def __init__(self, paths: Sequence[Path]) -> None:
         self._streams = [path.open("rb") for path in paths]

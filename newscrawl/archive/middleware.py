@@ -23,8 +23,7 @@ from scrapy.responsetypes import responsetypes
 from scrapy.statscollectors import StatsCollector
 
 from newscrawl.archive.index import ArchiveIndex
-from newscrawl.archive.model import ArchivedRequest, ArchivedResponse
-from newscrawl.archive.model import Headers as HeaderPairs
+from newscrawl.archive.model import ArchivedRequest, ArchivedResponse, HeaderPairs
 from newscrawl.archive.reader import archive_files
 from newscrawl.archive.writer import ArchiveWriter
 
@@ -59,7 +58,7 @@ class ArchiveRecorderMiddleware:
         return middleware
 
     def process_response(self, request: Request, response: Response) -> Response:
-        self._writer.write(_archived_request(request), _archived_response(response))
+        self._writer.write(_archived_request(request), _archived_response(request, response))
         self._stats.inc_value("newscrawl/archive/records")
         return response
 
@@ -72,6 +71,7 @@ class ReplayMiddleware:
 
     No request reaches the network: a URL the archive lacks gets a 404, counted as
     ``newscrawl/replay/missing`` (a missing robots.txt thus means "allowed", as live).
+    Requests are matched by canonical URL only, whatever their method.
     """
 
     def __init__(self, index: ArchiveIndex, stats: StatsCollector) -> None:
@@ -143,12 +143,12 @@ def _archived_request(request: Request) -> ArchivedRequest:
     )
 
 
-def _archived_response(response: Response) -> ArchivedResponse:
+def _archived_response(request: Request, response: Response) -> ArchivedResponse:
     # An HTTP/2 response ("h2") is stored with an HTTP/1.1 status line, the form WARC
     # readers parse.
     protocol = response.protocol or ""
     return ArchivedResponse(
-        url=response.url,
+        url=request.url,
         status=response.status,
         headers=_header_pairs(response.headers, drop=frozenset({b"transfer-encoding"})),
         body=response.body,

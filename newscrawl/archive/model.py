@@ -10,14 +10,14 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-Headers = tuple[tuple[str, str], ...]
+HeaderPairs = tuple[tuple[str, str], ...]
 """HTTP headers in order, repeated names kept (Set-Cookie); values as latin-1 text."""
 
 HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 _CHARSET_RE = re.compile(r"""charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
 
 
-def header_value(headers: Headers, name: str) -> str | None:
+def header_value(headers: HeaderPairs, name: str) -> str | None:
     """The first value of header `name` (case-insensitive), or None."""
     wanted = name.lower()
     return next((value for key, value in headers if key.lower() == wanted), None)
@@ -29,7 +29,7 @@ class ArchivedRequest:
 
     method: str
     url: str
-    headers: Headers
+    headers: HeaderPairs
     body: bytes = b""
 
 
@@ -39,7 +39,7 @@ class ArchivedResponse:
 
     url: str
     status: int
-    headers: Headers
+    headers: HeaderPairs
     body: bytes
     fetched: datetime
     """When the response arrived (the record's WARC-Date), timezone-aware UTC."""

@@ -45,8 +45,9 @@ def scan_responses(stream: BinaryIO) -> Iterator[tuple[int, str]]:
     """(offset, target URI) of every response record, without parsing HTTP headers."""
     records = ArchiveIterator(stream, no_record_parse=True)
     for record in records:
-        if record.rec_type == "response":
-            yield records.get_record_offset(), record.rec_headers.get_header("WARC-Target-URI")
+        url = record.rec_headers.get_header("WARC-Target-URI")
+        if record.rec_type == "response" and url:
+            yield records.get_record_offset(), url
 
 
 def read_response_at(stream: BinaryIO, offset: int) -> ArchivedResponse:
