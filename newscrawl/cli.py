@@ -17,6 +17,7 @@ from newscrawl.commands import UsageError
 from newscrawl.commands import eval as eval_command
 from newscrawl.commands import export as export_command
 from newscrawl.commands import extract as extract_command
+from newscrawl.commands import import_spool as import_spool_command
 from newscrawl.commands import reextract as reextract_command
 from newscrawl.commands import stats as stats_command
 
@@ -26,6 +27,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     eval_command,
     export_command,
     stats_command,
+    import_spool_command,
 )
 """Command modules, in the order `--help` lists them."""
 

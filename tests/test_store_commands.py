@@ -15,6 +15,7 @@ from store_support import article_text, db_url_fixture, record  # noqa: F401 (fi
 from newscrawl.cli import main
 from newscrawl.store import open_store
 from newscrawl.store.export import PARQUET_ROW_GROUP
+from newscrawl.store.spool import Spool
 
 T0 = datetime(2024, 5, 10, 8, 0, tzinfo=UTC)
 
@@ -89,3 +90,29 @@ def test_stats_report(filled: str, capsys: pytest.CaptureFixture[str]) -> None:
 def test_stats_of_an_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", f"sqlite:///{tmp_path}/empty.db"]) == 0
     assert "no articles" in capsys.readouterr().out
+
+
+def test_import_spool_loads_spooled_articles_once(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spool = Spool(tmp_path, "crawl")
+    published = datetime(2024, 5, 9, 16, 26, tzinfo=UTC)
+    spool.append(
+        [
+            record("https://a/1", article_text(1), at=T0, aliases=("https://a/old",)),
+            record("https://a/2", article_text(2), at=T0, published_at=published),
+        ]
+    )
+    assert main(["import-spool", "--db", db_url, str(spool.path)]) == 0
+    assert "2 new" in capsys.readouterr().err
+    assert main(["import-spool", "--db", db_url, str(spool.path)]) == 0
+    assert "2 unchanged" in capsys.readouterr().err
+    with open_store(db_url) as store:
+        rows = {row["canonical_url"]: row for row in store.iter_articles()}
+        assert set(rows) == {"https://a/1", "https://a/2"}
+        assert rows["https://a/2"]["published_at"] == published
+        assert store.is_known("https://a/old")
+
+
+def test_import_spool_needs_existing_files(tmp_path: Path) -> None:
+    assert main(["import-spool", "--db", f"sqlite:///{tmp_path}/s.db", "nope.jsonl"]) == 2

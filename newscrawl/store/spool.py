@@ -1,7 +1,8 @@
 """A local JSONL file for records the database could not take, so none is lost silently.
 
 When the store fails mid-crawl the pending batch, and every article still in flight, is
-appended here; the path is logged so the rows can be loaded once the database is back.
+appended here; the path is logged, and ``newscrawl import-spool FILE`` loads the records
+once the database is back.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,25 @@ class Spool:
             out.flush()
             os.fsync(out.fileno())
         return count
+
+
+def read_spool(path: Path) -> Iterator[ArticleRecord]:
+    """The records of a spool file, in the order they were spooled."""
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                yield _record(json.loads(line))
+
+
+_TIMES = ("fetched_at", "published_at")
+
+
+def _record(data: dict[str, Any]) -> ArticleRecord:
+    for key in _TIMES:
+        if data.get(key):
+            data[key] = datetime.fromisoformat(data[key])
+    data["aliases"] = tuple(data.get("aliases") or ())
+    return ArticleRecord(**data)
 
 
 def _jsonable(record: ArticleRecord) -> dict[str, Any]:
