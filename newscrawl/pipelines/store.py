@@ -172,7 +172,12 @@ class StorePipeline:
         if self._store is not None:
             self._store.close()
         if self._spool is not None:
-            logger.error("Articles the store could not take are in %s", self._spool.path)
+            logger.error(
+                "Articles the store could not take are in %s; load them with: "
+                "newscrawl import-spool %s",
+                self._spool.path,
+                self._spool.path,
+            )
 
     def _due(self) -> bool:
         return self._batch_seconds > 0 and monotonic() - self._batch_started >= self._batch_seconds
