@@ -50,8 +50,7 @@ TITLE_ISSUES = {
     "xinhua-article-1": "the <title> site suffix '-新华网' is kept",
     "xinhua-article-5": "the <title> site suffix '-新华网' is kept",
     "sinablog-article-1": "the title is cut at '————【5400字，做好长篇阅读准备】'",
-    "cnblogs-article-1": "the blog name '徐涛%' comes out instead of the post title",
-    "cnblogs-article-2": "the blog name '好看的hk' comes out instead of the post title",
+    "csdn-article-1": "the <title> 'git配置多账号-CSDN博客' wins over the h1 'git设置多用户配置'",
 }
 BODY_ISSUES = {
     "csdn-article-4": "a four-line post between screenshots: body F1 0.0",
