@@ -136,7 +136,9 @@ class Site:
             return 301, {"Location": self.redirects[path]}, b""
         if path == "/list.html":
             links = [f"/a/{i}.html" for i in range(1, self.articles + 1)] + self.extra_links
-            html = "".join(f'<a href="{link}">x</a>' for link in links)
+            html = "".join(
+                f'<li><a href="{link}">今日要闻：新闻标题 {link}</a></li>' for link in links
+            )
             return 200, {}, f"<html><body>{html}</body></html>".encode()
         if path.startswith("/a/") and path.endswith(".html"):
             number = int(path[3:-5])

@@ -1,0 +1,77 @@
+"""The real config-driven spider and extract pipeline feeding the store (`scrapy crawl`)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from store_support import Site
+
+from newscrawl.store import open_store
+
+SITE_TOML = """\
+allowed_domains = ["127.0.0.1"]
+
+[politeness]
+download_delay = 0
+concurrency = 4
+
+[urls]
+article = ['^http://127\\.0\\.0\\.1:\\d+/a/\\d+\\.html$']
+
+[[entry]]
+kind = "html"
+url = "{base}/list.html"
+"""
+
+
+def crawl(site: Site, tmp_path: Path, db_url: str) -> str:
+    sites = tmp_path / "sites"
+    sites.mkdir(exist_ok=True)
+    (sites / "local.toml").write_text(SITE_TOML.format(base=site.url), encoding="utf-8")
+    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newscrawl.settings"}
+    env["NEWSCRAWL_SITES_DIR"] = str(sites)
+    command = [sys.executable, "-m", "scrapy", "crawl", "local"]
+    for setting in (
+        f"NEWSCRAWL_DB_URL={db_url}",
+        "NEWSCRAWL_DEFAULT_FEED=",
+        "AUTOTHROTTLE_ENABLED=False",
+        "ROBOTSTXT_OBEY=False",
+        "TELNETCONSOLE_ENABLED=False",
+    ):
+        command += ["-s", setting]
+    done = subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stderr
+
+
+def test_site_spider_articles_are_stored(tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path}/store.db"
+    with Site(articles=4) as site:
+        crawl(site, tmp_path, db_url)
+    with open_store(db_url) as store:
+        rows = list(store.iter_articles())
+    host = site.url.split("://", 1)[1]
+    assert sorted(r["canonical_url"] for r in rows) == [
+        f"https://{host}/a/{i}.html" for i in range(1, 5)
+    ]
+    assert all(r["site"] == "local" and r["body"] and r["extractor_method"] for r in rows)
+    assert all(r["encoding"] == "utf-8" for r in rows)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the site spider does not mark article requests with meta['newscrawl_article'] yet",
+)
+def test_site_spider_second_crawl_fetches_no_article(tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path}/store.db"
+    with Site(articles=4) as site:
+        crawl(site, tmp_path, db_url)
+        hits = site.article_hits()
+        crawl(site, tmp_path, db_url)
+        assert site.article_hits() == hits
