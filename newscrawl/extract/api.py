@@ -54,8 +54,9 @@ def _paper(text: str, url: str | None, encoding: str | None, options: Options) -
 
 def _default(text: str, url: str | None, encoding: str | None, options: Options) -> Article:
     """Block lines with features, the best body region, structured fallbacks."""
-    page = blocks.page_lines(text)
-    meta = pagemeta.page_meta(text)
+    lower = clean.ascii_lower(text)
+    page = blocks.page_lines(text, lower)
+    meta = pagemeta.page_meta(text, lower)
     headings = [line.text for line in page.lines if line.tag == "h1"]
     headline = title.choose_title(meta, headings)
     selection = default.select(page, headline, options)

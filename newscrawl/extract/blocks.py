@@ -75,14 +75,16 @@ NOISE_TAGS = frozenset({"nav", "footer", "aside"})
 """Elements that by their tag alone hold navigation or page furniture, not the article."""
 
 NOISE_WORD_RE = re.compile(
-    r"comment|reply|disqus|footer|copyright|sidebar|breadcrumb|crumbs|share|sharing|social"
-    r"|related|recommend|advert|sponsor|banner|newsletter|subscribe|popup|modal|login|gallery|slideshow|carousel"
-    r"|(?<![a-z])(?:ad|ads|gg|nav|navbar|menu|foot|toolbar|hot|rank)(?![a-z])"
+    r"advert|b(?:anner|readcrumb)|c(?:arousel|o(?:mment|pyright)|rumbs)|disqus|footer"
+    r"|gallery|login|modal|newsletter|popup|re(?:commend|lated|ply)"
+    r"|s(?:har(?:e|ing)|idebar|lideshow|ocial|ponsor|ubscribe)"
+    r"|(?<![a-z])(?:ads?|foot|gg|hot|menu|nav(?:bar)?|rank|toolbar)(?![a-z])"
     r"|评论|留言|相关|推荐|版权|分享|广告|导航|热门|排行"
 )
-"""Class/id words of boilerplate containers. Short words must stand alone (GNE's lesson:
-``ad`` inside ``padding``); ``tag`` is left out because WordPress puts ``tag-<name>`` on
-the article element itself (measured on scrapinghub)."""
+"""Class/id words of boilerplate containers (grouped by first letter: the search runs on
+every element's attributes). Short words must stand alone (GNE's lesson: ``ad`` inside
+``padding``); ``tag`` is left out because WordPress puts ``tag-<name>`` on the article
+element itself (measured on scrapinghub)."""
 
 _KIND = {
     **dict.fromkeys(BLOCK_TAGS, _BLOCK),
@@ -103,9 +105,11 @@ _CLASS_ID_RE = re.compile(r"""(?<![\w-])(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)
 _HIDDEN_RE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|(?:^|\s)hidden(?=[\s=/]|$)"
 )
-_SENTENCE_PUNCTUATION_RE = re.compile(r"[，。！？；：、“”]|[,.;!?:\"](?=\s|$)")
-"""Sentence punctuation: CJK marks anywhere, Latin ones only before a space (not inside
-URLs, dates or numbers)."""
+CJK_PUNCTUATION = "，。！？；：、“”"
+LATIN_PUNCTUATION = ',.;!?:"'
+"""Sentence punctuation: CJK marks anywhere, Latin ones only before a space or at the end
+of a line (not inside URLs, dates or numbers)."""
+_DROP_CJK_PUNCTUATION = str.maketrans("", "", CJK_PUNCTUATION)
 
 _SOFT_BREAK = "\x00"
 _HUGE_NUMERIC_REFERENCE_RE = re.compile(r"&#[xX]?0*[0-9a-fA-F]{7,};?")
@@ -154,18 +158,23 @@ _Entry = tuple[str, int, str, "str | None", int, bool, bool]
 _ROOT: _Entry = ("", 0, "body", None, 0, False, False)
 
 
-def page_lines(page: str) -> PageLines:
+def page_lines(page: str, lower: str | None = None) -> PageLines:
     """Split a decoded page into text lines with features (see the module docstring).
 
-    One loop with its state in locals: this is the hot path (about a thousand tags per
-    page), so the common cases (closing the top element, an element without attributes)
-    are handled inline.
+    `lower` is `ascii_lower(page)` when the caller has it already. One loop with its state
+    in locals: this is the hot path (about a thousand tags per page), so the common cases
+    (closing the top element, an element without attributes, whitespace between tags) are
+    handled inline; pieces of whitespace only become one space, so a boundary after them
+    has nothing to flush; the flags of an attribute string are worked out once per page
+    (list items and table cells repeat theirs).
     """
-    lower = ascii_lower(page)
+    if lower is None:
+        lower = ascii_lower(page)
     lines: list[Line] = []
     parents: dict[int, int] = {}
     stack: list[_Entry] = [_ROOT]
     top = _ROOT
+    attribute_flags: dict[str, tuple[bool, str | None]] = {}
     pieces: list[str] = []
     link_chars = 0
     in_link = False
@@ -174,80 +183,89 @@ def page_lines(page: str) -> PageLines:
     position = 0
     last_tag_end = lower.rfind(">") + 1
 
-    for match in _TAG_RE.finditer(lower, 0, last_tag_end):
-        start = match.start()
-        if start < position:
-            continue
-        if start > position and not top[5]:
-            piece = page[position:start]
-            pieces.append(piece)
-            if in_link:
-                link_chars += len(piece.strip())
-            if break_pending and not piece.isspace():
-                break_pending = False
-        position = match.end()
-        closing, name, attributes = match.groups()
-        if attributes and attributes.count('"') % 2:
-            position = _quoted_tag_end(lower, position)
-            attributes = lower[match.end(2) : position - 1]
-        if name is None:
-            if lower.startswith("<!--", start):
-                ender = lower.find("-->", start + 4)
-                position = len(page) if ender < 0 else ender + 3
-            continue
-        kind = _KIND.get(name, _INLINE)
-        if kind == _LINK:
-            in_link = not closing and "href" in attributes
-            link_depth = len(stack)
-            continue
-        if kind == _BREAK:
-            if break_pending or name == "hr":
+    while True:
+        for match in _TAG_RE.finditer(lower, position, last_tag_end):
+            start = match.start()
+            if start < position:
+                break
+            if start > position and not top[5]:
+                piece = page[position:start]
+                if not piece.isspace():
+                    pieces.append(piece)
+                    break_pending = False
+                    if in_link:
+                        link_chars += len(piece.strip())
+                elif pieces or top[6]:
+                    pieces.append(piece if top[6] else " ")
+            position = match.end()
+            closing, name, attributes = match.groups()
+            if attributes and attributes.count('"') % 2:
+                position = _quoted_tag_end(lower, position)
+                attributes = lower[match.end(2) : position - 1]
+            if name is None:
+                if lower.startswith("<!--", start):
+                    ender = lower.find("-->", start + 4)
+                    position = len(page) if ender < 0 else ender + 3
+                    break
+                continue
+            kind = _KIND.get(name, _INLINE)
+            if kind == _LINK:
+                in_link = not closing and "href" in attributes
+                link_depth = len(stack)
+                continue
+            if kind == _BREAK:
+                if break_pending or name == "hr":
+                    if pieces:
+                        _flush(pieces, top, link_chars, lines)
+                    link_chars, break_pending = 0, False
+                elif pieces:
+                    pieces.append(_SOFT_BREAK)
+                    break_pending = True
+                continue
+            if closing:
+                if kind == _INLINE and not top[5] and top[0] != name:
+                    continue
+                if kind != _INLINE and pieces:
+                    _flush(pieces, top, link_chars, lines)
+                    link_chars, break_pending = 0, False
+                if top[0] == name:
+                    stack.pop()
+                elif not _close(stack, name):
+                    continue
+                top = stack[-1]
+                if in_link and len(stack) < link_depth:
+                    in_link = False
+                continue
+            if kind == _INLINE:
+                if not (top[5] or (attributes and _may_hide(attributes))):
+                    continue
+            elif kind in (_BLOCK, _PRE):
                 if pieces:
                     _flush(pieces, top, link_chars, lines)
-                link_chars, break_pending = 0, False
-            elif pieces:
-                pieces.append(_SOFT_BREAK)
-                break_pending = True
-            continue
-        if closing:
-            if kind == _INLINE and not top[5] and top[0] != name:
+                    link_chars, break_pending = 0, False
+                if top[0] == name and name in _IMPLIED_END:
+                    stack.pop()
+                    top = stack[-1]
+            elif kind == _VOID:
                 continue
-            if kind != _INLINE and pieces:
-                _flush(pieces, top, link_chars, lines)
-                link_chars, break_pending = 0, False
-            if top[0] == name:
-                stack.pop()
-            elif not _close(stack, name):
+            else:
+                position = _skip_content(lower, name, position, kind == _RAW)
+                break
+            if len(stack) > MAX_DEPTH or (kind == _INLINE and attributes.endswith("/")):
                 continue
-            top = stack[-1]
-            if in_link and len(stack) < link_depth:
-                in_link = False
-            continue
-        if kind == _INLINE:
-            if not (top[5] or (attributes and _may_hide(attributes))):
-                continue
-        elif kind in (_BLOCK, _PRE):
-            if pieces:
-                _flush(pieces, top, link_chars, lines)
-                link_chars, break_pending = 0, False
-            if top[0] == name and name in _IMPLIED_END:
-                stack.pop()
-                top = stack[-1]
-        elif kind == _VOID:
-            continue
+            element_id = len(parents) + 1
+            parents[element_id] = top[1]
+            if attributes or name in NOISE_TAGS:
+                flags = attribute_flags.get(attributes)
+                if flags is None:
+                    flags = attribute_flags[attributes] = _attribute_flags(attributes)
+                top = _entry(name, flags, top, element_id, kind)
+            else:
+                block = name if kind != _INLINE else top[2]
+                top = (name, element_id, block, top[3], top[4], top[5], top[6] or kind == _PRE)
+            stack.append(top)
         else:
-            position = _skip_content(lower, name, position, kind == _RAW)
-            continue
-        if len(stack) > MAX_DEPTH or (kind == _INLINE and attributes.endswith("/")):
-            continue
-        element_id = len(parents) + 1
-        parents[element_id] = top[1]
-        if attributes or name in NOISE_TAGS:
-            top = _entry(name, attributes, top, element_id, kind)
-        else:
-            block = name if kind != _INLINE else top[2]
-            top = (name, element_id, block, top[3], top[4], top[5], top[6] or kind == _PRE)
-        stack.append(top)
+            break
 
     if position < len(page) and not top[5]:
         pieces.append(page[max(position, last_tag_end) :])
@@ -260,27 +278,32 @@ def _may_hide(attributes: str) -> bool:
     return ("none" in attributes or "hidden" in attributes) and bool(_HIDDEN_RE.search(attributes))
 
 
-def _entry(name: str, attributes: str, parent: _Entry, element_id: int, kind: int) -> _Entry:
-    """The stack entry of a new element: its own flags combined with its parent's."""
-    noise_word, noise_element, hidden = parent[3], parent[4], parent[5]
-    if attributes:
-        if not hidden and ("none" in attributes or "hidden" in attributes):
-            hidden = _HIDDEN_RE.search(attributes) is not None
-        word = name if name in NOISE_TAGS else _noise_word(attributes)
-    else:
-        word = name if name in NOISE_TAGS else None
+def _entry(
+    name: str, flags: tuple[bool, str | None], parent: _Entry, element_id: int, kind: int
+) -> _Entry:
+    """The stack entry of a new element: its own flags (`_attribute_flags`) combined with
+    its parent's."""
+    noise_word, noise_element = parent[3], parent[4]
+    word = name if name in NOISE_TAGS else flags[1]
     if word is not None:
         noise_word, noise_element = word, element_id
-    is_block = kind in (_BLOCK, _PRE)
     return (
         name,
         element_id,
-        name if is_block else parent[2],
+        name if kind in (_BLOCK, _PRE) else parent[2],
         noise_word,
         noise_element,
-        hidden,
+        parent[5] or flags[0],
         parent[6] or kind == _PRE,
     )
+
+
+def _attribute_flags(attributes: str) -> tuple[bool, str | None]:
+    """Whether lower-cased `attributes` hide their element, and their boilerplate word."""
+    hidden = ("none" in attributes or "hidden" in attributes) and bool(
+        _HIDDEN_RE.search(attributes)
+    )
+    return hidden, _noise_word(attributes)
 
 
 def _noise_word(attributes: str) -> str | None:
@@ -330,6 +353,16 @@ def _skip_content(lower: str, name: str, start: int, raw: bool) -> int:
     return len(lower) if close < 0 else close + 1
 
 
+def sentence_punctuation(text: str) -> int:
+    """How many sentence punctuation marks `text` has (counted with C string methods: this
+    runs on every line)."""
+    count = len(text) - len(text.translate(_DROP_CJK_PUNCTUATION))
+    for mark in LATIN_PUNCTUATION:
+        if mark in text:
+            count += text.count(mark + " ") + text.count(mark + "\n")
+    return count + (text[-1] in LATIN_PUNCTUATION)
+
+
 def _flush(pieces: list[str], top: _Entry, link_chars: int, lines: list[Line]) -> None:
     """Turn the text gathered since the last boundary into a `Line` (if it is not blank)."""
     if not pieces:
@@ -358,7 +391,7 @@ def _flush(pieces: list[str], top: _Entry, link_chars: int, lines: list[Line]) -
             top[1],
             chars,
             min(link_chars, chars),
-            len(_SENTENCE_PUNCTUATION_RE.findall(text)),
+            sentence_punctuation(text),
             top[3],
             top[4],
         )

@@ -37,6 +37,10 @@ BOILERPLATE_LINE_RE = re.compile(
 punctuation test (docs/pitfalls.md, extraction 7; GUIDE.md of the sites set)."""
 
 
+MAX_BOILERPLATE_LINE = 200
+"""Credit and statement lines are short; longer lines are not tested against the pattern."""
+
+
 class Selection(NamedTuple):
     """The default method's decision on one page's lines."""
 
@@ -150,15 +154,25 @@ def main_elements(
     return chosen
 
 
-def _inside(element: int, chosen: set[int], parents: dict[int, int]) -> bool:
-    """Whether `element` is one of `chosen` or lies inside one (``{0}``: the whole page)."""
+def _inside(element: int, chosen: set[int], parents: dict[int, int], memo: dict[int, bool]) -> bool:
+    """Whether `element` is one of `chosen` or lies inside one (``{0}``: the whole page);
+    `memo` remembers the answer per element for the other lines of the page."""
     if 0 in chosen:
         return True
+    path = []
+    answer = False
     while element:
+        if element in memo:
+            answer = memo[element]
+            break
         if element in chosen:
-            return True
+            answer = True
+            break
+        path.append(element)
         element = parents.get(element, 0)
-    return False
+    for visited in path:
+        memo[visited] = answer
+    return answer
 
 
 def select(page: PageLines, title: str, options: Options) -> Selection:
@@ -175,7 +189,8 @@ def select(page: PageLines, title: str, options: Options) -> Selection:
         (index for index, line in enumerate(lines) if _is_headline(line, plain_title)), None
     )
     chosen = main_elements(lines, scores, page.parents, headline, options)
-    inside = [_inside(line.element, chosen, page.parents) for line in lines]
+    memo: dict[int, bool] = {}
+    inside = [_inside(line.element, chosen, page.parents, memo) for line in lines]
     region = best_region(
         [
             score if within else -line.chars
@@ -185,15 +200,9 @@ def select(page: PageLines, title: str, options: Options) -> Selection:
     decisions = []
     for index, (line, reason, score) in enumerate(zip(lines, boilerplate, scores, strict=True)):
         kept, rule = _decide(index, line, reason, inside[index], region, plain_title, options)
+        group = 1 if region and region[0] <= index <= region[1] else None
         decisions.append(
-            LineDecision(
-                number=index + 1,
-                text=line.text,
-                features=_features(line, score),
-                group=1 if region and region[0] <= index <= region[1] else None,
-                kept=kept,
-                rule=rule,
-            )
+            LineDecision(index + 1, line.text, _features(line, score), group, kept, rule)
         )
     kept_lines = tuple(decision for decision in decisions if decision.kept)
     reason = None
@@ -203,7 +212,7 @@ def select(page: PageLines, title: str, options: Options) -> Selection:
 
 
 def _is_headline(line: Line, plain_title: str) -> bool:
-    return bool(plain_title) and "".join(line.text.split()) == plain_title
+    return line.chars == len(plain_title) and "".join(line.text.split()) == plain_title
 
 
 def _is_link_line(line: Line, options: Options) -> bool:
@@ -213,7 +222,7 @@ def _is_link_line(line: Line, options: Options) -> bool:
 def _boilerplate_reason(line: Line, noisy: set[int]) -> str | None:
     if line.noise_element in noisy:
         return f"boilerplate element: {line.noise}"
-    if BOILERPLATE_LINE_RE.search(line.text):
+    if line.chars <= MAX_BOILERPLATE_LINE and BOILERPLATE_LINE_RE.search(line.text):
         return "boilerplate line: credit/statement"
     return None
 

@@ -36,9 +36,11 @@ class PageMeta(NamedTuple):
     """The longest JSON-LD ``articleBody``."""
 
 
-def page_meta(page: str) -> PageMeta:
-    """Read the title, head metas and JSON-LD article body of a decoded page."""
-    lower = ascii_lower(page)
+def page_meta(page: str, lower: str | None = None) -> PageMeta:
+    """Read the title, head metas and JSON-LD article body of a decoded page (`lower` is
+    `ascii_lower(page)` when the caller has it already)."""
+    if lower is None:
+        lower = ascii_lower(page)
     metas = _metas(page, lower)
     return PageMeta(
         title=_title(page, lower),
