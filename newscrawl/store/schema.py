@@ -84,7 +84,7 @@ articles = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("canonical_url", Text, nullable=False, unique=True),
     Column("fetched_url", Text, nullable=False),
-    Column("site", String(200), nullable=False, index=True),
+    Column("site", String(200), nullable=False),
     Column("title", Text, nullable=False),
     Column("body", Text, nullable=False),
     Column("published_at", UtcDateTime),

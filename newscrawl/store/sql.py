@@ -22,6 +22,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Table,
+    any_,
     bindparam,
     case,
     create_engine,
@@ -83,6 +84,16 @@ def _insert(conn: Connection) -> Callable[[Table], Any]:
         return dialects[conn.dialect.name]
     except KeyError:
         raise StoreError(f"unsupported database dialect {conn.dialect.name!r}") from None
+
+
+def _in(conn: Connection, column: Any, values: Iterable[Any]) -> Any:
+    """``column IN (values)``; on PostgreSQL ``column = ANY(:array)``, one parameter instead of
+    thousands that psycopg would parse afresh for every batch (a quarter of the write time)."""
+    values = list(values)
+    if conn.dialect.name == "postgresql":
+        array = bindparam(column.name, values, type_=postgresql.ARRAY(column.type), unique=True)
+        return column == any_(array)
+    return column.in_(values)
 
 
 def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
@@ -166,7 +177,7 @@ class SqlStore(Store):
         stored = dict(
             conn.execute(
                 select(articles.c.canonical_url, articles.c.content_hash).where(
-                    articles.c.canonical_url.in_(urls)
+                    _in(conn, articles.c.canonical_url, urls)
                 )
             ).all()
         )
@@ -175,7 +186,7 @@ class SqlStore(Store):
             dict(
                 conn.execute(
                     select(articles.c.content_hash, func.min(articles.c.canonical_url))
-                    .where(articles.c.content_hash.in_(hashes))
+                    .where(_in(conn, articles.c.content_hash, hashes))
                     .group_by(articles.c.content_hash)
                 ).all()
             )
@@ -204,7 +215,7 @@ class SqlStore(Store):
         twins = self._near_twins(conn, changed)
         new_urls = [r.canonical_url for r in changed if outcomes[r.canonical_url] is Outcome.NEW]
         if new_urls:  # a URL that was an alias of another article is now an article itself
-            conn.execute(delete(aliases).where(aliases.c.alias_url.in_(new_urls)))
+            conn.execute(delete(aliases).where(_in(conn, aliases.c.alias_url, new_urls)))
         if changed:
             self._upsert(conn, [_row(r, twins.get(r.canonical_url)) for r in changed])
         unchanged = [r for r in batch if outcomes[r.canonical_url] is Outcome.UNCHANGED]
@@ -245,7 +256,7 @@ class SqlStore(Store):
         band_values = [set(values) for values in zip(*all_bands, strict=True)]
         stored = conn.execute(
             select(articles.c.canonical_url, articles.c.simhash).where(
-                or_(*(col.in_(v) for col, v in zip(_BAND_COLUMNS, band_values, strict=True)))
+                or_(*(_in(conn, c, v) for c, v in zip(_BAND_COLUMNS, band_values, strict=True)))
             )
         ).all()
         by_band: dict[tuple[int, int], list[tuple[str, int]]] = defaultdict(list)
