@@ -195,9 +195,8 @@ class StorePipeline:
         if self._spool is not None or self._store is None:
             self._to_spool(batch)
             return succeed(None)
-        d = threads.deferToThread(self._store.write, batch)
-        d.addCallbacks(self._count, self._fail, errbackArgs=(batch,))
-        return d
+        written = threads.deferToThread(self._store.write, batch)
+        return written.addCallbacks(self._count, self._fail, errbackArgs=(batch,))
 
     def _count(self, outcomes: dict[str, Outcome]) -> None:
         stats = self._crawler.stats
