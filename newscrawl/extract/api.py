@@ -54,9 +54,8 @@ def _paper(text: str, url: str | None, encoding: str | None, options: Options) -
 
 def _default(text: str, url: str | None, encoding: str | None, options: Options) -> Article:
     """Block lines with features, the best body region, structured fallbacks."""
-    lower = clean.ascii_lower(text)
-    page = blocks.page_lines(text, lower)
-    meta = pagemeta.page_meta(text, lower)
+    page = blocks.page_lines(text)
+    meta = pagemeta.page_meta(text)
     headings = [line.text for line in page.lines if line.tag == "h1"]
     headline = title.choose_title(meta, headings)
     selection = default.select(page, headline, options)

@@ -25,8 +25,6 @@ import html
 import re
 from typing import NamedTuple
 
-from newscrawl.extract.clean import ascii_lower
-
 MAX_DEPTH = 256
 """Elements nested deeper than this are not tracked (libxml2's default limit too)."""
 CLOSE_SEARCH_DEPTH = 32
@@ -97,19 +95,30 @@ _KIND = {
     "pre": _PRE,
     "listing": _PRE,
 }
+_END_TAG_RES = {
+    name: re.compile(f"</{name}", re.IGNORECASE) for name in RAW_TEXT_TAGS | SKIPPED_TAGS
+}
 _IMPLIED_END = frozenset({"p", "li", "dt", "dd", "tr", "td", "th"})
 """Opening one of these right inside an open element of the same name closes that one."""
 
-_TAG_RE = re.compile(r"<(?:(/?)([a-z][a-z0-9:-]*)([^>]*)>|!--|[!?][^>]*>)")
+_TEXT_AND_TAG_RE = re.compile(
+    r"([^<]*(?:<(?!/?[a-zA-Z]|[!?])[^<]*)*)"
+    r"(<(?:(/?)([a-zA-Z][a-zA-Z0-9:-]*)([^>]*)>|!--|[!?][^>]*>))?"
+)
+"""Text (a ``<`` that starts no tag is text), then the tag after it, if any. Every ``<``
+the text stops at starts a tag that matches up to a ``>``, and the scan ends at the
+page's last ``>``: no attempt fails after reading ahead, so the scan is linear."""
+CHUNK = 65_536
+"""Characters read per ``findall`` call (the chunk is cut after a ``>``)."""
 _CLASS_ID_RE = re.compile(r"""(?<![\w-])(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 _HIDDEN_RE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|(?:^|\s)hidden(?=[\s=/]|$)"
 )
-CJK_PUNCTUATION = "，。！？；：、“”"
-LATIN_PUNCTUATION = ',.;!?:"'
+_CJK_PUNCTUATION_RE = re.compile("[，。！？；：、“”]")
+_LATIN_PUNCTUATION_RE = re.compile(r"[,.;!?:\"](?=\s|$)")
 """Sentence punctuation: CJK marks anywhere, Latin ones only before a space or at the end
-of a line (not inside URLs, dates or numbers)."""
-_DROP_CJK_PUNCTUATION = str.maketrans("", "", CJK_PUNCTUATION)
+of a line (not inside URLs, dates or numbers). Two single-class patterns: measured 1.5x
+faster per line than one alternation, 4x faster than ``str.translate`` on CJK text."""
 
 _SOFT_BREAK = "\x00"
 _HUGE_NUMERIC_REFERENCE_RE = re.compile(r"&#[xX]?0*[0-9a-fA-F]{7,};?")
@@ -158,18 +167,17 @@ _Entry = tuple[str, int, str, "str | None", int, bool, bool]
 _ROOT: _Entry = ("", 0, "body", None, 0, False, False)
 
 
-def page_lines(page: str, lower: str | None = None) -> PageLines:
+def page_lines(page: str) -> PageLines:
     """Split a decoded page into text lines with features (see the module docstring).
 
-    `lower` is `ascii_lower(page)` when the caller has it already. One loop with its state
-    in locals: this is the hot path (about a thousand tags per page), so the common cases
-    (closing the top element, an element without attributes, whitespace between tags) are
-    handled inline; pieces of whitespace only become one space, so a boundary after them
-    has nothing to flush; the flags of an attribute string are worked out once per page
-    (list items and table cells repeat theirs).
+    This is the hot path (about a thousand tags per page), so it is one loop with its
+    state in locals over ``findall`` tuples of (text, tag): no match objects, positions by
+    adding lengths. The common cases (closing the top element, an element without
+    attributes, whitespace between tags) are handled inline; whitespace-only text becomes
+    one space, so a boundary after it has nothing to flush; the flags of an attribute
+    string are worked out once per page (list items and table cells repeat theirs). The
+    page is read in chunks ending at a ``>`` so the tuples of a huge page never pile up.
     """
-    if lower is None:
-        lower = ascii_lower(page)
     lines: list[Line] = []
     parents: dict[int, int] = {}
     stack: list[_Entry] = [_ROOT]
@@ -180,37 +188,48 @@ def page_lines(page: str, lower: str | None = None) -> PageLines:
     in_link = False
     link_depth = 0
     break_pending = False
-    position = 0
-    last_tag_end = lower.rfind(">") + 1
+    position = 0  # everything before it has been read or skipped
+    last_tag_end = page.rfind(">") + 1
+    chunk_start = 0
 
-    while True:
-        for match in _TAG_RE.finditer(lower, position, last_tag_end):
-            start = match.start()
-            if start < position:
-                break
-            if start > position and not top[5]:
-                piece = page[position:start]
-                if not piece.isspace():
-                    pieces.append(piece)
+    while chunk_start < last_tag_end:
+        chunk_end = page.rfind(">", chunk_start, min(chunk_start + CHUNK, last_tag_end)) + 1
+        if chunk_end <= chunk_start:
+            chunk_end = page.find(">", chunk_start + CHUNK) + 1
+        cursor = chunk_start
+        for text, tag, closing, name, attributes in _TEXT_AND_TAG_RE.findall(
+            page, chunk_start, chunk_end
+        ):
+            text_start = cursor
+            cursor += len(text) + len(tag)
+            if cursor <= position:
+                continue
+            tag_start = cursor - len(tag)
+            if text and not top[5] and tag_start > position:
+                if text_start < position:
+                    text = page[position:tag_start]
+                if not text.isspace():
+                    pieces.append(text)
                     break_pending = False
                     if in_link:
-                        link_chars += len(piece.strip())
+                        link_chars += len(text.strip())
                 elif pieces or top[6]:
-                    pieces.append(piece if top[6] else " ")
-            position = match.end()
-            closing, name, attributes = match.groups()
-            if attributes and attributes.count('"') % 2:
-                position = _quoted_tag_end(lower, position)
-                attributes = lower[match.end(2) : position - 1]
-            if name is None:
-                if lower.startswith("<!--", start):
-                    ender = lower.find("-->", start + 4)
-                    position = len(page) if ender < 0 else ender + 3
-                    break
+                    pieces.append(text if top[6] else " ")
+            if tag_start < position or not tag:
                 continue
+            position = cursor
+            if attributes and attributes.count('"') % 2:
+                position = _quoted_tag_end(page, position)
+                attributes = page[tag_start + 1 + len(closing) + len(name) : position - 1]
+            if not name:
+                if tag == "<!--":
+                    ender = page.find("-->", position)
+                    position = len(page) if ender < 0 else ender + 3
+                continue
+            name = name.lower()
             kind = _KIND.get(name, _INLINE)
             if kind == _LINK:
-                in_link = not closing and "href" in attributes
+                in_link = not closing and "href" in attributes.lower()
                 link_depth = len(stack)
                 continue
             if kind == _BREAK:
@@ -249,8 +268,8 @@ def page_lines(page: str, lower: str | None = None) -> PageLines:
             elif kind == _VOID:
                 continue
             else:
-                position = _skip_content(lower, name, position, kind == _RAW)
-                break
+                position = _skip_content(page, name, position, kind == _RAW)
+                continue
             if len(stack) > MAX_DEPTH or (kind == _INLINE and attributes.endswith("/")):
                 continue
             element_id = len(parents) + 1
@@ -258,14 +277,13 @@ def page_lines(page: str, lower: str | None = None) -> PageLines:
             if attributes or name in NOISE_TAGS:
                 flags = attribute_flags.get(attributes)
                 if flags is None:
-                    flags = attribute_flags[attributes] = _attribute_flags(attributes)
+                    flags = attribute_flags[attributes] = _attribute_flags(attributes.lower())
                 top = _entry(name, flags, top, element_id, kind)
             else:
                 block = name if kind != _INLINE else top[2]
                 top = (name, element_id, block, top[3], top[4], top[5], top[6] or kind == _PRE)
             stack.append(top)
-        else:
-            break
+        chunk_start = max(chunk_end, position)
 
     if position < len(page) and not top[5]:
         pieces.append(page[max(position, last_tag_end) :])
@@ -275,7 +293,8 @@ def page_lines(page: str, lower: str | None = None) -> PageLines:
 
 def _may_hide(attributes: str) -> bool:
     """Whether an inline element's attributes hide it (the cheap test before the regex)."""
-    return ("none" in attributes or "hidden" in attributes) and bool(_HIDDEN_RE.search(attributes))
+    lowered = attributes.lower()
+    return ("none" in lowered or "hidden" in lowered) and bool(_HIDDEN_RE.search(lowered))
 
 
 def _entry(
@@ -327,40 +346,35 @@ def _close(stack: list[_Entry], name: str) -> bool:
     return False
 
 
-def _quoted_tag_end(lower: str, end: int) -> int:
+def _quoted_tag_end(page: str, end: int) -> int:
     """Position after a tag whose first ``>`` (just before `end`) sits inside a quoted
     attribute value (``onload="if(w>450)..."``): after the next ``>`` outside quotes."""
     start = end
-    while lower.count('"', start, end) % 2:
-        quote = lower.find('"', end)
-        close = lower.find(">", quote) if quote >= 0 else -1
+    while page.count('"', start, end) % 2:
+        quote = page.find('"', end)
+        close = page.find(">", quote) if quote >= 0 else -1
         if close < 0:
             return end
         start, end = end, close + 1
     return end
 
 
-def _skip_content(lower: str, name: str, start: int, raw: bool) -> int:
+def _skip_content(page: str, name: str, start: int, raw: bool) -> int:
     """Position after the end tag of a skipped element whose content starts at `start`.
 
     Without an end tag, raw-text elements (scripts) run to the page's end, as in browsers;
     the others are read as empty.
     """
-    ender = lower.find("</" + name, start)
-    if ender < 0:
-        return len(lower) if raw else start
-    close = lower.find(">", ender)
-    return len(lower) if close < 0 else close + 1
+    ender = _END_TAG_RES[name].search(page, start)
+    if ender is None:
+        return len(page) if raw else start
+    close = page.find(">", ender.end())
+    return len(page) if close < 0 else close + 1
 
 
 def sentence_punctuation(text: str) -> int:
-    """How many sentence punctuation marks `text` has (counted with C string methods: this
-    runs on every line)."""
-    count = len(text) - len(text.translate(_DROP_CJK_PUNCTUATION))
-    for mark in LATIN_PUNCTUATION:
-        if mark in text:
-            count += text.count(mark + " ") + text.count(mark + "\n")
-    return count + (text[-1] in LATIN_PUNCTUATION)
+    """How many sentence punctuation marks `text` has."""
+    return len(_CJK_PUNCTUATION_RE.findall(text)) + len(_LATIN_PUNCTUATION_RE.findall(text))
 
 
 def _flush(pieces: list[str], top: _Entry, link_chars: int, lines: list[Line]) -> None:

@@ -1,8 +1,8 @@
 """What a page says about itself in its head: ``<title>``, ``<meta>`` and JSON-LD.
 
 The default method reads these for the title and for its fallbacks on short pages. They
-are found with a few linear regex scans of the raw text (no DOM; the line scan skips
-``<head>`` content and scripts), and a JSON-LD block is only parsed when the page names an
+are found with a few linear, case-insensitive regex scans of the raw text (no DOM, no
+lower-cased copy of the page), and a JSON-LD block is only parsed when the page names an
 ``articleBody`` at all.
 """
 
@@ -14,12 +14,15 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from newscrawl.extract.blocks import unescape
-from newscrawl.extract.clean import ascii_lower, collapse_whitespace, strip_tags
+from newscrawl.extract.clean import collapse_whitespace, strip_tags
 
-_META_RE = re.compile(r"<meta\s[^>]*>")
-_META_KEY_RE = re.compile(r"""(?:name|property|itemprop)\s*=\s*["']?([^"'\s>]+)""")
+_TITLE_RE = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
+_TITLE_END_RE = re.compile(r"</title", re.IGNORECASE)
+_META_RE = re.compile(r"<meta\s[^>]*>", re.IGNORECASE)
+_META_KEY_RE = re.compile(r"""(?:name|property|itemprop)\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
 _CONTENT_RE = re.compile(r"""content\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
-_LD_JSON_RE = re.compile(r"<script[^>]*application/ld\+json[^>]*>")
+_LD_JSON_RE = re.compile(r"<script[^>]*application/ld\+json[^>]*>", re.IGNORECASE)
+_SCRIPT_END_RE = re.compile(r"</script", re.IGNORECASE)
 _WANTED = frozenset({"og:title", "twitter:title", "og:description", "description"})
 
 
@@ -36,55 +39,52 @@ class PageMeta(NamedTuple):
     """The longest JSON-LD ``articleBody``."""
 
 
-def page_meta(page: str, lower: str | None = None) -> PageMeta:
-    """Read the title, head metas and JSON-LD article body of a decoded page (`lower` is
-    `ascii_lower(page)` when the caller has it already)."""
-    if lower is None:
-        lower = ascii_lower(page)
-    metas = _metas(page, lower)
+def page_meta(page: str) -> PageMeta:
+    """Read the title, head metas and JSON-LD article body of a decoded page."""
+    metas = _metas(page)
     return PageMeta(
-        title=_title(page, lower),
+        title=_title(page),
         og_title=metas.get("og:title") or metas.get("twitter:title", ""),
         description=metas.get("og:description") or metas.get("description", ""),
-        article_body=max(_article_bodies(page, lower), key=len, default=""),
+        article_body=max(_article_bodies(page), key=len, default=""),
     )
 
 
-def _title(page: str, lower: str) -> str:
-    start = lower.find("<title")
-    if start < 0:
+def _title(page: str) -> str:
+    start = _TITLE_RE.search(page)
+    if start is None:
         return ""
-    open_end = lower.find(">", start)
-    close = lower.find("</title", open_end)
-    if open_end < 0 or close < 0:
+    close = _TITLE_END_RE.search(page, start.end())
+    if close is None:
         return ""
-    return collapse_whitespace(unescape(page[open_end + 1 : close]))
+    return collapse_whitespace(unescape(page[start.end() : close.start()]))
 
 
-def _metas(page: str, lower: str) -> dict[str, str]:
+def _metas(page: str) -> dict[str, str]:
     """Content of the wanted metas, first one of each key wins."""
     found: dict[str, str] = {}
-    for match in _META_RE.finditer(lower):
+    for match in _META_RE.finditer(page):
         key = _META_KEY_RE.search(match.group(0))
-        if key is None or key.group(1) not in _WANTED or key.group(1) in found:
+        name = key.group(1).lower() if key else ""
+        if name not in _WANTED or name in found:
             continue
-        content = _CONTENT_RE.search(page, match.start(), match.end())
+        content = _CONTENT_RE.search(match.group(0))
         if content:
             value = next(group for group in content.groups() if group is not None)
-            found[key.group(1)] = collapse_whitespace(unescape(value))
+            found[name] = collapse_whitespace(unescape(value))
     return found
 
 
-def _article_bodies(page: str, lower: str) -> Iterator[str]:
+def _article_bodies(page: str) -> Iterator[str]:
     """The ``articleBody`` strings of the page's JSON-LD blocks (unparsable blocks skipped)."""
-    if "articlebody" not in lower:
+    if "articleBody" not in page:
         return
-    for match in _LD_JSON_RE.finditer(lower):
-        close = lower.find("</script", match.end())
-        if close < 0:
+    for match in _LD_JSON_RE.finditer(page):
+        close = _SCRIPT_END_RE.search(page, match.end())
+        if close is None:
             return
         try:
-            data = json.loads(page[match.end() : close], strict=False)
+            data = json.loads(page[match.end() : close.start()], strict=False)
         except (ValueError, RecursionError):
             continue
         for body in _find_bodies(data):
