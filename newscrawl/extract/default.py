@@ -115,19 +115,12 @@ def main_elements(
     Returns ``{0}`` (the whole page) when no line votes.
     """
     votes: Counter[int] = Counter()
-    mass: Counter[int] = Counter()
     near = (
         range(-1)
         if headline is None
         else range(headline + 1, headline + 1 + options.headline_window)
     )
     for index, (line, score) in enumerate(zip(lines, scores, strict=True)):
-        if score <= 0:
-            continue
-        element = line.element
-        while element:
-            mass[element] += score
-            element = parents.get(element, 0)
         if score > options.paragraph_score:
             parent = parents.get(line.element, 0)
             weight = 2 if index in near else 1
@@ -136,22 +129,43 @@ def main_elements(
     best = max(votes, key=votes.__getitem__, default=0)
     if best == 0:
         return {0}
-    children: dict[int, list[int]] = {}
-    for element in mass:
-        children.setdefault(parents.get(element, 0), []).append(element)
-    chosen = {best}
+    mass = subtree_scores(lines, scores, parents)
+    ancestors = []
     node = best
     for _ in range(options.sibling_levels):
-        parent = parents.get(node, 0)
-        chosen.update(
-            sibling
-            for sibling in children.get(parent, ())
-            if sibling != node and mass[sibling] >= options.sibling_share * mass[best]
-        )
-        if parent == 0:
+        ancestors.append(node)
+        node = parents.get(node, 0)
+        if node == 0:
             break
-        node = parent
+    wanted = {parents.get(node, 0): node for node in ancestors}
+    threshold = options.sibling_share * mass[best]
+    chosen = {best}
+    chosen.update(
+        element
+        for element in range(1, len(mass))
+        if mass[element] >= threshold
+        and mass[element] > 0
+        and wanted.get(parents[element], element) != element
+    )
     return chosen
+
+
+def subtree_scores(
+    lines: Sequence[Line], scores: Sequence[int], parents: dict[int, int]
+) -> list[int]:
+    """Each element's summed positive line score over its whole subtree, by element id.
+
+    Ids grow in document order, so a parent's id is below its children's: one pass from
+    the highest id down adds every element's total to its parent's.
+    """
+    mass = [0] * (len(parents) + 1)
+    for line, score in zip(lines, scores, strict=True):
+        if score > 0:
+            mass[line.element] += score
+    for element in range(len(parents), 0, -1):
+        if mass[element]:
+            mass[parents[element]] += mass[element]
+    return mass
 
 
 def _inside(element: int, chosen: set[int], parents: dict[int, int], memo: dict[int, bool]) -> bool:
@@ -198,8 +212,11 @@ def select(page: PageLines, title: str, options: Options) -> Selection:
         ]
     )
     decisions = []
+    link_rule = f"link line: link share > {options.max_link_share}"
     for index, (line, reason, score) in enumerate(zip(lines, boilerplate, scores, strict=True)):
-        kept, rule = _decide(index, line, reason, inside[index], region, plain_title, options)
+        if reason is None and _is_link_line(line, options):
+            reason = link_rule
+        kept, rule = _decide(index, line, reason, inside[index], region, plain_title)
         group = 1 if region and region[0] <= index <= region[1] else None
         decisions.append(
             LineDecision(index + 1, line.text, _features(line, score), group, kept, rule)
@@ -230,16 +247,14 @@ def _boilerplate_reason(line: Line, noisy: set[int]) -> str | None:
 def _decide(
     index: int,
     line: Line,
-    boilerplate: str | None,
+    dropped_by: str | None,
     inside: bool,
     region: tuple[int, int] | None,
     plain_title: str,
-    options: Options,
 ) -> tuple[bool, str]:
-    if boilerplate is not None:
-        return False, boilerplate
-    if _is_link_line(line, options):
-        return False, f"link line: link share > {options.max_link_share}"
+    """Kept or dropped, and by which rule; `dropped_by` names a boilerplate or link rule."""
+    if dropped_by is not None:
+        return False, dropped_by
     if region is None:
         return False, "no body region"
     if not inside:
