@@ -69,6 +69,15 @@ SKIPPED_TAGS = frozenset(
 """Elements whose content is skipped: fallbacks, controls, embedded documents, ``<title>``
 (read separately). Unclosed, they count as empty."""
 
+INLINE_TAGS = frozenset(
+    {
+        "span", "font", "b", "strong", "em", "i", "u", "small", "big", "sup", "sub", "label",
+        "abbr", "cite", "code", "s", "strike", "tt", "q", "ins", "del", "mark", "time", "nobr",
+    }
+)
+"""Common inline elements, listed only so their (lower-case) names are found in one
+lookup; any other unknown name is inline too."""
+
 NOISE_TAGS = frozenset({"nav", "footer", "aside"})
 """Elements that by their tag alone hold navigation or page furniture, not the article."""
 
@@ -89,6 +98,7 @@ _KIND = {
     **dict.fromkeys(VOID_TAGS, _VOID),
     **dict.fromkeys(SKIPPED_TAGS, _SKIP),
     **dict.fromkeys(RAW_TEXT_TAGS, _RAW),
+    **dict.fromkeys(INLINE_TAGS, _INLINE),
     "a": _LINK,
     "br": _BREAK,
     "hr": _BREAK,
@@ -226,8 +236,10 @@ def page_lines(page: str) -> PageLines:
                     ender = page.find("-->", position)
                     position = len(page) if ender < 0 else ender + 3
                 continue
-            name = name.lower()
-            kind = _KIND.get(name, _INLINE)
+            kind = _KIND.get(name)
+            if kind is None:
+                name = name.lower()
+                kind = _KIND.get(name, _INLINE)
             if kind == _LINK:
                 in_link = not closing and "href" in attributes.lower()
                 link_depth = len(stack)
