@@ -243,3 +243,25 @@ def assert_stops_and_spools(
         }
         assert fetched <= stored | {row["canonical_url"] for row in spooled}
         assert len(spooled) >= 1
+
+
+def test_a_batch_is_committed_when_old_enough(tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path}/store.db"
+    with Site(articles=6, open_articles=3) as site:
+        crawl = subprocess.Popen(
+            crawl_command(
+                site, db_url, "NEWSCRAWL_DB_BATCH_SIZE=100", "NEWSCRAWL_DB_BATCH_SECONDS=0.5"
+            ),
+            cwd=tmp_path,
+            env=environment(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:  # three articles can never fill a batch of 100: only the timer commits them
+            wait_for(lambda: count_rows(db_url) == 3, "the timed commit")
+            site.gate.set()
+            assert crawl.wait(timeout=120) == 0
+        finally:
+            if crawl.poll() is None:
+                crawl.kill()
+    assert count_rows(db_url) == 6
