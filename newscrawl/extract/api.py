@@ -58,7 +58,7 @@ def _default(text: str, url: str | None, encoding: str | None, options: Options)
     meta = pagemeta.page_meta(text)
     headings = [line.text for line in page.lines if line.tag == "h1"]
     headline = title.choose_title(meta, headings)
-    selection = default.select(page, headline, options)
+    selection = default.select(page, headline, options, meta.description)
     lines_body = "\n".join(line.text for line in selection.kept)
     body = fallbacks.choose_body(lines_body, meta, options)
     return Article(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from newscrawl.extract.blocks import Line, PageLines
@@ -37,6 +37,8 @@ BOILERPLATE_LINE_RE = re.compile(
 punctuation test (docs/pitfalls.md, extraction 7; GUIDE.md of the sites set)."""
 
 
+MIN_QUOTED_CHARS = 6
+"""Shorter lines are found in any description by chance."""
 MAX_BOILERPLATE_LINE = 200
 """Credit and statement lines are short; longer lines are not tested against the pattern."""
 
@@ -189,8 +191,12 @@ def _inside(element: int, chosen: set[int], parents: dict[int, int], memo: dict[
     return answer
 
 
-def select(page: PageLines, title: str, options: Options) -> Selection:
-    """Score the lines, take the best region, keep its body lines; explain every line."""
+def select(page: PageLines, title: str, options: Options, description: str = "") -> Selection:
+    """Score the lines, take the best region, keep its body lines; explain every line.
+
+    `title` is the headline (its line is dropped); `description` is the page's description
+    meta, whose quoted short lines count as body (`Options.description_weight`).
+    """
     lines = page.lines
     noisy = boilerplate_elements(page, options)
     boilerplate = [_boilerplate_reason(line, noisy) for line in lines]
@@ -198,6 +204,10 @@ def select(page: PageLines, title: str, options: Options) -> Selection:
         line_score(line, reason is not None, options)
         for line, reason in zip(lines, boilerplate, strict=True)
     ]
+    quoted = _quoted_by(description)
+    for index, line in enumerate(lines):
+        if scores[index] <= 0 and boilerplate[index] is None and quoted(line):
+            scores[index] = options.description_weight * line.chars
     plain_title = "".join(title.split())
     headline = next(
         (index for index, line in enumerate(lines) if _is_headline(line, plain_title)), None
@@ -226,6 +236,22 @@ def select(page: PageLines, title: str, options: Options) -> Selection:
     if not kept_lines:
         reason = "no text lines" if not lines else "no line scores as body text"
     return Selection(kept_lines, tuple(decisions), reason)
+
+
+def _quoted_by(description: str) -> Callable[[Line], bool]:
+    """A test: is a line (not a link line, at least `MIN_QUOTED_CHARS` long) quoted in the
+    description? CMSs fill the description with the article's opening words."""
+    plain = "".join(description.split())
+
+    def quoted(line: Line) -> bool:
+        return (
+            bool(plain)
+            and line.chars >= MIN_QUOTED_CHARS
+            and line.link_chars * 2 <= line.chars
+            and "".join(line.text.split()) in plain
+        )
+
+    return quoted
 
 
 def _is_headline(line: Line, plain_title: str) -> bool:
