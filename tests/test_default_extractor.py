@@ -219,6 +219,29 @@ def test_the_lines_body_wins_over_a_shorter_json_ld() -> None:
     assert has_all(article, 0, 1, 2) and article.fallback is None
 
 
+def test_short_article_quoted_by_the_description() -> None:
+    steps = ["1.打开设置页面", "2.选择账户安全", "3.点击修改密码", "4.输入新密码并保存"]
+    links = "".join(f"<li><a href='/t{number}'>相关教程{number}</a></li>" for number in range(12))
+    promo = "本周最受欢迎的十篇文章，带你快速了解行业最新动态，欢迎订阅我们的周刊，每周一准时送达。"
+    html = page(
+        "<div class='content'>" + "".join(f"<p>{step}</p>" for step in steps) + "</div>"
+        f"<ul>{links}</ul><div class='box'><p>{promo}</p></div>",
+        head=f"<meta name='description' content='{''.join(steps)}'>",
+    )
+
+    assert extract(html, options=DEFAULT).body.split("\n") == steps
+    without_description = page(html.split("<body>", 1)[1].rsplit("</body>", 1)[0])
+    assert extract(without_description, options=DEFAULT).body == promo
+
+
+def test_layout_wrapper_named_like_boilerplate_is_not_boilerplate() -> None:
+    html = page(
+        f"<div class='page-ad-margins'><div class='story'>{paragraphs(0, 1, 2)}</div></div>"
+    )
+
+    assert has_all(extract(html, options=DEFAULT), 0, 1, 2)
+
+
 def test_explain_table_has_features_and_a_rule_per_line() -> None:
     menu = "".join(f"<li><a href='/c{number}'>栏目{number}</a></li>" for number in range(5))
     html = page(f"<ul>{menu}</ul><div>{paragraphs(0, 1)}</div><p>责任编辑：王某</p>")
