@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from store_support import Site
 
 from newscrawl.store import open_store
@@ -64,10 +63,6 @@ def test_site_spider_articles_are_stored(tmp_path: Path) -> None:
     assert all(r["encoding"] == "utf-8" for r in rows)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the site spider does not mark article requests with meta['newscrawl_article'] yet",
-)
 def test_site_spider_second_crawl_fetches_no_article(tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path}/store.db"
     with Site(articles=4) as site:

@@ -35,6 +35,7 @@ from newscrawl.discovery import (
 )
 from newscrawl.extract import decode_html
 from newscrawl.items import RawPage
+from newscrawl.middlewares.incremental import ARTICLE_META, SeenArticle
 from newscrawl.sites import EntryPoint, SiteConfig
 
 if TYPE_CHECKING:
@@ -208,8 +209,14 @@ class SiteSpider(Spider):
             raise CloseSpider("max_pages")
 
     def on_error(self, failure: Failure) -> None:
-        """Count a failed request by its reason (HTTP status or exception class)."""
+        """Count a failed request by its reason (HTTP status or exception class).
+
+        A stored article skipped by the incremental middleware is not a failure; that
+        middleware counts it.
+        """
         error = failure.value
+        if isinstance(error, SeenArticle):
+            return
         reason = (
             f"http_{error.response.status}"
             if isinstance(error, HttpError)
@@ -255,8 +262,12 @@ class SiteSpider(Spider):
                 yield entry
 
     def _article_request(self, url: str, found_on: str | None) -> Request:
+        """Article requests are marked so the incremental skip checks them against the store."""
         return Request(
-            url, callback=self.parse_article, errback=self.on_error, meta={FOUND_ON: found_on}
+            url,
+            callback=self.parse_article,
+            errback=self.on_error,
+            meta={FOUND_ON: found_on, ARTICLE_META: True},
         )
 
     def _encoding(self, response: TextResponse) -> str:
