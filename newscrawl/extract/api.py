@@ -68,12 +68,7 @@ def _default(text: str, url: str | None, encoding: str | None, options: Options)
         url=url,
         encoding=encoding,
         reason=None if body.text else selection.reason,
-        parameters={
-            "line_cost": options.line_cost,
-            "punctuation_weight": options.punctuation_weight,
-            "max_link_share": options.max_link_share,
-            "wrapper_share": options.wrapper_share,
-        },
+        parameters=default.parameters(options),
         lines=selection.lines,
         fallback=body.fallback,
     )

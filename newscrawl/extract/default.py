@@ -43,6 +43,27 @@ MAX_BOILERPLATE_LINE = 200
 """Credit and statement lines are short; longer lines are not tested against the pattern."""
 
 
+PARAMETERS = (
+    "line_cost",
+    "short_line_cost",
+    "punctuation_weight",
+    "max_link_share",
+    "wrapper_share",
+    "paragraph_score",
+    "sibling_share",
+    "sibling_levels",
+    "headline_window",
+    "description_weight",
+    "short_body_chars",
+)
+"""The `Options` fields this method reads (reported in `Article.parameters`)."""
+
+
+def parameters(options: Options) -> dict[str, int | float | str]:
+    """The values of `PARAMETERS` in `options`, for `Article.parameters`."""
+    return {name: getattr(options, name) for name in PARAMETERS}
+
+
 class Selection(NamedTuple):
     """The default method's decision on one page's lines."""
 
