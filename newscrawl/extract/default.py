@@ -7,11 +7,15 @@ The paper's idea (body lines are long, punctuated and close together) made robus
    below ``-Options.short_line_cost`` (a table cell or list item costs little). Link lines,
    boilerplate lines (inside an element whose tag/class/id names comments, footers, ads
    ...; or a credit/statement line such as 责任编辑) count against by their whole length.
-2. The body is the contiguous run of lines with the highest total score (a maximum-sum
+   A short line the page's description quotes counts for (`Options.description_weight`).
+2. The article's elements (`main_elements`): paragraphs vote for their parent and
+   grandparent element, as in readability, and sibling sections with a good share of the
+   winner's score join it. Lines outside these elements count against the body.
+3. The body is the contiguous run of lines with the highest total score (a maximum-sum
    segment, Kadane's algorithm): the most body-like text wins, not the first long line, and
    a short ad or table inside the article costs less than the paragraphs after it bring.
    Distance is measured in lines that carry text, so markup between paragraphs is free.
-3. Inside the region, link lines and boilerplate lines are dropped; so is the headline.
+4. Inside the region, link lines and boilerplate lines are dropped; so is the headline.
 
 Every line's features and the rule that kept or dropped it are returned for ``--explain``.
 """
