@@ -2,8 +2,14 @@
 
 The paper does this with regular expressions. Patterns such as ``<script.*?</script>`` or
 ``<[^>]*>`` rescan to the end of the page from every unmatched start, which is quadratic
-on broken pages (many unclosed tags). These scanners do the same removals with
-``str.find`` so every character is visited a bounded number of times: linear time.
+on broken pages (many unclosed tags). The scans here are linear in the page size:
+
+* regexes that, once past their opening literal, either always succeed (each closer has
+  an end-of-page alternative, ``(?:>|\\Z)``) or fail within a few characters: the engine
+  never gives up after scanning far ahead, so it never rescans that text from a later start;
+* ``str.find`` loops that move forward only and stop at the first start without an end.
+
+An unclosed comment, script, style or tag runs to the end of the page, as in a browser.
 """
 
 from __future__ import annotations
@@ -12,8 +18,24 @@ import html
 import re
 
 _WHITESPACE_RE = re.compile(r"\s+")
-_TAG_START_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?")
-_NOISE_BLOCKS = (("<!--", "-->"), ("<script", "</script"), ("<style", "</style"))
+_NOISE_RE = re.compile(
+    # A comment; "<!-->" and "<!--->" are empty ones.
+    r"<!--(?:-?>|.*?(?:-->|\Z))"
+    # Script and style content as runs without "<" (fast in the engine), each "<" checked
+    # for the end tag; the two parts cannot match the same text, so nothing backtracks.
+    r"|<script[^<]*(?:<(?!/script)[^<]*)*(?:</script[^>]*(?:>|\Z)|\Z)"
+    r"|<style[^<]*(?:<(?!/style)[^<]*)*(?:</style[^>]*(?:>|\Z)|\Z)",
+    re.IGNORECASE | re.ASCII | re.DOTALL,
+)
+_BODY_START_RE = re.compile("<body", re.IGNORECASE | re.ASCII)
+_TAG_RE = re.compile(r"<[A-Za-z/!?][^>]*(?:>|\Z)")
+"""A tag: ``<`` and a letter, ``/``, ``!`` or ``?``. Any other ``<`` is text (``a < b``)."""
+_LONG_DECIMAL_REF_RE = re.compile(r"&#([0-9]{8,});?")
+_MAX_CODE_POINT_DIGITS = len(str(0x10FFFF))
+_ATTRIBUTE_RE = re.compile(
+    r"""([^\s"'=<>/]+)(?:\s*=\s*(?:"([^"]*)(?:"|\Z)|'([^']*)(?:'|\Z)|([^\s>]*)))?"""
+)
+_TITLE_META_NAMES = frozenset({"title", "og:title"})
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -33,61 +55,30 @@ def collapse_whitespace(text: str) -> str:
 
 
 def remove_noise(page: str) -> str:
-    """Drop comments, ``<script>`` and ``<style>`` blocks, then everything before ``<body``.
-
-    An unclosed block runs to the end of the page, as it does in a browser.
-    """
-    lower = ascii_lower(page)
-    pieces: list[str] = []
-    position = 0
-    next_start = {opener: lower.find(opener) for opener, _ in _NOISE_BLOCKS}
-    while True:
-        candidates = [(start, opener) for opener, start in next_start.items() if start >= 0]
-        if not candidates:
-            break
-        start, opener = min(candidates)
-        closer = dict(_NOISE_BLOCKS)[opener]
-        pieces.append(page[position:start])
-        end = lower.find(closer, start + len(opener))
-        if end < 0:
-            position = len(page)
-            break
-        position = _end_of_tag(lower, end) if closer != "-->" else end + len(closer)
-        for name, found in next_start.items():
-            if 0 <= found < position:
-                next_start[name] = lower.find(name, position)
-    pieces.append(page[position:])
-    cleaned = "".join(pieces)
-    body_at = ascii_lower(cleaned).find("<body")
-    return cleaned[body_at:] if body_at >= 0 else cleaned
-
-
-def _end_of_tag(lower: str, start: int) -> int:
-    """Index just past the ``>`` that closes the tag opened at `start` (or the page's end)."""
-    close = lower.find(">", start)
-    return len(lower) if close < 0 else close + 1
+    """Drop comments, ``<script>`` and ``<style>`` blocks, then everything before ``<body``."""
+    cleaned = _NOISE_RE.sub("", page)
+    body = _BODY_START_RE.search(cleaned)
+    return cleaned[body.start() :] if body else cleaned
 
 
 def strip_tags(page: str) -> str:
     """Remove every tag, keeping text. A ``<`` that cannot start a tag stays as text."""
-    pieces: list[str] = []
-    position = 0
-    while True:
-        start = page.find("<", position)
-        if start < 0:
-            break
-        if start + 1 < len(page) and page[start + 1] not in _TAG_START_CHARS:
-            pieces.append(page[position : start + 1])
-            position = start + 1
-            continue
-        pieces.append(page[position:start])
-        close = page.find(">", start)
-        if close < 0:
-            position = len(page)
-            break
-        position = close + 1
-    pieces.append(page[position:])
-    return "".join(pieces)
+    return _TAG_RE.sub("", page)
+
+
+def unescape(text: str) -> str:
+    """``html.unescape`` that cannot raise on a numeric reference with thousands of digits.
+
+    ``html.unescape`` converts ``&#`` digits with ``int``, which refuses strings over 4,300
+    digits (ValueError). Such a reference is shortened first, to what it stands for.
+    """
+    return html.unescape(_LONG_DECIMAL_REF_RE.sub(_shorten_decimal_ref, text))
+
+
+def _shorten_decimal_ref(match: re.Match[str]) -> str:
+    """U+FFFD for a code point past U+10FFFF (as browsers show it), else without leading zeros."""
+    digits = match.group(1).lstrip("0") or "0"
+    return "\ufffd" if len(digits) > _MAX_CODE_POINT_DIGITS else f"&#{digits};"
 
 
 def text_lines(page: str) -> list[str]:
@@ -95,13 +86,17 @@ def text_lines(page: str) -> list[str]:
 
     Line breaks are the page source's own, as in the paper.
     """
-    text = html.unescape(strip_tags(remove_noise(page)))
+    text = unescape(strip_tags(remove_noise(page)))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return [collapse_whitespace(line) for line in text.split("\n")]
 
 
 def element_text(page: str, lower: str, tag: str) -> str | None:
-    """Text of the first ``<tag>`` element, tags stripped and entities decoded, or None."""
+    """Text of the first ``<tag>`` element, tags stripped and entities decoded, or None.
+
+    Without a closing tag the element ends at the next tag: a truncated or broken page
+    must not turn its whole remainder into a title.
+    """
     start = lower.find(f"<{tag}")
     while start >= 0:
         after = start + len(tag) + 1
@@ -114,15 +109,35 @@ def element_text(page: str, lower: str, tag: str) -> str | None:
     if open_end < 0:
         return None
     close = lower.find(f"</{tag}", open_end)
+    if close < 0:
+        close = lower.find("<", open_end)
     inner = page[open_end + 1 : close if close >= 0 else len(page)]
-    return collapse_whitespace(html.unescape(strip_tags(inner)))
+    return collapse_whitespace(unescape(strip_tags(inner)))
 
 
-_META_TITLE_RE = re.compile(
-    r"""<meta\b[^>]{0,2000}?(?:property|name)\s*=\s*["']?(?:og:title|title)["']?[^>]{0,2000}>""",
-    re.IGNORECASE,
-)
-_CONTENT_ATTR_RE = re.compile(r"""content\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+def meta_title(page: str, lower: str) -> str | None:
+    """``content`` of the first ``<meta name="title">`` or ``property="og:title"``, or None."""
+    start = lower.find("<meta")
+    while start >= 0:
+        end = lower.find(">", start)
+        if end < 0:
+            return None
+        attributes = _attributes(page[start + len("<meta") : end])
+        names = {attributes.get("name", "").lower(), attributes.get("property", "").lower()}
+        if names & _TITLE_META_NAMES and "content" in attributes:
+            return collapse_whitespace(unescape(attributes["content"]))
+        start = lower.find("<meta", end)
+    return None
+
+
+def _attributes(tag_text: str) -> dict[str, str]:
+    """Attribute names (lower-cased) and values of one tag's text; the first of a name wins."""
+    attributes: dict[str, str] = {}
+    for match in _ATTRIBUTE_RE.finditer(tag_text):
+        name = match.group(1).lower()
+        value = next((group for group in match.groups()[1:] if group is not None), "")
+        attributes.setdefault(name, value)
+    return attributes
 
 
 def page_title(page: str) -> str:
@@ -132,10 +147,4 @@ def page_title(page: str) -> str:
         text = element_text(page, lower, tag)
         if text:
             return text
-    meta = _META_TITLE_RE.search(page)
-    if meta:
-        content = _CONTENT_ATTR_RE.search(meta.group(0))
-        if content:
-            value = next(group for group in content.groups() if group is not None)
-            return collapse_whitespace(html.unescape(value))
-    return ""
+    return meta_title(page, lower) or ""

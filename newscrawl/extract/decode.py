@@ -3,19 +3,27 @@
 Order: BOM, the HTTP charset, the page's ``<meta>``/XML declaration, strict UTF-8, then
 GB18030. GB2312 and GBK labels resolve to GB18030 (their superset; w3lib does this).
 
-Two real-world corrections on top of that order:
+Real-world corrections on top of that order:
 
 * A page whose ``<meta>`` says GB2312/GBK (and no HTTP charset does) but whose bytes are
   valid UTF-8 with non-ASCII text is UTF-8: saved and proxied copies are often transcoded
   without their meta tag being updated.
 * A declaration that the bytes contradict badly (many invalid sequences) is ignored and the
-  bytes are sniffed instead; one that fails only on a few stray bytes is kept, and those
-  bytes become U+FFFD. Decoding never raises.
+  next piece of evidence is tried; one that fails only on a few stray bytes is kept, and
+  those bytes become U+FFFD.
+* A declaration is only usable when it names a text encoding that reads ASCII as ASCII.
+  Labels Python does not know, bytes-to-bytes codecs (``zlib``, ``base64``), escape codecs
+  and UTF-16/32 are skipped: a page whose ``<meta>`` could be read at all is
+  ASCII-compatible, a UTF-16 page without a BOM is rare next to a wrong header, and ASCII
+  read as UTF-16 turns every byte pair into one CJK-looking character. UTF-16/32 pages are
+  recognised by their BOM.
+
+Decoding never raises.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from w3lib.encoding import (
@@ -23,15 +31,20 @@ from w3lib.encoding import (
     http_content_type_encoding,
     read_bom,
     resolve_encoding,
+    to_unicode,
 )
 
 GB_FAMILY = frozenset({"gb18030", "gbk", "gb2312", "hz"})
+NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape"})
+"""Text codecs that read ASCII as ASCII but interpret backslashes: never a page charset."""
 SNIFF_ORDER = ("utf-8", "gb18030")
 MAX_ERROR_SHARE = 0.02
-"""A declared encoding is trusted while at most this share of its non-ASCII bytes is invalid."""
+"""A candidate encoding is accepted while it has at most this many invalid sequences per
+non-ASCII byte. Real UTF-8 pages read as GB18030 stay under 0.01 (multi-byte text fits both),
+so the share cannot tell those two apart: the meta rule above does."""
 
-_ESCAPED_BYTE_RE = re.compile("[\udc80-\udcff]")
-_NON_ASCII_RE = re.compile(rb"[\x80-\xff]")
+_ASCII_PROBE = b'<meta http-equiv="Content-Type" content="text/html; charset=x">'
+_ASCII_BYTES = bytes(range(128))
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,71 +58,82 @@ class Decoded:
 
 
 def decode_html(data: bytes, http_charset: str | None = None) -> Decoded:
-    """Decode `data`; `http_charset` is the charset of the HTTP Content-Type, if any.
-
-    `http_charset` may also be a whole Content-Type header value.
-    """
+    """Decode `data`; `http_charset` is the HTTP charset (``gbk``) or Content-Type value."""
     bom_encoding, bom = read_bom(data)
-    if bom_encoding:
-        body = data[len(bom) :]
-        return Decoded(body.decode(bom_encoding, "replace"), bom_encoding, "bom")
-
-    declared = _declared_encoding(data, http_charset)
-    if declared is not None:
-        encoding, source = declared
-        if (
-            source == "meta"
-            and encoding in GB_FAMILY
-            and _NON_ASCII_RE.search(data)
-            and _decodes_strictly(data, "utf-8")
-        ):
-            return Decoded(data.decode("utf-8"), "utf-8", "sniff")
-        if _error_share(data, encoding) <= MAX_ERROR_SHARE:
-            return Decoded(data.decode(encoding, "replace"), encoding, source)
-
+    if bom_encoding and bom:
+        return Decoded(to_unicode(data[len(bom) :], bom_encoding), bom_encoding, "bom")
+    for encoding, source in _declarations(data, http_charset):
+        if source == "meta" and encoding in GB_FAMILY and (utf8 := _non_ascii_utf8(data)):
+            return Decoded(utf8, "utf-8", "sniff")
+        text, share = _decode(data, encoding)
+        if share <= MAX_ERROR_SHARE:
+            return Decoded(text, encoding, source)
     return _sniff(data)
 
 
-def _declared_encoding(data: bytes, http_charset: str | None) -> tuple[str, str] | None:
-    """The first usable declaration: HTTP charset, then the page's own."""
-    if http_charset:
-        label = http_content_type_encoding(http_charset) if ";" in http_charset else http_charset
-        encoding = resolve_encoding(label) if label else None
-        if encoding:
-            return encoding, "http"
-    meta = html_body_declared_encoding(data)
-    if meta:
-        encoding = resolve_encoding(meta)
-        if encoding:
-            return encoding, "meta"
-    return None
+def _declarations(data: bytes, http_charset: str | None) -> Iterator[tuple[str, str]]:
+    """The usable declared encodings with their source: the HTTP charset, then the page's."""
+    if http_charset and (encoding := _http_encoding(http_charset)) and _usable(encoding):
+        yield encoding, "http"
+    if (encoding := html_body_declared_encoding(data)) and _usable(encoding):
+        yield encoding, "meta"
+
+
+def _http_encoding(value: str) -> str | None:
+    """The charset of a Content-Type value (``text/html; charset=gbk``) or a bare label."""
+    if any(mark in value for mark in "=/;"):
+        return http_content_type_encoding(value)
+    return resolve_encoding(value.strip(" \t\"'"))
+
+
+def _usable(encoding: str) -> bool:
+    """True for a text codec that decodes ASCII markup to itself (see the module docstring)."""
+    if encoding in NOT_CHARSETS:
+        return False
+    try:
+        return _ASCII_PROBE.decode(encoding, "replace") == _ASCII_PROBE.decode("ascii")
+    except (LookupError, UnicodeError):
+        return False
+
+
+def _non_ascii_utf8(data: bytes) -> str | None:
+    """`data` as UTF-8 when it has non-ASCII bytes and all of it is valid UTF-8, else None.
+
+    ASCII alone is valid UTF-8 too, but then it does not contradict a GB declaration.
+    """
+    if data.isascii():
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _sniff(data: bytes) -> Decoded:
-    """Undeclared or wrongly declared bytes: the candidate with the fewest invalid bytes."""
-    best_encoding, best_share = SNIFF_ORDER[0], 2.0
+    """Undeclared or wrongly declared bytes: the first candidate that fits, else the best."""
+    tried: list[tuple[float, str, str]] = []
     for encoding in SNIFF_ORDER:
-        share = _error_share(data, encoding)
-        if share == 0.0:
-            return Decoded(data.decode(encoding), encoding, "sniff")
-        if share < best_share:
-            best_encoding, best_share = encoding, share
-    return Decoded(data.decode(best_encoding, "replace"), best_encoding, "sniff")
+        text, share = _decode(data, encoding)
+        if share <= MAX_ERROR_SHARE:
+            return Decoded(text, encoding, "sniff")
+        tried.append((share, text, encoding))
+    _, text, encoding = min(tried, key=lambda candidate: candidate[0])
+    return Decoded(text, encoding, "sniff")
 
 
-def _decodes_strictly(data: bytes, encoding: str) -> bool:
+def _decode(data: bytes, encoding: str) -> tuple[str, float]:
+    """`data` with U+FFFD for each invalid sequence, and those sequences per non-ASCII byte.
+
+    Errors are counted as the U+FFFD the decoding added (those already in the page are
+    subtracted), so no error handler that could choke on an ASCII byte is needed
+    (``surrogateescape`` raises on one, and a UTF-16 error can include one).
+    ``to_unicode`` decodes a lone 0x80 as the euro sign in GB18030, as browsers do.
+    """
     try:
-        data.decode(encoding)
+        return data.decode(encoding), 0.0
     except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _error_share(data: bytes, encoding: str) -> float:
-    """Share of the non-ASCII bytes that `encoding` cannot decode (0.0 when all decode)."""
-    if _decodes_strictly(data, encoding):
-        return 0.0
-    escaped = data.decode(encoding, "surrogateescape")
-    errors = len(_ESCAPED_BYTE_RE.findall(escaped))
-    non_ascii = len(_NON_ASCII_RE.findall(data))
-    return errors / max(1, non_ascii)
+        pass
+    text = to_unicode(data, encoding)
+    added = text.count("\ufffd") - data.decode(encoding, "ignore").count("\ufffd")
+    non_ascii = len(data) - len(data.translate(None, _ASCII_BYTES))
+    return text, added / max(1, non_ascii)

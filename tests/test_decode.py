@@ -1,0 +1,285 @@
+"""Decoding page bytes: declarations, their precedence, and what to do when they lie.
+
+Every page here is built from text in the test, so the expected text is known exactly.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from newscrawl.extract import decode_html, extract
+
+TITLE = "国务院总理朱镕基会见张喆"
+"""镕 and 喆 are GBK characters outside GB2312: a GB2312 codec cannot decode them."""
+PARAGRAPH = "新华社北京电，今天上午，国务院召开常务会议，研究部署经济工作。" * 4
+
+
+def page(meta: str = "", body: str = PARAGRAPH, title: str = TITLE) -> str:
+    """A small news page, with `meta` (markup) in its head."""
+    return (
+        f"<html><head>{meta}<title>{title}</title></head>\n"
+        f"<body><h1>{title}</h1>\n<p>{body}</p>\n</body></html>"
+    )
+
+
+def meta_charset(label: str) -> str:
+    return f'<meta http-equiv="Content-Type" content="text/html; charset={label}">'
+
+
+def test_gbk_page_declared_gbk() -> None:
+    text = page(meta_charset("gbk"))
+    decoded = decode_html(text.encode("gbk"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "meta")
+
+
+@pytest.mark.parametrize("label", ["gb2312", "GB2312", "gb_2312-80", "chinese", "csiso58gb231280"])
+def test_gb2312_label_reads_gbk_only_characters(label: str) -> None:
+    text = page(f'<meta charset="{label}">')
+    decoded = decode_html(text.encode("gbk"))
+    assert (decoded.encoding, decoded.source) == ("gb18030", "meta")
+    assert decoded.text == text
+    assert "朱镕基" in decoded.text and "张喆" in decoded.text
+
+
+@pytest.mark.parametrize("label", ["gb2312", "gbk", "gb18030"])
+def test_utf8_bytes_under_a_gb_meta_are_utf8(label: str) -> None:
+    text = page(meta_charset(label))
+    decoded = decode_html(text.encode("utf-8"))
+    assert (decoded.text, decoded.encoding) == (text, "utf-8")
+
+
+def test_ascii_page_with_gb_meta_keeps_the_declaration() -> None:
+    """Pure ASCII is valid UTF-8 too, but then the meta is not contradicted: keep it."""
+    text = page(meta_charset("gb2312"), body="Only ASCII here.", title="News")
+    decoded = decode_html(text.encode("ascii"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "meta")
+
+
+def test_http_gbk_is_trusted_over_utf8_looking_bytes() -> None:
+    """Bytes valid in both UTF-8 and GB18030: the header decides, the meta rule does not."""
+    text = "<html><head><title>中国新闻</title></head><body><p>今天天气很好</p></body></html>"
+    data = text.encode("utf-8")
+    expected = data.decode("gb18030")  # strict: these bytes are valid GB18030 as well
+    for meta in ("", meta_charset("gbk")):
+        full = meta.encode("ascii") + data
+        decoded = decode_html(full, http_charset="gbk")
+        assert decoded.text == meta + expected
+        assert (decoded.encoding, decoded.source) == ("gb18030", "http")
+
+
+@pytest.mark.parametrize(
+    ("bom", "encoding"),
+    [
+        (codecs.BOM_UTF8, "utf-8"),
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+    ],
+)
+def test_bom_decides_and_is_removed(bom: bytes, encoding: str) -> None:
+    text = page(meta_charset("gbk"))  # a wrong declaration: the BOM beats it
+    decoded = decode_html(bom + text.encode(encoding), http_charset="gbk")
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, encoding, "bom")
+
+
+def test_undeclared_gbk_is_sniffed() -> None:
+    text = page()
+    decoded = decode_html(text.encode("gbk"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "sniff")
+
+
+def test_undeclared_utf8_is_sniffed() -> None:
+    text = page()
+    decoded = decode_html(text.encode("utf-8"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "utf-8", "sniff")
+
+
+def test_empty_bytes() -> None:
+    assert decode_html(b"").text == decode_html(b"", http_charset="gbk").text == ""
+
+
+STRAY = b"\xff"
+"""Invalid in both UTF-8 and GB18030."""
+
+
+def with_stray_bytes(text: str, encoding: str, meta: str) -> tuple[bytes, str]:
+    """`text` encoded, with a stray byte after every 100th character, and its expected decoding."""
+    pieces = [text[start : start + 100] for start in range(0, len(text), 100)]
+    data = meta.encode("ascii") + STRAY.join(piece.encode(encoding) for piece in pieces)
+    return data, meta + "\ufffd".join(pieces)
+
+
+@pytest.mark.parametrize("meta", ["", '<meta charset="utf-8">'])
+def test_utf8_with_a_few_stray_bytes(meta: str) -> None:
+    data, expected = with_stray_bytes(page(body=PARAGRAPH * 3), "utf-8", meta)
+    decoded = decode_html(data)
+    assert decoded.encoding == "utf-8"
+    assert decoded.text == expected
+    assert decoded.text.count("\ufffd") == data.count(STRAY)
+
+
+@pytest.mark.parametrize("meta", ["", '<meta charset="gbk">'])
+def test_gbk_with_a_few_stray_bytes(meta: str) -> None:
+    data, expected = with_stray_bytes(page(body=PARAGRAPH * 3), "gbk", meta)
+    decoded = decode_html(data)
+    assert decoded.encoding == "gb18030"
+    assert decoded.text == expected
+    assert decoded.text.count("\ufffd") == data.count(STRAY)
+
+
+def test_lone_0x80_in_gbk_is_the_euro_sign() -> None:
+    """Windows code page 936 (and browsers) read a lone 0x80 as €; Python's codec rejects it."""
+    data = '<meta charset="gbk"><p>价格'.encode("gbk") + b"\x80" + "100元</p>".encode("gbk")
+    assert decode_html(data).text == '<meta charset="gbk"><p>价格€100元</p>'
+
+
+def test_declaration_contradicted_by_the_bytes_is_ignored() -> None:
+    text = page('<meta charset="utf-8">')
+    decoded = decode_html(text.encode("gbk"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "sniff")
+
+
+@pytest.mark.parametrize(
+    "http_charset",
+    [
+        "gbk",
+        "GBK",
+        " gbk ",
+        "charset=gbk",
+        "text/html; charset=gbk",
+        'text/html;charset="GBK"',
+        "Content-Type: text/html; charset=gbk",
+    ],
+)
+def test_http_charset_wins_over_meta(http_charset: str) -> None:
+    text = page('<meta charset="big5">')
+    decoded = decode_html(text.encode("gbk"), http_charset=http_charset)
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "http")
+
+
+def test_http_charset_contradicted_by_the_bytes_gives_way_to_meta() -> None:
+    """A server default (utf-8) on a GBK page: the page's own declaration is next."""
+    text = page('<meta charset="gbk">')
+    decoded = decode_html(text.encode("gbk"), http_charset="text/html; charset=utf-8")
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "meta")
+
+
+@pytest.mark.parametrize("http_charset", ["", "text/html", "text/html; charset=", "x-no-such"])
+def test_http_value_without_usable_charset_falls_back_to_meta(http_charset: str) -> None:
+    text = page('<meta charset="gbk">')
+    decoded = decode_html(text.encode("gbk"), http_charset=http_charset)
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "meta")
+
+
+def test_xml_declaration_encoding() -> None:
+    text = f'<?xml version="1.0" encoding="GBK"?>\n{page()}'
+    decoded = decode_html(text.encode("gbk"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "meta")
+
+
+@pytest.mark.parametrize("encoding", ["gbk", "utf-8"])
+def test_unknown_label_falls_back_to_sniffing(encoding: str) -> None:
+    text = page('<meta charset="x-no-such-charset">')
+    decoded = decode_html(text.encode(encoding), http_charset="text/html; charset=klingon")
+    assert (decoded.text, decoded.source) == (text, "sniff")
+    assert decoded.encoding == ("gb18030" if encoding == "gbk" else "utf-8")
+
+
+@pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "utf-16be", "utf-32", "cp500"])
+def test_ascii_incompatible_declaration_does_not_garble_the_page(label: str) -> None:
+    ascii_text = page(f'<meta charset="{label}">', body="Plain ASCII body text.", title="News")
+    assert decode_html(ascii_text.encode("ascii")).text == ascii_text
+    assert decode_html(ascii_text.encode("ascii"), http_charset=label).text == ascii_text
+    chinese = page(f'<meta charset="{label}">')
+    assert decode_html(chinese.encode("utf-8")).text == chinese
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "zlib",
+        "base64",
+        "hex",
+        "rot13",
+        "idna",
+        "punycode",
+        "undefined",
+        "unicode_escape",
+        "utf-7",
+        "a\x00b",
+        "\u4e2d\u6587",
+    ],
+)
+def test_labels_that_are_not_page_charsets_are_ignored(label: str) -> None:
+    text = page(f'<meta charset="{label}">', body=PARAGRAPH + " \\N{x} \\u12 +ADw-")
+    for encoding in ("utf-8", "gbk"):
+        assert decode_html(text.encode(encoding)).text == text
+        assert decode_html(text.encode(encoding), http_charset=label).text == text
+
+
+def test_extract_reports_the_encoding() -> None:
+    article = extract(page(meta_charset("gb2312")).encode("gbk"))
+    assert (article.title, article.encoding) == (TITLE, "gb18030")
+
+
+# Real pages from ../shared (skipped when it is absent, failed under CI).
+
+FFFD_IN_SOURCE_LIMIT = 16
+"""Two zh_cwce pages carry half characters in their bytes (a GBK lead byte cut off before
+``&quot;``: 12 and 2 of them), which every decoder must show as U+FFFD. A wrong decoding
+of a whole page produces thousands."""
+
+
+def read_page(path: Path) -> bytes:
+    data = path.read_bytes()
+    return gzip.decompress(data) if path.suffix == ".gz" else data
+
+
+def site_pages(shared_dir: Path) -> list[Path]:
+    pages = sorted((shared_dir / "datasets/sites/pages").glob("*/*.html*"))
+    assert pages, "no pages found under datasets/sites/pages"
+    return pages
+
+
+def test_sites_pages_show_their_gold_title(shared_dir: Path) -> None:
+    gold_dir = shared_dir / "datasets/sites/gold"
+    failures = []
+    titles_checked = 0
+    for path in site_pages(shared_dir):
+        decoded = decode_html(read_page(path))
+        gold = gold_dir / f"{path.parent.name}-{path.name.split('.')[0]}.json"
+        if gold.exists():
+            titles_checked += 1
+            if json.loads(gold.read_text("utf-8"))["title"] not in decoded.text:
+                failures.append(f"{path}: gold title not in text decoded as {decoded.encoding}")
+        if decoded.text.count("\ufffd") > FFFD_IN_SOURCE_LIMIT:
+            failures.append(f"{path}: {decoded.text.count(chr(0xFFFD))} U+FFFD")
+    assert not failures
+    assert titles_checked >= 30
+
+
+@pytest.mark.parametrize(
+    ("name", "encoding"),
+    [
+        ("people/article-1.html.gz", "utf-8"),  # meta GB2312, stored UTF-8
+        ("people/article-2.html", "gb18030"),  # real GBK
+        ("people/article-3.html", "utf-8"),
+        ("people/article-4.html", "utf-8"),
+        ("netease/listing-1.html", "utf-8"),  # meta gb2312, stored UTF-8
+        ("netease/listing-2.html", "utf-8"),  # meta gbk, stored UTF-8
+    ],
+)
+def test_sites_pages_known_encodings(shared_dir: Path, name: str, encoding: str) -> None:
+    path = shared_dir / "datasets/sites/pages" / name
+    assert decode_html(read_page(path)).encoding == encoding
+
+
+def test_zh_cwce_pages_decode_cleanly(shared_dir: Path) -> None:
+    paths = sorted((shared_dir / "datasets/zh_cwce/original").glob("*.html"))
+    assert paths, "no zh_cwce pages found"
+    counts = {path.name: decode_html(path.read_bytes()).text.count("\ufffd") for path in paths}
+    assert {name: n for name, n in counts.items() if n > FFFD_IN_SOURCE_LIMIT} == {}
