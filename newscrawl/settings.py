@@ -1,16 +1,16 @@
 """Every Scrapy default of the project in one place (`scrapy.cfg` points here)."""
 
 import os
-from pathlib import Path
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["newscrawl.spiders"]
 NEWSPIDER_MODULE = "newscrawl.spiders"
 
-# One spider per site config (configs/sites/<name>.toml), see newscrawl.spiders.loader.
+# One spider per site config (newscrawl/configs/sites/<name>.toml), see newscrawl.spiders.loader.
 SPIDER_LOADER_CLASS = "newscrawl.spiders.loader.SiteSpiderLoader"
-NEWSCRAWL_BUILTIN_SITES_DIR = str(Path(__file__).resolve().parent.parent / "configs" / "sites")
-"""The bundled site configs (a source checkout or editable install)."""
+NEWSCRAWL_BUILTIN_SITES = True
+"""Load the site configs bundled as package data (newscrawl/configs/sites): read through
+importlib.resources, so a wheel or a zipped scrapyd egg carries them too."""
 NEWSCRAWL_SITES_DIR = os.environ.get("NEWSCRAWL_SITES_DIR", "")
 """A user's directory of site configs; its files add sites or replace bundled ones."""
 

@@ -389,7 +389,8 @@ def test_article_page_is_yielded_whole_with_where_it_was_found() -> None:
 
 
 def test_pages_carry_the_site_charset_override(tmp_path: Path) -> None:
-    config = (Path(__file__).parents[1] / "configs/sites/sohu.toml").read_text(encoding="utf-8")
+    bundled = Path(__file__).parents[1] / "newscrawl/configs/sites/sohu.toml"
+    config = bundled.read_text(encoding="utf-8")
     (tmp_path / "sohu.toml").write_text('charset = "gb18030"\n' + config, encoding="utf-8")
     spider = make_spider("sohu", settings={"NEWSCRAWL_SITES_DIR": str(tmp_path)})
     url = "https://www.sohu.com/a/733320600_429139"

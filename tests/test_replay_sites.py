@@ -164,7 +164,7 @@ def replayed(
     def outcome(name: str) -> Outcome:
         site = name.split("-")[0]
         if site not in crawls:
-            config = load_site(PROJECT_ROOT / "configs" / "sites" / f"{site}.toml")
+            config = load_site(PROJECT_ROOT / "newscrawl" / "configs" / "sites" / f"{site}.toml")
             saved = saved_site(shared_dir / "datasets" / "sites", site, config)
             crawls[site] = saved, replay_crawl(site, saved, tmp_path_factory.mktemp(site))
         saved, items = crawls[site]

@@ -16,7 +16,7 @@ from newscrawl.sites import SiteConfigError, find_sites, load_site
 from newscrawl.spiders.loader import SiteSpiderLoader
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-BUILTIN = PROJECT_ROOT / "configs" / "sites"
+BUILTIN = PROJECT_ROOT / "newscrawl" / "configs" / "sites"
 SITES = ["cnblogs", "csdn", "netease", "people", "sina", "sinablog", "sohu", "xinhua"]
 
 MINIMAL = """\

@@ -1,8 +1,8 @@
-"""One site's crawl described as data: parsed and validated from ``configs/sites/<name>.toml``.
+"""One site's crawl described as data: parsed and validated from ``<sites dir>/<name>.toml``.
 
 Everything a site needs that is not code lives here (entry points, URL patterns, politeness,
 charset, headers, tracking parameters), so adding a site means adding a TOML file. The
-format is documented in ``configs/sites/README.md``.
+format is documented in ``newscrawl/configs/sites/README.md``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, TypeVar, get_args
@@ -94,16 +95,21 @@ class SiteConfig:
         )
 
 
-def load_site(path: Path) -> SiteConfig:
-    """Read and validate one TOML file; raises `SiteConfigError` naming file, key and problem."""
+def load_site(path: Path | Traversable) -> SiteConfig:
+    """Read and validate one TOML file; raises `SiteConfigError` naming file, key and problem.
+
+    `path` may lie inside a zipped egg (bundled configs under scrapyd); messages name it as
+    ``<egg>/newscrawl/configs/sites/<name>.toml``.
+    """
+    where = Path(str(path))
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
-        raise SiteConfigError(path, "(syntax)", str(error)) from None
+        raise SiteConfigError(where, "(syntax)", str(error)) from None
     except OSError as error:
-        raise SiteConfigError(path, "(file)", error.strerror or str(error)) from None
-    return parse_site(data, path)
+        raise SiteConfigError(where, "(file)", error.strerror or str(error)) from None
+    return parse_site(data, where)
 
 
 def parse_site(data: dict[str, object], path: Path) -> SiteConfig:

@@ -1,1 +1,1 @@
-"""Spiders: one config-driven class serves every site in configs/sites/."""
+"""Spiders: one config-driven class serves every site in newscrawl/configs/sites/."""

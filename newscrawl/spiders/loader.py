@@ -1,17 +1,20 @@
 """A spider loader that adds one spider per site config to Scrapy's module spiders.
 
 Set as ``SPIDER_LOADER_CLASS``: ``scrapy list``, ``scrapy crawl <site>`` and scrapyd see
-a spider for every ``*.toml`` in ``NEWSCRAWL_BUILTIN_SITES_DIR`` and the user's
-``NEWSCRAWL_SITES_DIR`` (which overrides a bundled site of the same name). Python spiders in
-``SPIDER_MODULES`` keep working. A bad config stops the loader with its file, key and
-problem, unless ``SPIDER_LOADER_WARN_ONLY`` is set, in which case only site spiders are
-skipped with a warning.
+a spider for every ``*.toml`` bundled in ``newscrawl/configs/sites`` (package data, unless
+``NEWSCRAWL_BUILTIN_SITES`` is off) and in the user's ``NEWSCRAWL_SITES_DIR`` (which
+overrides a bundled site of the same name). Python spiders in ``SPIDER_MODULES`` keep
+working. A bad config stops the loader with its file, key and problem, unless
+``SPIDER_LOADER_WARN_ONLY`` is set, in which case only site spiders are skipped with a
+warning.
 """
 
 from __future__ import annotations
 
 import builtins
 import warnings
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,10 +30,18 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 
-def site_dirs(settings: BaseSettings) -> list[Path]:
-    """The directories searched for site configs, the user's last so it overrides."""
-    names = [settings.get("NEWSCRAWL_BUILTIN_SITES_DIR"), settings.get("NEWSCRAWL_SITES_DIR")]
-    return [Path(name).expanduser() for name in names if name]
+def site_dirs(settings: BaseSettings) -> list[Traversable]:
+    """The directories searched for site configs, the user's last so it overrides.
+
+    The bundled ones are package data, a folder inside the zipped egg when scrapyd runs us.
+    """
+    dirs: list[Traversable] = []
+    if settings.getbool("NEWSCRAWL_BUILTIN_SITES"):
+        dirs.append(files("newscrawl") / "configs" / "sites")
+    user = settings.get("NEWSCRAWL_SITES_DIR")
+    if user:
+        dirs.append(Path(user).expanduser())
+    return dirs
 
 
 def build_spider_class(site: SiteConfig) -> type[SiteSpider]:

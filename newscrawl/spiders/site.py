@@ -1,7 +1,7 @@
 """The one spider class: a site's TOML config says where to start and which links to take.
 
 `SiteSpiderLoader` builds a subclass per config (``name`` and ``site`` set), so
-``scrapy crawl sina`` runs this class on ``configs/sites/sina.toml``. Discovery callbacks
+``scrapy crawl sina`` runs this class on the bundled ``sina.toml``. Discovery callbacks
 (`parse` for HTML listings, `parse_feed`, `parse_sitemap`, `parse_api`) only yield
 requests; `parse_article` yields one `RawPage` per article page for the pipelines.
 
