@@ -19,6 +19,7 @@ from newscrawl.commands import export as export_command
 from newscrawl.commands import extract as extract_command
 from newscrawl.commands import import_spool as import_spool_command
 from newscrawl.commands import reextract as reextract_command
+from newscrawl.commands import schedule as schedule_command
 from newscrawl.commands import stats as stats_command
 
 COMMANDS: tuple[ModuleType, ...] = (
@@ -28,6 +29,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     export_command,
     stats_command,
     import_spool_command,
+    schedule_command,
 )
 """Command modules, in the order `--help` lists them."""
 
