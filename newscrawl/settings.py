@@ -98,3 +98,15 @@ NEWSCRAWL_TRACKING_PARAMS: list[str] = []
 """Query parameters a site adds to the defaults of newscrawl.urls (tracking only)."""
 NEWSCRAWL_HOST_TWINS: dict[str, str] = {}
 """Twin hosts folded into one canonical URL, e.g. {"m.sohu.com": "www.sohu.com"}."""
+
+# Distributed crawling (newscrawl.distributed): with a Redis URL, workers on any number of
+# machines share one request queue and one seen-set through scrapy-redis.
+ADDONS = {"newscrawl.distributed.DistributedAddon": 0}
+NEWSCRAWL_REDIS_URL = os.environ.get("NEWSCRAWL_REDIS_URL", "")
+"""redis://[:password@]host:port/db; empty: this process crawls alone (Scrapy's scheduler)."""
+NEWSCRAWL_REDIS_KEY_PREFIX = "newscrawl"
+"""Keys are <prefix>:<spider>:requests|seen|workers|busy."""
+NEWSCRAWL_REDIS_IDLE_SECONDS = 30.0
+"""A worker closes after this long with the shared queue empty and no other worker busy."""
+NEWSCRAWL_REDIS_WORKER_TIMEOUT = 30.0
+"""A worker whose heartbeat is this old counts as gone (killed); others stop waiting for it."""
