@@ -1,18 +1,18 @@
 """The switch: with ``NEWSCRAWL_REDIS_URL`` set, a crawl runs on scrapy-redis.
 
 Without it the add-on is inert (``NotConfigured``) and the crawl keeps Scrapy's in-memory
-scheduler. The settings are applied at add-on priority, so ``-s`` and a project's own
-settings still win.
+scheduler; scrapy-redis and redis (the ``distributed`` extra) are then not even imported.
+The settings are applied at add-on priority, so ``-s`` and a project's own settings still win.
 """
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 
 from newscrawl.distributed.config import RedisConfig, key_patterns
-from newscrawl.distributed.idle import IdleClose
 
 if TYPE_CHECKING:
     from typing import Self
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
+IDLE_CLOSE = "newscrawl.distributed.idle.IdleClose"
 IDLE_CLOSE_PRIORITY = 0
 
 
@@ -34,6 +35,11 @@ class DistributedAddon:
         config = RedisConfig.from_settings(crawler.settings)
         if not config.url:
             raise NotConfigured
+        if find_spec("scrapy_redis") is None:
+            raise RuntimeError(
+                "NEWSCRAWL_REDIS_URL is set but scrapy-redis is not installed: "
+                "pip install 'newscrawl[distributed]'"
+            )
         return cls(config)
 
     def update_settings(self, settings: BaseSettings) -> None:
@@ -50,4 +56,6 @@ class DistributedAddon:
         }
         for name, value in values.items():
             settings.set(name, value, priority="addon")
-        settings.set_in_component_priority_dict("EXTENSIONS", IdleClose, IDLE_CLOSE_PRIORITY)
+        extensions = settings.getdict("EXTENSIONS")
+        extensions[IDLE_CLOSE] = IDLE_CLOSE_PRIORITY
+        settings.set("EXTENSIONS", extensions, priority=settings.getpriority("EXTENSIONS") or 0)

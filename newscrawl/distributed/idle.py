@@ -48,7 +48,6 @@ class IdleClose:
         self.config = config
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
         self.registry: WorkerRegistry | None = None
-        self.waiting_for = 0
         self.idle_since: float | None = None
         self.heartbeat = LoopingCall(self.beat)
 
@@ -98,12 +97,9 @@ class IdleClose:
             raise DontCloseSpider from None  # the scheduler is stopping the crawl
         now = time.monotonic()
         if others_busy:
-            if others_busy != self.waiting_for:
-                logger.info("Queue empty; waiting while %d other worker(s) are busy", others_busy)
-            self.waiting_for = others_busy
+            logger.info("Queue empty; waiting while %d other worker(s) are busy", others_busy)
             self.idle_since = None
             raise DontCloseSpider
-        self.waiting_for = 0
         if self.idle_since is None:
             self.idle_since = now
         if now - self.idle_since < self.config.idle_seconds:
