@@ -7,7 +7,7 @@ import cycles.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Method = Literal["paper", "default"]
 METHODS: tuple[Method, ...] = ("paper", "default")
@@ -106,9 +106,13 @@ class Options:
                 raise ValueError(f"{name} must be within 0..1, got {getattr(self, name)}")
 
 
-@dataclass(frozen=True, slots=True)
-class LineDecision:
-    """One text line of the page and what the extractor decided about it (for `--explain`)."""
+class LineDecision(NamedTuple):
+    """One text line of the page and what the extractor decided about it (for `--explain`).
+
+    Immutable like the other types, but a named tuple: one is built for every line of every
+    page, and a frozen dataclass costs about six times as much to build (measured: 2.0 vs
+    0.35 us, a tenth of the default method's time on zh_cwce).
+    """
 
     number: int
     """1-based line number after preprocessing."""
