@@ -398,7 +398,9 @@ def _flush(pieces: list[str], top: _Entry, link_chars: int, lines: list[Line]) -
     if raw.isspace():
         return
     if "&" in raw:
-        raw = unescape(raw)
+        raw = raw.replace("&nbsp;", " ")
+        if "&" in raw:
+            raw = unescape(raw)
     if top[6]:
         raw = raw.replace("\r\n", "\n").replace("\n", _SOFT_BREAK)
     if _SOFT_BREAK in raw:

@@ -100,9 +100,10 @@ def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
     return {element for element in named if prose[element] <= options.wrapper_share * total}
 
 
-def line_score(line: Line, boilerplate: bool, options: Options) -> int:
-    """A line's contribution to a body region, in characters (see the module docstring)."""
-    if boilerplate or _is_link_line(line, options):
+def line_score(line: Line, dropped: bool, options: Options) -> int:
+    """A line's contribution to a body region, in characters (see the module docstring);
+    `dropped`: the line is a link or boilerplate line."""
+    if dropped:
         return -line.chars
     text_chars = line.chars - line.link_chars
     score = text_chars + options.punctuation_weight * line.punctuation - options.line_cost
@@ -224,19 +225,23 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     """
     lines = page.lines
     noisy = boilerplate_elements(page, options)
-    boilerplate = [_boilerplate_reason(line, noisy) for line in lines]
-    scores = [
-        line_score(line, reason is not None, options)
-        for line, reason in zip(lines, boilerplate, strict=True)
-    ]
     quoted = _quoted_by(description)
-    for index, line in enumerate(lines):
-        if scores[index] <= 0 and boilerplate[index] is None and quoted(line):
-            scores[index] = options.description_weight * line.chars
     plain_title = "".join(title.split())
-    headline = next(
-        (index for index, line in enumerate(lines) if _is_headline(line, plain_title)), None
-    )
+    link_rule = f"link line: link share > {options.max_link_share}"
+    dropped: list[str | None] = []
+    scores: list[int] = []
+    headline = None
+    for index, line in enumerate(lines):
+        reason = _boilerplate_reason(line, noisy)
+        if reason is None and _is_link_line(line, options):
+            reason = link_rule
+        score = line_score(line, reason is not None, options)
+        if score <= 0 and reason is None and quoted(line):
+            score = options.description_weight * line.chars
+        if headline is None and _is_headline(line, plain_title):
+            headline = index
+        dropped.append(reason)
+        scores.append(score)
     chosen = main_elements(lines, scores, page.parents, headline, options)
     memo: dict[int, bool] = {}
     inside = [_inside(line.element, chosen, page.parents, memo) for line in lines]
@@ -247,10 +252,7 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
         ]
     )
     decisions = []
-    link_rule = f"link line: link share > {options.max_link_share}"
-    for index, (line, reason, score) in enumerate(zip(lines, boilerplate, scores, strict=True)):
-        if reason is None and _is_link_line(line, options):
-            reason = link_rule
+    for index, (line, reason, score) in enumerate(zip(lines, dropped, scores, strict=True)):
         kept, rule = _decide(index, line, reason, inside[index], region, plain_title)
         group = 1 if region and region[0] <= index <= region[1] else None
         decisions.append(
