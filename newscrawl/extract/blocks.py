@@ -338,8 +338,9 @@ def _attribute_flags(attributes: str) -> tuple[bool, str | None]:
 
 
 def _noise_word(attributes: str) -> str | None:
-    """The boilerplate word in the class or id values of lower-cased `attributes`, if any."""
-    if NOISE_WORD_RE.search(attributes) is None:
+    """The boilerplate word in the class or id values of lower-cased `attributes`, if any
+    (only the values are searched: style, href and src values are long and never tell)."""
+    if "class" not in attributes and "id" not in attributes:
         return None
     for match in _CLASS_ID_RE.finditer(attributes):
         found = NOISE_WORD_RE.search(match.group(1) or match.group(2) or match.group(3) or "")
