@@ -21,9 +21,10 @@ pushed, and the stack is capped at `MAX_DEPTH` (deeper elements only contribute 
 
 from __future__ import annotations
 
-import html
 import re
 from typing import NamedTuple
+
+from newscrawl.extract.clean import unescape
 
 MAX_DEPTH = 256
 """Elements nested deeper than this are not tracked (libxml2's default limit too)."""
@@ -131,18 +132,6 @@ of a line (not inside URLs, dates or numbers). Two single-class patterns: measur
 faster per line than one alternation, 4x faster than ``str.translate`` on CJK text."""
 
 _SOFT_BREAK = "\x00"
-_HUGE_NUMERIC_REFERENCE_RE = re.compile(r"&#[xX]?0*[0-9a-fA-F]{7,};?")
-
-
-def unescape(text: str) -> str:
-    """``html.unescape`` that never raises: a numeric reference with thousands of digits
-    (``int`` refuses over 4,300) is beyond U+10FFFF anyway and becomes U+FFFD."""
-    try:
-        return html.unescape(text)
-    except ValueError:
-        return html.unescape(_HUGE_NUMERIC_REFERENCE_RE.sub("\ufffd", text))
-
-
 class Line(NamedTuple):
     """One text line of the page and its features (a tuple: built by the hundred per page)."""
 

@@ -13,8 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from newscrawl.extract.blocks import unescape
-from newscrawl.extract.clean import collapse_whitespace, strip_tags
+from newscrawl.extract.clean import collapse_whitespace, strip_tags, unescape
 
 _TITLE_RE = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
 _TITLE_END_RE = re.compile(r"</title", re.IGNORECASE)
