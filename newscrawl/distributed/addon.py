@@ -40,6 +40,11 @@ class DistributedAddon:
                 "NEWSCRAWL_REDIS_URL is set but scrapy-redis is not installed: "
                 "pip install 'newscrawl[distributed]'"
             )
+        # Checked here, before the engine exists: a scheduler failing to open leaves Scrapy
+        # a half-built engine whose close adds a second, misleading traceback.
+        from newscrawl.distributed.scheduler import check_reachable
+
+        check_reachable(crawler.settings)
         return cls(config)
 
     def update_settings(self, settings: BaseSettings) -> None:

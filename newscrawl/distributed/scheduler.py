@@ -2,7 +2,8 @@
 
 As shipped, an unreachable Redis surfaces as a bare ``ConnectionError`` traceback without
 the URL, and a Redis lost mid-crawl raises inside the engine's loop on every request, so the
-worker neither crawls nor stops. Here the first error stops the crawl once, with the
+worker neither crawls nor stops. Here the add-on pings Redis before the crawl starts
+(`check_reachable`), and the first error mid-crawl stops the crawl once, with the
 (password-free) URL in the message; the article store then flushes as on any close.
 """
 
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 from scrapy.utils.defer import deferred_from_coro
+from scrapy_redis.connection import get_redis_from_settings
 from scrapy_redis.scheduler import Scheduler
 
 from newscrawl.distributed.config import display_url
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 
     from scrapy import Request
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +36,22 @@ class RedisUnavailableError(RuntimeError):
     """Redis could not be reached when the crawl started."""
 
 
+def check_reachable(settings: BaseSettings) -> None:
+    """Ping the ``NEWSCRAWL_REDIS_URL`` server (with scrapy-redis's connection settings)."""
+    redis_settings = settings.copy()
+    redis_settings.set("REDIS_URL", settings.get("NEWSCRAWL_REDIS_URL"), priority="cmdline")
+    try:
+        get_redis_from_settings(redis_settings).ping()
+    except RedisError as error:
+        raise unreachable(redis_settings, error) from error
+
+
+def unreachable(settings: BaseSettings, error: RedisError) -> RedisUnavailableError:
+    """The error naming the (password-free) URL of the Redis that could not be reached."""
+    url = display_url(settings.get("REDIS_URL") or "")
+    return RedisUnavailableError(f"Redis is not reachable at {url}: {error}")
+
+
 class RedisScheduler(Scheduler):
     """The shared queue and seen-set; a Redis error stops the crawl instead of looping."""
 
@@ -42,13 +61,12 @@ class RedisScheduler(Scheduler):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        url = display_url(crawler.settings.get("REDIS_URL") or "")
         try:
             scheduler: Self = super().from_crawler(crawler)  # pings Redis
         except RedisError as error:
-            raise RedisUnavailableError(f"Redis is not reachable at {url}: {error}") from error
+            raise unreachable(crawler.settings, error) from error
         scheduler.crawler = crawler
-        scheduler.url = url
+        scheduler.url = display_url(crawler.settings.get("REDIS_URL") or "")
         scheduler.stats = None  # counted here: scrapy-redis passes the deprecated spider argument
         return scheduler
 
