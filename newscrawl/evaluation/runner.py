@@ -27,8 +27,8 @@ class Extractor:
 
 
 def method_extractor(method: Method) -> Extractor:
-    """One of our methods, fed the page bytes."""
-    options = Options(method=method)
+    """One of our methods, fed the page bytes; body only, like the peers are run."""
+    options = Options(method=method, with_metadata=False)
     return Extractor(method, lambda page, _text: extract(page.html, page.url, options=options).body)
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
+
 from newscrawl.extract import blocks, clean, default, fallbacks, pagemeta, paper, title
 from newscrawl.extract.decode import decode_html
+from newscrawl.extract.metadata import extract_metadata
 from newscrawl.extract.model import Article, Options
 
 DEFAULT_OPTIONS = Options()
@@ -15,12 +19,14 @@ def extract(
     *,
     options: Options | None = None,
     http_charset: str | None = None,
+    fetched_at: datetime | None = None,
 ) -> Article:
-    """Extract the title and body of one page.
+    """Extract the title, body and metadata of one page.
 
     `html` may be bytes (decoded by `decode_html`, with `http_charset` taken from the HTTP
-    Content-Type when the caller has one) or already decoded text. Never raises on bad
-    input: an empty `body` comes with a `reason`.
+    Content-Type when the caller has one) or already decoded text. `fetched_at` anchors
+    relative dates such as 昨天 (yesterday). Never raises on bad input: an empty `body`
+    comes with a `reason`.
     """
     options = options or DEFAULT_OPTIONS
     encoding: str | None = None
@@ -30,8 +36,12 @@ def extract(
     else:
         text = html
     if options.method == "paper":
-        return _paper(text, url, encoding, options)
-    return _default(text, url, encoding, options)
+        article = _paper(text, url, encoding, options)
+    else:
+        article = _default(text, url, encoding, options)
+    if not options.with_metadata:
+        return article
+    return replace(article, metadata=extract_metadata(text, url, fetched_at))
 
 
 def _paper(text: str, url: str | None, encoding: str | None, options: Options) -> Article:

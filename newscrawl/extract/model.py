@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
+from newscrawl.extract.metadata import Metadata
+
 Method = Literal["paper", "default"]
 METHODS: tuple[Method, ...] = ("paper", "default")
 
@@ -27,6 +29,9 @@ class Options:
     """
 
     method: Method = "default"
+    with_metadata: bool = True
+    """Fill `Article.metadata` (publish time, author, ...). Off when only the body matters,
+    e.g. when scoring body extraction, since it parses the page a second time."""
     min_line_length: int = 80
     """L: a group starts at a line at least this many characters long."""
     fallback_line_length: int = 60
@@ -148,6 +153,9 @@ class Article:
     fallback: str | None = None
     """Where the body came from when the lines could not give it (``json-ld articleBody``,
     ``meta description``); None when the body is the page's own kept lines."""
+    metadata: Metadata = field(default_factory=Metadata)
+    """Publish time, author, source, editor, language, canonical URL, description, tags and
+    top image (empty when `Options.with_metadata` is off)."""
 
     def to_dict(self, *, with_lines: bool = False) -> dict[str, object]:
         """A JSON-ready mapping; the line table only on request since it is large."""
@@ -160,6 +168,7 @@ class Article:
             "reason": self.reason,
             "parameters": dict(self.parameters),
             "fallback": self.fallback,
+            "metadata": self.metadata.to_dict(),
         }
         if with_lines:
             data["lines"] = [

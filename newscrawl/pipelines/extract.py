@@ -1,8 +1,8 @@
 """Turn each fetched `RawPage` into an `ArticleItem` with `newscrawl.extract`.
 
-The page is decoded once, by the extractor's rules (the site's charset override, else the
-HTTP charset, then BOM/meta/sniffing), and the text goes to both the body extractor and
-`extract_metadata` (publication time, author, source …).
+The page is decoded by the extractor's rules (the site's charset override, else the HTTP
+charset, then BOM/meta/sniffing); `extract` returns the body and the metadata (publication
+time, author, source …) in one call.
 
 A page whose extraction comes out empty is dropped (`DropItem`) and counted under
 ``newscrawl/dropped/<reason>`` with the extractor's own reason, so a crawl's stats say why
@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
-from newscrawl.extract import Options, decode_html, extract
-from newscrawl.extract.metadata import extract_metadata
+from newscrawl.extract import Options, extract
 from newscrawl.items import ArticleItem, RawPage
 
 if TYPE_CHECKING:
@@ -46,15 +45,19 @@ class ExtractPipeline:
             return item
         page = ItemAdapter(item)
         content_type = _first(page["headers"], "Content-Type")
-        decoded = decode_html(page["body"], page["charset"] or content_type)
-        article = extract(decoded.text, page["final_url"], options=self.options)
+        article = extract(
+            page["body"],
+            page["final_url"],
+            options=self.options,
+            http_charset=page["charset"] or content_type,
+            fetched_at=datetime.fromisoformat(page["fetched"]),
+        )
         if not article.body:
             reason = article.reason or "empty body"
             self.stats.inc_value(f"newscrawl/dropped/{reason}")
             raise DropItem(f"no article text in {page['final_url']}: {reason}")
         self.stats.inc_value("newscrawl/extracted")
-        fetched = datetime.fromisoformat(page["fetched"])
-        meta = extract_metadata(decoded.text, page["final_url"], fetched)
+        meta = article.metadata
         return ArticleItem(
             url=page["url"],
             final_url=page["final_url"],
@@ -62,7 +65,7 @@ class ExtractPipeline:
             title=article.title,
             body=article.body,
             fetched=page["fetched"],
-            encoding=decoded.encoding,
+            encoding=article.encoding,
             method=article.method,
             status=page["status"],
             referer=page["referer"],

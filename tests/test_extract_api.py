@@ -1,0 +1,46 @@
+"""`extract()` as one call: body, title and metadata together, for every method."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from newscrawl.extract import METHODS, Method, Options, extract
+
+PAGE = """<html><head><title>公园开放_示例新闻网</title>
+<link rel="canonical" href="https://news.example.cn/a/1.html"></head><body>
+<h1>公园开放</h1>
+<div class="info">昨天 09:30　来源：示例新闻网　作者：张明</div>
+<div class="article"><p>{para}</p>
+<p>{para}</p></div>
+<div class="editor">（责任编辑：王丽）</div>
+</body></html>""".format(
+    para="经过一年多的改造施工，滨河公园于本周六正式向市民开放，园内绿化面积增加了约百分之三十。"
+    * 2
+)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_method_fills_the_metadata(method: Method) -> None:
+    fetched = datetime(2026, 11, 21, 2, 0, tzinfo=UTC)  # 10:00 in Shanghai
+    article = extract(
+        PAGE.encode("utf-8"),
+        "https://news.example.cn/a/1.html",
+        options=Options(method=method),
+        fetched_at=fetched,
+    )
+    assert "滨河公园" in article.body
+    meta = article.metadata
+    assert meta.published is not None
+    assert meta.published.astimezone(UTC) == datetime(2026, 11, 20, 1, 30, tzinfo=UTC)
+    assert (meta.author, meta.source, meta.editor) == ("张明", "示例新闻网", "王丽")
+    assert meta.canonical_url == "https://news.example.cn/a/1.html"
+    assert meta.lang == "zh"
+    assert article.to_dict()["metadata"]["author"] == "张明"  # type: ignore[index]
+
+
+def test_metadata_can_be_switched_off_for_body_only_runs() -> None:
+    article = extract(PAGE, options=Options(with_metadata=False))
+    assert "滨河公园" in article.body
+    assert article.metadata.published is None and article.metadata.author is None
