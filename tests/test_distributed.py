@@ -21,9 +21,12 @@ from typing import Any
 import pytest
 from conftest import skip_or_fail
 from distributed_support import SPIDER, NewsSite, Worker, redis_keys, write_site
+from scrapy.utils.test import get_crawler, get_reactor_settings
 from store_support import pg_connect, pg_schema_url
 
-from newscrawl.distributed.config import RunKeys
+from newscrawl import settings as project_module
+from newscrawl.distributed.config import RunKeys, display_url
+from newscrawl.distributed.workers import WorkerRegistry
 from newscrawl.store import open_store
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -109,6 +112,55 @@ def stored_paths(db_url: str) -> list[str]:
             ]
     except Exception:  # the first worker may not have created the tables yet
         return []
+
+
+def test_display_url_masks_only_the_password() -> None:
+    assert display_url("redis://:s3cret@db:6379/2") == "redis://:***@db:6379/2"
+    assert display_url("redis://user:s3cret@db/0") == "redis://user:***@db/0"
+    assert display_url("unix:///run/redis.sock") == "unix:///run/redis.sock"
+
+
+def test_addon_is_off_without_a_url_and_sets_scrapy_redis_with_one() -> None:
+    # settings.py's own values (as `scrapy crawl` layers them over Scrapy's defaults)
+    project = {name: value for name, value in vars(project_module).items() if name.isupper()}
+    project.update(get_reactor_settings(), NEWSCRAWL_REDIS_URL="")
+    plain = get_crawler(settings_dict=project).settings
+    assert plain["SCHEDULER"] == "scrapy.core.scheduler.Scheduler"
+    redis_client(REDIS_URL)
+    configured = get_crawler(settings_dict={**project, "NEWSCRAWL_REDIS_URL": REDIS_URL}).settings
+    assert configured["SCHEDULER"] == "newscrawl.distributed.scheduler.RedisScheduler"
+    assert configured["DUPEFILTER_CLASS"] == "scrapy_redis.dupefilter.RFPDupeFilter"
+    assert configured["REDIS_URL"] == REDIS_URL and configured.getbool("SCHEDULER_PERSIST")
+    assert configured["SCHEDULER_DUPEFILTER_KEY"] % {"spider": "x"} == "newscrawl:x:seen"
+    assert "newscrawl.distributed.idle.IdleClose" in configured.getdict("EXTENSIONS")
+
+
+def test_worker_registry_scopes_the_seen_set_to_a_run(redis_prefix: str) -> None:
+    client = redis_client(REDIS_URL)
+    keys = RunKeys.of(redis_prefix, "site")
+    a, b = (WorkerRegistry(client, keys, name, timeout=1.0) for name in ("a", "b"))
+    client.sadd(keys.seen, "fingerprint of an old, finished run")
+    assert a.join()  # nobody alive, queue empty: a new run, the old seen-set goes
+    assert not client.exists(keys.seen)
+    client.sadd(keys.seen, "fingerprint")
+    assert not b.join()  # a is alive: b joins a's run
+    assert a.beat(busy=True) == 0 and b.beat(busy=False) == 1  # b sees a busy
+    assert a.beat(busy=False) == 0 and b.beat(busy=False) == 0
+    assert not a.leave() and client.exists(keys.seen)  # b is still there
+    assert b.leave() and not client.exists(keys.seen)  # the last one out deletes it
+
+
+def test_a_silent_worker_stops_counting_after_the_timeout(redis_prefix: str) -> None:
+    client = redis_client(REDIS_URL)
+    keys = RunKeys.of(redis_prefix, "site")
+    killed, survivor = (WorkerRegistry(client, keys, n, timeout=0.5) for n in ("k", "s"))
+    killed.join()
+    survivor.join()
+    killed.beat(busy=True)  # and then nothing: SIGKILL
+    client.zadd(keys.requests, {"a queued request": 0})
+    assert survivor.beat(busy=False) == 1
+    wait_for(lambda: survivor.beat(busy=False) == 0, "the killed worker's heartbeat to expire")
+    assert not survivor.leave()  # requests still queued: the seen-set stays for a resume
 
 
 def test_two_workers_fetch_every_page_once_and_store_every_article_once(

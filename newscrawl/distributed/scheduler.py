@@ -13,6 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
+from scrapy.settings import Settings
 from scrapy.utils.defer import deferred_from_coro
 from scrapy_redis.connection import get_redis_from_settings
 from scrapy_redis.scheduler import Scheduler
@@ -38,8 +39,9 @@ class RedisUnavailableError(RuntimeError):
 
 def check_reachable(settings: BaseSettings) -> None:
     """Ping the ``NEWSCRAWL_REDIS_URL`` server (with scrapy-redis's connection settings)."""
-    redis_settings = settings.copy()
-    redis_settings.set("REDIS_URL", settings.get("NEWSCRAWL_REDIS_URL"), priority="cmdline")
+    redis_settings = Settings(
+        {**settings.copy_to_dict(), "REDIS_URL": settings["NEWSCRAWL_REDIS_URL"]}
+    )
     try:
         get_redis_from_settings(redis_settings).ping()
     except RedisError as error:
