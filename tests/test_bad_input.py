@@ -195,20 +195,7 @@ def test_ten_megabytes_on_one_line(method: Method) -> None:
     assert not article.body or sentence in article.body
 
 
-@pytest.mark.parametrize(
-    "method",
-    [
-        pytest.param(
-            method,
-            marks=pytest.mark.xfail(
-                method == "default",
-                reason="blocks.py reads '<!-->' as an open comment (reported)",
-                strict=True,
-            ),
-        )
-        for method in METHODS
-    ],
-)
+@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("comment", ["<!-->", "<!--->"])
 def test_abruptly_closed_comment_hides_nothing(method: Method, comment: str) -> None:
     """``<!-->`` is a whole (empty) comment in HTML, not the start of one."""

@@ -7,6 +7,7 @@ the test shows that too, so the comparison stays honest if either method changes
 from __future__ import annotations
 
 import importlib.util
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -315,3 +316,29 @@ def test_default_beats_the_paper_on_zh_cwce(shared_dir: Path) -> None:
 
     assert f1["default"] >= 0.88  # measured 0.925 (paper: 0.722)
     assert f1["default"] - f1["paper"] >= 0.15
+
+
+def test_quoted_greater_than_in_an_attribute_is_not_text() -> None:
+    """``onload="if(this.width>450) ..."``: the tag ends after the quoted value."""
+    image = """<img onload="if(this.width>450) this.width=450" src='/a.jpg'>"""
+    article = extract(page(f"<p>{PARAGRAPHS[0]}{image}</p>{paragraphs(1, 2)}"), options=DEFAULT)
+    assert has_all(article, 0, 1, 2)
+    assert "width" not in article.body and "src" not in article.body
+
+
+def test_tag_left_open_at_the_end_of_the_page_is_not_text() -> None:
+    """A browser drops a tag that runs to the end of the page."""
+    article = extract(page(paragraphs(0, 1, 2)) + "<meta name=title " * 500, options=DEFAULT)
+    assert has_all(article, 0, 1, 2)
+    assert "<meta" not in article.body
+
+
+@pytest.mark.parametrize(
+    "html",
+    ["<meta name=title " * 20_000, '"articleBody"' + "<script " * 20_000, "<title " * 20_000],
+)
+def test_head_scans_are_linear_on_tags_left_open(html: str) -> None:
+    """Each head scan moves forward once (these took seconds when every ``<meta`` retried)."""
+    started = time.perf_counter()
+    extract(html, options=DEFAULT)
+    assert time.perf_counter() - started < 1.0

@@ -119,6 +119,10 @@ _TEXT_AND_TAG_RE = re.compile(
 """Text (a ``<`` that starts no tag is text), then the tag after it, if any. Every ``<``
 the text stops at starts a tag that matches up to a ``>``, and the scan ends at the
 page's last ``>``: no attempt fails after reading ahead, so the scan is linear."""
+_QUOTED_TAG_RE = re.compile(r"""(?:[^>"'=]++|=\s*+(?:"[^"]*+"|'[^']*+')?|["'])*+>""")
+"""The rest of a tag whose ``>`` may be quoted: quotes open a value only after ``=``
+(possessive, so a value that never closes costs one forward scan, no backtracking)."""
+_TAG_START_RE = re.compile(r"<[a-zA-Z/!?]")
 CHUNK = 65_536
 """Characters read per ``findall`` call (the chunk is cut after a ``>``)."""
 _CLASS_ID_RE = re.compile(r"""(?<![\w-])(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
@@ -218,11 +222,11 @@ def page_lines(page: str) -> PageLines:
                 continue
             position = cursor
             if attributes and attributes.count('"') % 2:
-                position = _quoted_tag_end(page, position)
+                position = _quoted_tag_end(page, tag_start + 1 + len(closing) + len(name), position)
                 attributes = page[tag_start + 1 + len(closing) + len(name) : position - 1]
             if not name:
-                if tag == "<!--":
-                    ender = page.find("-->", position)
+                if tag == "<!--":  # "<!-->" and "<!--->" close at once, as in browsers
+                    ender = page.find("-->", position - 2)
                     position = len(page) if ender < 0 else ender + 3
                 continue
             kind = _KIND.get(name)
@@ -287,9 +291,16 @@ def page_lines(page: str) -> PageLines:
         chunk_start = max(chunk_end, position)
 
     if position < len(page) and not top[5]:
-        pieces.append(page[max(position, last_tag_end) :])
+        pieces.append(_unclosed_tail(page, max(position, last_tag_end)))
     _flush(pieces, top, link_chars, lines)
     return PageLines(lines, parents)
+
+
+def _unclosed_tail(page: str, start: int) -> str:
+    """The text after the page's last ``>``, up to a tag left open there: browsers drop a
+    tag that runs to the end of the page, so its markup is not text."""
+    opened = _TAG_START_RE.search(page, start)
+    return page[start : opened.start() if opened else len(page)]
 
 
 def _may_hide(attributes: str) -> bool:
@@ -348,17 +359,13 @@ def _close(stack: list[_Entry], name: str) -> bool:
     return False
 
 
-def _quoted_tag_end(page: str, end: int) -> int:
-    """Position after a tag whose first ``>`` (just before `end`) sits inside a quoted
-    attribute value (``onload="if(w>450)..."``): after the next ``>`` outside quotes."""
-    start = end
-    while page.count('"', start, end) % 2:
-        quote = page.find('"', end)
-        close = page.find(">", quote) if quote >= 0 else -1
-        if close < 0:
-            return end
-        start, end = end, close + 1
-    return end
+def _quoted_tag_end(page: str, start: int, end: int) -> int:
+    """Position after a tag (its name ends at `start`) whose first ``>`` (just before
+    `end`) may sit inside a quoted attribute value (``onload="if(w>450)..."``): after the
+    first ``>`` outside values quoted right after an ``=``, as browsers read it; `end`
+    when no such ``>`` follows."""
+    match = _QUOTED_TAG_RE.match(page, start)
+    return match.end() if match else end
 
 
 def _skip_content(page: str, name: str, start: int, raw: bool) -> int:

@@ -15,13 +15,15 @@ from typing import NamedTuple
 
 from newscrawl.extract.clean import collapse_whitespace, strip_tags, unescape
 
-_TITLE_RE = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
+_TITLE_RE = re.compile(r"<title\b[^>]*(?:>|\Z)", re.IGNORECASE)
 _TITLE_END_RE = re.compile(r"</title", re.IGNORECASE)
-_META_RE = re.compile(r"<meta\s[^>]*>", re.IGNORECASE)
+_META_RE = re.compile(r"<meta\s[^>]*(?:>|\Z)", re.IGNORECASE)
 _META_KEY_RE = re.compile(r"""(?:name|property|itemprop)\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
 _CONTENT_RE = re.compile(r"""content\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
-_LD_JSON_RE = re.compile(r"<script[^>]*application/ld\+json[^>]*>", re.IGNORECASE)
+_SCRIPT_RE = re.compile(r"<script\b([^>]*)(?:>|\Z)", re.IGNORECASE)
 _SCRIPT_END_RE = re.compile(r"</script", re.IGNORECASE)
+# A tag may run to the end of the page (``\Z``): every scan moves forward, none retries from
+# each "<meta" of a page that never closes one (which took seconds on 100 KB).
 _WANTED = frozenset({"og:title", "twitter:title", "og:description", "description"})
 
 
@@ -78,7 +80,9 @@ def _article_bodies(page: str) -> Iterator[str]:
     """The ``articleBody`` strings of the page's JSON-LD blocks (unparsable blocks skipped)."""
     if "articleBody" not in page:
         return
-    for match in _LD_JSON_RE.finditer(page):
+    for match in _SCRIPT_RE.finditer(page):
+        if "application/ld+json" not in match.group(1).lower():
+            continue
         close = _SCRIPT_END_RE.search(page, match.end())
         if close is None:
             return
