@@ -54,7 +54,7 @@ def unreachable(settings: BaseSettings, error: RedisError) -> RedisUnavailableEr
     return RedisUnavailableError(f"Redis is not reachable at {url}: {error}")
 
 
-class RedisScheduler(Scheduler):
+class RedisScheduler(Scheduler):  # type: ignore[misc]  # scrapy-redis ships no types
     """The shared queue and seen-set; a Redis error stops the crawl instead of looping."""
 
     crawler: Crawler
