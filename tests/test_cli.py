@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from newscrawl.cli import main
+from newscrawl.extract import Options, default
 
 TITLE = "市政府通报上半年经济运行情况"
 NAV = "首页 | 新闻 | 体育 | 财经 | 科技"
@@ -73,10 +75,36 @@ def news_page(*, charset: str | None = "utf-8", gap: int = 12) -> str:
     )
 
 
+BYLINE = "2026年11月20日 09:30 来源：示例新闻网 作者：张明"
+LINK_NAV = ("首页", "新闻", "体育", "财经", "科技")
+
+
+def byline_page() -> str:
+    """A page as CMSs write it: a menu of links, the headline, a byline, the story."""
+    menu = " | ".join(f"<a href='/c{number}'>{name}</a>" for number, name in enumerate(LINK_NAV))
+    return "\n".join(
+        [
+            f'<html><head><meta charset="utf-8"><title>{TITLE}_示例新闻网</title></head>',
+            "<body>",
+            f"<div>{menu}</div>",
+            f"<h1>{TITLE}</h1>",
+            f"<div class='info'>{BYLINE}</div>",
+            f"<div class='article'><p>{PARA1}</p><p>{PARA2}</p><p>{EDITOR}</p></div>",
+            f"<div class='footer'>{FOOTER}</div>",
+            "</body></html>",
+        ]
+    )
+
+
 def short_line_page() -> str:
     """Hard-wrapped text: no line reaches the fallback L=60, so defaults extract nothing."""
     body = "\n".join(f"<p>{line}</p>" for line in SHORT_LINES)
     return f"<html><head><title>短行</title></head><body>\n{body}\n</body></html>"
+
+
+def empty_page() -> str:
+    """No text at all: an empty body under either method."""
+    return "<html><head><title>空</title></head><body></body></html>"
 
 
 def big5_page() -> bytes:
@@ -104,6 +132,11 @@ def jsonl(text: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in text.splitlines()]
 
 
+def columns(line: str) -> int:
+    """Terminal columns `line` takes (CJK wide and fullwidth characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
+
+
 def summary(stderr: str) -> tuple[int, int, int]:
     match = re.search(r"(\d+) pages, (\d+) empty, (\d+) errors", stderr)
     assert match, stderr
@@ -126,9 +159,46 @@ def test_json_output_is_the_article(capsys: pytest.CaptureFixture[str], page_fil
     assert data["encoding"] == "utf-8"
     assert data["method"] == "default"
     assert data["reason"] is None
-    assert data["parameters"] == {"L": 80, "D": 10}
+    assert data["parameters"] == default.parameters(Options())
+    assert data["fallback"] is None
+    assert isinstance(data["metadata"], dict)
     assert data["url"] is None
     assert "lines" not in data
+
+
+def test_default_method_reports_metadata_from_the_byline(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path / "byline.html", byline_page())
+    data = run_json(capsys, str(path), "--method", "default")
+    assert data["method"] == "default"
+    assert data["title"] == TITLE
+    assert PARA1 in str(data["body"]) and PARA2 in str(data["body"])
+    assert BYLINE not in str(data["body"])
+    assert data["fallback"] is None
+    metadata = data["metadata"]
+    assert isinstance(metadata, dict)
+    assert metadata["published"] == "2026-11-20T09:30:00+08:00"  # the page's time is Beijing's
+    assert metadata["author"] == "张明"
+
+
+def test_default_method_falls_back_to_the_json_ld_body(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A page whose script renders the story: only the head's JSON-LD has the text."""
+    article_body = PARA1 + PARA2 + PARA1
+    ld = json.dumps({"@type": "NewsArticle", "articleBody": article_body}, ensure_ascii=False)
+    html = (
+        f"<html><head><title>{TITLE}</title>"
+        f'<script type="application/ld+json">{ld}</script></head>'
+        "<body><div id='app'>加载中</div></body></html>"
+    )
+    path = write(tmp_path / "script.html", html)
+    data = run_json(capsys, str(path))
+    assert data["body"] == article_body
+    assert data["fallback"] == "json-ld articleBody"
+    assert main(["extract", str(path), "--format", "text", "--explain"]) == 0
+    assert "body from: json-ld articleBody" in capsys.readouterr().out
 
 
 def test_json_keeps_chinese_as_utf8(
@@ -144,6 +214,8 @@ def test_method_paper(capsys: pytest.CaptureFixture[str], page_file: Path) -> No
     data = run_json(capsys, str(page_file), "--method", "paper")
     assert data["method"] == "paper"
     assert data["body"] == f"{PARA1}\n{PARA2}"
+    assert data["parameters"] == {"L": 80, "D": 10}
+    assert data["fallback"] is None
 
 
 def test_text_output_is_title_blank_line_body(
@@ -191,9 +263,9 @@ def test_charset_overrides_decoding(capsys: pytest.CaptureFixture[str], tmp_path
 def test_max_gap_override_keeps_the_far_group(
     capsys: pytest.CaptureFixture[str], page_file: Path
 ) -> None:
-    default = run_json(capsys, str(page_file))
+    default = run_json(capsys, str(page_file), "--method", "paper")
     assert FAR not in str(default["body"])
-    wider = run_json(capsys, str(page_file), "--max-gap", "20")
+    wider = run_json(capsys, str(page_file), "--method", "paper", "--max-gap", "20")
     assert wider["parameters"] == {"L": 80, "D": 20}
     assert wider["body"] == f"{PARA1}\n{PARA2}\n{EDITOR}\n{FAR}"
 
@@ -203,18 +275,27 @@ def test_line_length_override_rescues_short_lines(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, flag: str
 ) -> None:
     path = write(tmp_path / "short.html", short_line_page())
-    default = run_json(capsys, str(path))
+    default = run_json(capsys, str(path), "--method", "paper")
     assert default["body"] == ""
     assert "L=60" in str(default["reason"])
-    tuned = run_json(capsys, str(path), flag, "10")
+    tuned = run_json(capsys, str(path), "--method", "paper", flag, "10")
     assert tuned["parameters"] == {"L": 10, "D": 10}
     assert tuned["body"] == "\n".join(SHORT_LINES)
     assert tuned["reason"] is None
 
 
+def test_paper_flags_under_the_default_method_are_reported_as_ignored(
+    capsys: pytest.CaptureFixture[str], page_file: Path
+) -> None:
+    assert main(["extract", str(page_file), "--max-gap", "20"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["method"] == "default"
+    assert "--max-gap: only --method paper reads these" in captured.err
+
+
 def test_empty_result_is_not_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = write(tmp_path / "short.html", short_line_page())
-    assert main(["extract", str(path), "--format", "text"]) == 0
+    assert main(["extract", str(path), "--method", "paper", "--format", "text"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "短行\n\n\n"
     assert "empty body: no text line reaches L=60" in captured.err
@@ -233,7 +314,8 @@ def test_explain_text_shows_kept_and_dropped_lines_with_rules(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, page_file: Path
 ) -> None:
     monkeypatch.setenv("COLUMNS", "100")
-    assert main(["extract", str(page_file), "--format", "text", "--explain"]) == 0
+    args = [str(page_file), "--method", "paper", "--format", "text", "--explain"]
+    assert main(["extract", *args]) == 0
     out = capsys.readouterr().out
     article, table = out.split("\nmethod: ", 1)
     assert article == f"{TITLE}\n\n{PARA1}\n{PARA2}\n"
@@ -254,15 +336,14 @@ def test_explain_text_shows_kept_and_dropped_lines_with_rules(
     )
     assert re.search(r"\b7-18\s.*outside groups\s+\(12 empty lines\)", table)
     for line in table.splitlines():  # shortened to the terminal (CJK characters are 2 wide)
-        width = sum(2 if "\u4e00" <= char <= "\u9fff" or char in "，。：" else 1 for char in line)
-        assert width <= 100, line
+        assert columns(line) <= 100, line
 
 
 def test_explain_text_shows_the_fallback_l(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = write(tmp_path / "short.html", short_line_page())
-    assert main(["extract", str(path), "--format", "text", "--explain"]) == 0
+    assert main(["extract", str(path), "--method", "paper", "--format", "text", "--explain"]) == 0
     out = capsys.readouterr().out
     assert "parameters used: L=60, D=10" in out
     assert "empty because: no text line reaches L=60 characters" in out
@@ -272,7 +353,7 @@ def test_explain_text_shows_the_fallback_l(
 def test_explain_json_has_the_line_table(
     capsys: pytest.CaptureFixture[str], page_file: Path
 ) -> None:
-    data = run_json(capsys, str(page_file), "--explain")
+    data = run_json(capsys, str(page_file), "--method", "paper", "--explain")
     assert data["parameters"] == {"L": 80, "D": 10}
     lines = {line["text"]: line for line in data["lines"]}  # type: ignore[union-attr]
     assert lines[PARA1]["kept"] is True
@@ -285,6 +366,48 @@ def test_explain_json_has_the_line_table(
     assert lines[NAV]["group"] is None
 
 
+def test_explain_text_for_the_default_method_shows_scores_and_rules(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    path = write(tmp_path / "byline.html", byline_page())
+    assert main(["extract", str(path), "--format", "text", "--explain"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("\nmethod: ", 1)[1]
+    head, rows = table.split("\n\n", 1)
+    assert head.startswith("default  encoding: utf-8")
+    assert "parameters used: line_cost=20, " in head
+    assert "configured: L=" not in head  # L and D are the paper's
+    assert all(columns(line) <= 100 for line in head.splitlines())  # parameters wrapped
+    header = table_row(rows, "decision")
+    for column in ("chars", "link_chars", "punctuation", "score", "group", "rule", "text"):
+        assert column in header
+    assert re.search(r"\bdropped\s+\S", table_row(rows, LINK_NAV[0]))
+    for paragraph in (PARA1, PARA2):
+        assert re.search(r"\bkept\s+\S", table_row(rows, paragraph[:6]))
+
+
+def test_explain_json_for_the_default_method_has_features_and_rules(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path / "byline.html", byline_page())
+    data = run_json(capsys, str(path), "--explain")
+    assert data["method"] == "default"
+    assert data["parameters"] == default.parameters(Options())
+    lines = data["lines"]
+    assert isinstance(lines, list) and lines
+    for line in lines:
+        assert {"chars", "link_chars", "punctuation", "score"} <= set(line["features"])
+        assert line["rule"]
+    by_text = {line["text"]: line for line in lines}
+    nav = next(line for text, line in by_text.items() if text.startswith(LINK_NAV[0]))
+    assert nav["kept"] is False
+    assert nav["features"]["link_chars"] > 0
+    for paragraph in (PARA1, PARA2):
+        assert by_text[paragraph]["kept"] is True
+        assert by_text[paragraph]["features"]["score"] > 0
+
+
 # ----------------------------------------------------------------- several pages
 
 
@@ -292,7 +415,7 @@ def test_directory_gives_jsonl_and_a_summary(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     root = tmp_path / "pages"
-    write(root / "z_short.HTML", short_line_page())
+    write(root / "z_empty.HTML", empty_page())
     write(root / "sub" / "c.htm.gz", gzip.compress(news_page().encode("utf-8")))
     write(root / "sub" / "b.htm", news_page(charset="gbk").encode("gbk"))
     write(root / "a.html", news_page())
@@ -305,7 +428,7 @@ def test_directory_gives_jsonl_and_a_summary(
         str(root / "a.html"),
         str(root / "sub" / "b.htm"),
         str(root / "sub" / "c.htm.gz"),
-        str(root / "z_short.HTML"),
+        str(root / "z_empty.HTML"),
     ]
     assert [record["title"] for record in records[:3]] == [TITLE] * 3
     assert records[3]["body"] == ""
@@ -405,10 +528,13 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]
     assert capsys.readouterr().err
 
 
-def test_extract_help_explains_the_default_method(capsys: pytest.CaptureFixture[str]) -> None:
+def test_extract_help_explains_both_methods(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["extract", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())
-    assert "until the default extractor lands" in help_text
+    assert "until the default extractor lands" not in help_text
+    assert "paper: the published algorithm" in help_text
+    assert "default: the project's extractor" in help_text
+    assert help_text.count("--method paper only") == 3  # L, its fallback and D
     assert "Scrapy" in help_text
     for flag in (
         "--min-line-length",

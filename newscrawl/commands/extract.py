@@ -1,7 +1,8 @@
 """``newscrawl extract``: run the extractor on files, stdin, a directory or a URL.
 
-For trying pages out and tuning L and D (``--explain`` shows the line table the decision
-was made on). Crawling is Scrapy's job; the URL input is a single polite fetch, nothing more.
+For trying pages out and tuning the extractor (``--explain`` shows the line table the
+decision was made on, rendered by `explain_table`). Crawling is Scrapy's job; the URL input
+is a single polite fetch, nothing more.
 """
 
 from __future__ import annotations
@@ -11,13 +12,11 @@ import gzip
 import http.client
 import json
 import os
-import shutil
 import sys
-import unicodedata
 import urllib.error
 import urllib.request
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -26,7 +25,8 @@ from tqdm import tqdm
 from w3lib.encoding import resolve_encoding
 
 from newscrawl.commands import UsageError, is_terminal, write_utf8
-from newscrawl.extract import METHODS, Article, LineDecision, Options, extract
+from newscrawl.commands.explain_table import render_explain, terminal_width
+from newscrawl.extract import METHODS, Article, Options, extract
 
 DESKTOP_USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
@@ -39,10 +39,8 @@ PAGE_SUFFIXES = (".html", ".htm", ".html.gz", ".htm.gz")
 
 DEFAULT_TIMEOUT = 20.0
 TUNABLES = ("min_line_length", "fallback_line_length", "max_gap")
-"""`Options` fields the command line can override; the flags carry the same names."""
-
-MIN_TEXT_COLUMN = 20
-"""The explain table never squeezes the line text below this many columns."""
+"""`Options` fields the command line can override; the flags carry the same names. They are
+the paper method's L and D: the default method reads none of them."""
 
 SourceKind = Literal["stdin", "url", "dir", "file"]
 
@@ -79,7 +77,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "extract",
         help="extract title and body from pages (files, stdin, a directory or a URL)",
         description=(
-            "Extract the title and body of HTML pages with the text-line extractor. "
+            "Extract the title, body and metadata (publish time, author, ...) of HTML pages "
+            "with a text-line extractor. "
             "One input prints one result; a directory (searched recursively for "
             f"{', '.join('*' + suffix for suffix in PAGE_SUFFIXES)}) or several inputs print "
             'one JSON line per page (with its "path"), a progress bar when stderr is a '
@@ -101,8 +100,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--method",
         choices=METHODS,
         default=defaults.method,
-        help="paper: the published algorithm exactly; default: currently runs the paper's "
-        "method until the default extractor lands (default: %(default)s)",
+        help="paper: the published algorithm exactly (long lines grouped by L and D); "
+        "default: the project's extractor (lines scored by text, link text, punctuation and "
+        "markup; the best-scoring region is the body) (default: %(default)s)",
     )
     parser.add_argument(
         "--format",
@@ -136,7 +136,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _add_tunables(parser: argparse.ArgumentParser, defaults: Options) -> None:
-    """The extractor's parameters, one flag per `Options` field (see `TUNABLES`)."""
+    """The paper method's parameters, one flag per `Options` field (see `TUNABLES`)."""
     helps = {
         "min_line_length": "L: a group starts at a line at least this many characters long",
         "fallback_line_length": "L used instead when no line of the page reaches --min-line-length",
@@ -148,7 +148,7 @@ def _add_tunables(parser: argparse.ArgumentParser, defaults: Options) -> None:
             dest=name,
             type=_non_negative_int,
             metavar="N",
-            help=f"{helps[name]} (default: {getattr(defaults, name)})",
+            help=f"{helps[name]} (--method paper only; default: {getattr(defaults, name)})",
         )
 
 
@@ -188,12 +188,26 @@ def build_options(args: argparse.Namespace) -> Options:
         raise UsageError(str(error)) from None
 
 
+def _warn_ignored_tunables(args: argparse.Namespace, options: Options) -> None:
+    """Say so when L/D flags meet a method that never reads them, rather than silently
+    giving the same result as without them."""
+    given = [name for name in TUNABLES if getattr(args, name) is not None]
+    if given and options.method != "paper":
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        print(
+            f"newscrawl extract: {flags}: only --method paper reads these; "
+            f"ignored by --method {options.method}",
+            file=sys.stderr,
+        )
+
+
 # ---------------------------------------------------------------------------- handler
 
 
 def run(args: argparse.Namespace) -> int:
     """Handler: one input prints one result; several inputs or a directory print JSON lines."""
     options = build_options(args)
+    _warn_ignored_tunables(args, options)
     kinds = [_classify(name) for name in args.inputs]
     if kinds.count("stdin") > 1:
         raise UsageError("stdin (-) can be read only once")
@@ -220,7 +234,7 @@ def run_single(source: Source, args: argparse.Namespace, options: Options) -> in
     else:
         write_utf8(render_text(article))
         if args.explain:
-            write_utf8("\n" + render_explain(article, options, _terminal_width()))
+            write_utf8("\n" + render_explain(article, options, terminal_width()))
     if not article.body:
         print(f"newscrawl extract: empty body: {article.reason}", file=sys.stderr)
     return 0
@@ -383,144 +397,3 @@ def _os_reason(error: OSError) -> str:
 def render_text(article: Article) -> str:
     """Title, blank line, body."""
     return f"{article.title}\n\n{article.body}\n"
-
-
-def render_explain(article: Article, options: Options, width: int) -> str:
-    """The parameters used and the line table, fitted to `width` terminal columns."""
-    rows = [*_explain_header(article, options), "", *_line_table(article.lines, width)]
-    return "\n".join(rows) + "\n"
-
-
-def _explain_header(article: Article, options: Options) -> list[str]:
-    """What was used (L after the fallback, D) next to what was configured, and the outcome."""
-    used = ", ".join(f"{name}={value}" for name, value in article.parameters.items())
-    header = [
-        f"method: {article.method}  encoding: {article.encoding or '-'}",
-        f"parameters used: {used}",
-        f"configured: L={options.min_line_length} (fallback L={options.fallback_line_length} "
-        f"when no line reaches it), D={options.max_gap}",
-    ]
-    groups = {line.group for line in article.lines if line.group is not None}
-    kept_groups = {line.group for line in article.lines if line.kept and line.group is not None}
-    kept = sum(line.kept for line in article.lines)
-    header.append(
-        f"kept {kept} of {len(article.lines)} lines, {len(kept_groups)} of {len(groups)} groups"
-    )
-    if article.reason:
-        header.append(f"empty because: {article.reason}")
-    return header
-
-
-def _line_table(lines: Sequence[LineDecision], width: int) -> list[str]:
-    """One row per line (runs of empty lines folded into one), text clipped to fit."""
-    feature_names = _feature_names(lines)
-    headers = ["line", *feature_names, "group", "decision", "rule"]
-    chunks = _fold_empty_runs(lines)
-    rows = [_row(chunk, feature_names) for chunk in chunks]
-    widths = [max(_width(cell) for cell in column) for column in zip(headers, *rows, strict=False)]
-    numeric = {0, *range(1, 1 + len(feature_names)), len(feature_names) + 1}
-    fixed = sum(widths) + 2 * len(widths)
-    text_width = max(MIN_TEXT_COLUMN, width - fixed)
-
-    def format_row(cells: Sequence[str], text: str) -> str:
-        padded = [
-            _pad(cell, column_width, right=index in numeric)
-            for index, (cell, column_width) in enumerate(zip(cells, widths, strict=True))
-        ]
-        return ("  ".join(padded) + "  " + _clip(text, text_width)).rstrip()
-
-    table = [format_row(headers, "text")]
-    for chunk, cells in zip(chunks, rows, strict=True):
-        table.append(format_row(cells, _chunk_text(chunk)))
-    return table
-
-
-def _feature_names(lines: Iterable[LineDecision]) -> list[str]:
-    """Feature keys in first-seen order, so any method's features get a column."""
-    names: dict[str, None] = {}
-    for line in lines:
-        names.update(dict.fromkeys(line.features))
-    return list(names)
-
-
-def _fold_empty_runs(lines: Sequence[LineDecision]) -> list[list[LineDecision]]:
-    """Consecutive dropped empty lines decided by the same rule become one chunk."""
-    chunks: list[list[LineDecision]] = []
-    for line in lines:
-        previous = chunks[-1][-1] if chunks else None
-        if (
-            previous is not None
-            and _is_foldable(line)
-            and _is_foldable(previous)
-            and previous.rule == line.rule
-        ):
-            chunks[-1].append(line)
-        else:
-            chunks.append([line])
-    return chunks
-
-
-def _is_foldable(line: LineDecision) -> bool:
-    return not line.text and not line.kept
-
-
-def _row(chunk: Sequence[LineDecision], feature_names: Sequence[str]) -> list[str]:
-    first, last = chunk[0], chunk[-1]
-    number = str(first.number) if len(chunk) == 1 else f"{first.number}-{last.number}"
-    features = [_feature_cell(first.features.get(name)) for name in feature_names]
-    group = "-" if first.group is None else str(first.group)
-    return [number, *features, group, "kept" if first.kept else "dropped", first.rule]
-
-
-def _chunk_text(chunk: Sequence[LineDecision]) -> str:
-    return f"({len(chunk)} empty lines)" if len(chunk) > 1 else _printable(chunk[0].text)
-
-
-def _feature_cell(value: int | float | bool | None) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    return str(value)
-
-
-def _terminal_width() -> int:
-    return shutil.get_terminal_size(fallback=(120, 24)).columns
-
-
-def _printable(text: str) -> str:
-    """Page text with control characters replaced, so a page cannot drive the terminal."""
-    return "".join(char if char.isprintable() else "\ufffd" for char in text)
-
-
-def _char_width(char: str) -> int:
-    """Terminal columns of one character: CJK wide/fullwidth take two."""
-    if unicodedata.combining(char):
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-
-
-def _width(text: str) -> int:
-    return sum(_char_width(char) for char in text)
-
-
-def _pad(text: str, width: int, *, right: bool) -> str:
-    padding = " " * max(0, width - _width(text))
-    return padding + text if right else text + padding
-
-
-def _clip(text: str, width: int, marker: str = "...") -> str:
-    """`text` cut to `width` terminal columns, with `marker` when something was cut."""
-    if _width(text) <= width:
-        return text
-    room = width - len(marker)
-    kept: list[str] = []
-    used = 0
-    for char in text:
-        used += _char_width(char)
-        if used > room:
-            break
-        kept.append(char)
-    return "".join(kept) + marker
