@@ -233,6 +233,12 @@ def page_lines(page: str) -> PageLines:
             if kind is None:
                 name = name.lower()
                 kind = _KIND.get(name, _INLINE)
+            if kind == _INLINE and not top[5]:  # the commonest tags: decided first
+                if closing:
+                    if top[0] != name:
+                        continue
+                elif not (attributes and _may_hide(attributes)):
+                    continue
             if kind == _LINK:
                 in_link = not closing and "href" in attributes.lower()
                 link_depth = len(stack)
@@ -247,8 +253,6 @@ def page_lines(page: str) -> PageLines:
                     break_pending = True
                 continue
             if closing:
-                if kind == _INLINE and not top[5] and top[0] != name:
-                    continue
                 if kind != _INLINE and pieces:
                     _flush(pieces, top, link_chars, lines)
                     link_chars, break_pending = 0, False
@@ -260,10 +264,7 @@ def page_lines(page: str) -> PageLines:
                 if in_link and len(stack) < link_depth:
                     in_link = False
                 continue
-            if kind == _INLINE:
-                if not (top[5] or (attributes and _may_hide(attributes))):
-                    continue
-            elif kind in (_BLOCK, _PRE):
+            if kind in (_BLOCK, _PRE):
                 if pieces:
                     _flush(pieces, top, link_chars, lines)
                     link_chars, break_pending = 0, False
@@ -272,7 +273,7 @@ def page_lines(page: str) -> PageLines:
                     top = stack[-1]
             elif kind == _VOID:
                 continue
-            else:
+            elif kind != _INLINE:  # (an inline element here is hidden or inside a hidden one)
                 position = _skip_content(page, name, position, kind == _RAW)
                 continue
             if len(stack) > MAX_DEPTH or (kind == _INLINE and attributes.endswith("/")):

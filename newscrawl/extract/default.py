@@ -251,13 +251,19 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
             for line, score, within in zip(lines, scores, inside, strict=True)
         ]
     )
-    decisions = []
-    for index, (line, reason, score) in enumerate(zip(lines, dropped, scores, strict=True)):
-        kept, rule = _decide(index, line, reason, inside[index], region, plain_title)
-        group = 1 if region and region[0] <= index <= region[1] else None
-        decisions.append(
-            LineDecision(index + 1, line.text, _features(line, score), group, kept, rule)
+    first, last = region or (-1, -1)
+    decisions = [
+        LineDecision(
+            index + 1,
+            line.text,
+            _features(line, score),
+            1 if first <= index <= last else None,
+            *_decide(index, line, reason, within, region, plain_title),
         )
+        for index, (line, reason, score, within) in enumerate(
+            zip(lines, dropped, scores, inside, strict=True)
+        )
+    ]
     kept_lines = tuple(decision for decision in decisions if decision.kept)
     reason = None
     if not kept_lines:
