@@ -64,10 +64,13 @@ url = "{base_url}/index.html"
 
 
 def scrapy_crawl(workdir: Path, sites_dir: Path, *args: str) -> tuple[dict[str, int], str]:
-    """Run ``scrapy crawl local`` in `workdir`; its integer stats and its log."""
+    """Run ``scrapy crawl local`` in `workdir`; its integer stats and its log.
+
+    `args` come last, so a ``-s`` among them beats the test defaults below.
+    """
     env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newscrawl.settings"}
     env["NEWSCRAWL_SITES_DIR"] = str(sites_dir)
-    command = [sys.executable, "-m", "scrapy", "crawl", "local", *args]
+    command = [sys.executable, "-m", "scrapy", "crawl", "local"]
     for setting in (
         "AUTOTHROTTLE_ENABLED=False",
         "NEWSCRAWL_DB_ENABLED=False",
@@ -77,6 +80,7 @@ def scrapy_crawl(workdir: Path, sites_dir: Path, *args: str) -> tuple[dict[str, 
         "TELNETCONSOLE_ENABLED=False",
     ):
         command += ["-s", setting]
+    command += args
     done = subprocess.run(
         command, cwd=workdir, env=env, capture_output=True, text=True, timeout=120, check=False
     )

@@ -23,6 +23,7 @@ from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.sitemap import sitemap_urls_from_robots
+from w3lib.encoding import read_bom
 
 from newscrawl.discovery import (
     API_PARSERS,
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 """Besides ``text/*``, the declared types an article or listing page may come with."""
+BINARY_SNIFF_BYTES = 1024
+"""How much of a body `_not_html` looks at for the NUL byte that marks a binary file."""
 FOUND_ON = "newscrawl_found_on"
 """Request meta key: the URL of the page, feed or API response a link was found on."""
 
@@ -291,13 +294,27 @@ def _not_html(response: Response) -> str | None:
     """Why `response` cannot be an HTML page (its declared type, or ``binary``), else None.
 
     Scrapy sniffs a text-looking body into a `TextResponse` whatever its Content-Type, so
-    a declared non-text type (``application/pdf``) is checked as well.
+    a declared non-text type (``application/pdf``) is checked as well. The other way round,
+    a declared ``text/html`` makes an `HtmlResponse` of any body, and an image decoded as
+    GB18030 would be stored as an article of garbage: the body is checked too.
     """
     content_type = (response.headers.get("Content-Type") or b"").decode("latin-1")
     mime = content_type.split(";", 1)[0].strip().lower()
     if mime and mime not in HTML_TYPES and not mime.startswith("text/"):
         return mime
-    return None if isinstance(response, TextResponse) else "binary"
+    if not isinstance(response, TextResponse) or _looks_binary(response.body):
+        return "binary"
+    return None
+
+
+def _looks_binary(body: bytes) -> bool:
+    """Whether `body` is a binary file (image, archive), whatever type it was served as.
+
+    PNG, JPEG, GIF, ZIP and gzip headers all hold a NUL byte near the start; text in an
+    ASCII-compatible charset never does. UTF-16/32 text does, but starts with a BOM.
+    """
+    head = body[:BINARY_SNIFF_BYTES]
+    return b"\x00" in head and read_bom(head) == (None, None)
 
 
 def _positive_int(name: str, value: str | int | None) -> int | None:
