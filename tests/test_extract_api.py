@@ -44,3 +44,16 @@ def test_metadata_can_be_switched_off_for_body_only_runs() -> None:
     article = extract(PAGE, options=Options(with_metadata=False))
     assert "滨河公园" in article.body
     assert article.metadata.published is None and article.metadata.author is None
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_binary_bytes_are_refused_with_a_reason(method: Method) -> None:
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8
+    article = extract(png, options=Options(method=method))
+    assert article.body == ""
+    assert article.reason is not None and "binary" in article.reason
+
+
+def test_utf16_text_with_a_bom_is_not_binary() -> None:
+    article = extract(PAGE.encode("utf-16"), options=Options(with_metadata=False))
+    assert "滨河公园" in article.body

@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from newscrawl.extract import blocks, clean, default, fallbacks, pagemeta, paper, title
-from newscrawl.extract.decode import decode_html
+from newscrawl.extract.decode import decode_html, looks_binary
 from newscrawl.extract.metadata import extract_metadata
 from newscrawl.extract.model import Article, Options
 
@@ -31,6 +31,14 @@ def extract(
     options = options or DEFAULT_OPTIONS
     encoding: str | None = None
     if isinstance(html, bytes):
+        if looks_binary(html):
+            return Article(
+                title="",
+                body="",
+                method=options.method,
+                url=url,
+                reason="binary content, not a text page",
+            )
         decoded = decode_html(html, http_charset)
         text, encoding = decoded.text, decoded.encoding
     else:

@@ -39,6 +39,8 @@ NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape"})
 """Text codecs that read ASCII as ASCII but interpret backslashes: never a page charset."""
 SNIFF_ORDER = ("utf-8", "gb18030")
 MAX_ERROR_SHARE = 0.02
+BINARY_SNIFF_BYTES = 1024
+"""How much of a body `looks_binary` reads."""
 """A candidate encoding is accepted while it has at most this many invalid sequences per
 non-ASCII byte. Real UTF-8 pages read as GB18030 stay under 0.01 (multi-byte text fits both),
 so the share cannot tell those two apart: the meta rule above does."""
@@ -137,3 +139,13 @@ def _decode(data: bytes, encoding: str) -> tuple[str, float]:
     added = text.count("\ufffd") - data.decode(encoding, "ignore").count("\ufffd")
     non_ascii = len(data) - len(data.translate(None, _ASCII_BYTES))
     return text, added / max(1, non_ascii)
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether `data` is a binary file (image, PDF, archive), whatever type it was served as.
+
+    PNG, JPEG, GIF, PDF, ZIP and gzip files hold a NUL byte near the start; text in an
+    ASCII-compatible charset never does. UTF-16/32 text does, but starts with a BOM.
+    """
+    head = data[:BINARY_SNIFF_BYTES]
+    return b"\x00" in head and read_bom(head) == (None, None)

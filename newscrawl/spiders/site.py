@@ -23,7 +23,6 @@ from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.sitemap import sitemap_urls_from_robots
-from w3lib.encoding import read_bom
 
 from newscrawl.discovery import (
     API_PARSERS,
@@ -35,6 +34,7 @@ from newscrawl.discovery import (
     sniff_kind,
 )
 from newscrawl.extract import decode_html
+from newscrawl.extract.decode import looks_binary
 from newscrawl.items import RawPage
 from newscrawl.middlewares.incremental import ARTICLE_META, SeenArticle
 from newscrawl.sites import EntryPoint, SiteConfig
@@ -45,8 +45,6 @@ if TYPE_CHECKING:
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 """Besides ``text/*``, the declared types an article or listing page may come with."""
-BINARY_SNIFF_BYTES = 1024
-"""How much of a body `_not_html` looks at for the NUL byte that marks a binary file."""
 FOUND_ON = "newscrawl_found_on"
 """Request meta key: the URL of the page, feed or API response a link was found on."""
 
@@ -302,19 +300,9 @@ def _not_html(response: Response) -> str | None:
     mime = content_type.split(";", 1)[0].strip().lower()
     if mime and mime not in HTML_TYPES and not mime.startswith("text/"):
         return mime
-    if not isinstance(response, TextResponse) or _looks_binary(response.body):
+    if not isinstance(response, TextResponse) or looks_binary(response.body):
         return "binary"
     return None
-
-
-def _looks_binary(body: bytes) -> bool:
-    """Whether `body` is a binary file (image, archive), whatever type it was served as.
-
-    PNG, JPEG, GIF, ZIP and gzip headers all hold a NUL byte near the start; text in an
-    ASCII-compatible charset never does. UTF-16/32 text does, but starts with a BOM.
-    """
-    head = body[:BINARY_SNIFF_BYTES]
-    return b"\x00" in head and read_bom(head) == (None, None)
 
 
 def _positive_int(name: str, value: str | int | None) -> int | None:
