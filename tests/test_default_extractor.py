@@ -342,3 +342,16 @@ def test_head_scans_are_linear_on_tags_left_open(html: str) -> None:
     started = time.perf_counter()
     extract(html, options=DEFAULT)
     assert time.perf_counter() - started < 1.0
+
+
+def test_blog_front_page_gives_its_first_post() -> None:
+    """A page listing posts (its title names the blog, no line is the headline) gives the
+    first post, not the longest."""
+    posts = "\n".join(
+        f"<table><tr><td><b>第{number}篇</b></td></tr><tr><td>2005-06-1{number}</td></tr>"
+        f"<tr><td><div>{paragraphs(*indexes)}</div></td></tr></table>"
+        for number, indexes in enumerate(((0,), (1, 2, 3), (4,)), start=1)
+    )
+    article = extract(page(posts, head="<title>海边的博客 | blog</title>"), options=DEFAULT)
+    assert has_all(article, 0)
+    assert PARAGRAPHS[2] not in article.body

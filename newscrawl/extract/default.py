@@ -57,6 +57,8 @@ PARAMETERS = (
     "sibling_share",
     "sibling_levels",
     "headline_window",
+    "min_posts",
+    "post_share",
     "description_weight",
     "short_body_chars",
 )
@@ -158,6 +160,8 @@ def main_elements(
     if best == 0:
         return {0}
     mass = subtree_scores(lines, scores, parents)
+    if headline is None:
+        best = first_post(best, votes, mass, parents, options)
     ancestors = []
     node = best
     for _ in range(options.sibling_levels):
@@ -176,6 +180,36 @@ def main_elements(
         and wanted.get(parents[element], element) != element
     )
     return chosen
+
+
+def first_post(
+    best: int, votes: Counter[int], mass: Sequence[int], parents: dict[int, int], options: Options
+) -> int:
+    """The first of a list of posts, on a page whose headline is not among its lines (its
+    title names the site or blog, not one article): when at least `Options.min_posts`
+    voted containers sit at the depth of the winner `best` (so none inside another), each
+    holding at least `Options.post_share` of the winner's score, the page lists posts (a
+    blog's front page), and the first one, not the longest, is its article."""
+    depth = _depth(best, parents)
+    peers = [
+        element
+        for element in votes
+        if element
+        and mass[element] >= options.post_share * mass[best]
+        and _depth(element, parents) == depth
+    ]
+    if len(peers) < options.min_posts:
+        return best
+    return min(peers)
+
+
+def _depth(element: int, parents: dict[int, int]) -> int:
+    """How many ancestors `element` has (its level in the page's element tree)."""
+    depth = 0
+    while element:
+        element = parents.get(element, 0)
+        depth += 1
+    return depth
 
 
 def subtree_scores(
