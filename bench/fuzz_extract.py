@@ -1,0 +1,202 @@
+"""Long fuzz run: `extract` on mutated copies of the shared pages must never raise nor blow up.
+
+    python bench/fuzz_extract.py [--pages 100000] [--seed 0] [--min-kb 50]
+
+Each input is a dataset page (zh_cwce, sites, scrapinghub) with one to three mutations:
+truncation at a random offset, byte flips, deleted or duplicated tags, 10,000-deep nesting,
+a giant attribute, NUL bytes, a mislabeled charset (``<meta>`` and/or HTTP). Every input
+goes through every method with default options (metadata included: it is part of what
+callers run). The run counts exceptions (must be zero; each failing input is saved under
+bench/results/fuzz/ with its traceback) and compares the slowest input's seconds per MB with
+the median over inputs of at least --min-kb (smaller ones are dominated by fixed costs): a
+ratio over 5 means a super-linear path. A fixed seed makes the run repeatable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
+from newscrawl.extract import METHODS, Options, extract
+
+OUT = Path(__file__).resolve().parent / "results" / "fuzz"
+MAX_SLOWDOWN = 5.0
+LABELS = (
+    "utf-8", "gbk", "gb2312", "gb18030", "big5", "utf-16", "latin-1", "cp1252", "shift_jis",
+    "euc-kr", "iso-2022-jp", "utf-32", "x-no-such-charset", "zlib", "",
+)  # fmt: skip
+"""Charsets a mislabeled page may claim, wrong ones and non-charsets included."""
+
+
+@dataclass(slots=True)
+class Input:
+    data: bytes
+    http_charset: str | None
+    description: str
+
+
+def truncate(rng: random.Random, case: Input) -> str:
+    at = rng.randrange(len(case.data) + 1)
+    case.data = case.data[:at]
+    return f"truncate@{at}"
+
+
+def flip_bytes(rng: random.Random, case: Input) -> str:
+    data = bytearray(case.data)
+    count = rng.randint(1, 64)
+    for _ in range(count if data else 0):
+        data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+    case.data = bytes(data)
+    return f"flip×{count}"
+
+
+def _tag_at(rng: random.Random, data: bytes) -> tuple[int, int] | None:
+    start = data.find(b"<", rng.randrange(len(data) + 1))
+    end = data.find(b">", start)
+    return (start, end + 1) if start >= 0 and end >= 0 else None
+
+
+def delete_tag(rng: random.Random, case: Input) -> str:
+    if span := _tag_at(rng, case.data):
+        case.data = case.data[: span[0]] + case.data[span[1] :]
+        return f"delete-tag@{span[0]}"
+    return "delete-tag(none)"
+
+
+def duplicate_tag(rng: random.Random, case: Input) -> str:
+    if span := _tag_at(rng, case.data):
+        tag = case.data[span[0] : span[1]]
+        case.data = case.data[: span[1]] + tag * rng.randint(1, 1000) + case.data[span[1] :]
+        return f"duplicate-tag@{span[0]}"
+    return "duplicate-tag(none)"
+
+
+def _insert(rng: random.Random, case: Input, junk: bytes) -> int:
+    at = rng.randrange(len(case.data) + 1)
+    case.data = case.data[:at] + junk + case.data[at:]
+    return at
+
+
+def deep_nesting(rng: random.Random, case: Input) -> str:
+    return f"nest-10000@{_insert(rng, case, b'<div><span>' * 5_000)}"
+
+
+def giant_attribute(rng: random.Random, case: Input) -> str:
+    size = rng.choice((10_000, 1_000_000))
+    at = _insert(rng, case, b'<p class="' + b"a " * (size // 2) + b'">')
+    return f"attribute-{size}@{at}"
+
+
+def nul_bytes(rng: random.Random, case: Input) -> str:
+    count = rng.randint(1, 100)
+    for _ in range(count):
+        _insert(rng, case, b"\x00")
+    return f"nul×{count}"
+
+
+def mislabel(rng: random.Random, case: Input) -> str:
+    meta, http = rng.choice(LABELS), rng.choice((None, *LABELS))
+    _insert(rng, case, f'<meta charset="{meta}">'.encode())
+    case.http_charset = http
+    return f"meta={meta!r},http={http!r}"
+
+
+MUTATIONS: tuple[Callable[[random.Random, Input], str], ...] = (
+    truncate, flip_bytes, delete_tag, duplicate_tag, deep_nesting, giant_attribute, nul_bytes,
+    mislabel,
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    seconds_per_mb: float
+    seconds: float
+    size: int
+    description: str
+
+
+def run(pages: int, seed: int, min_bytes: int) -> int:
+    """Fuzz `pages` inputs; returns the exit status (1 on an exception or a blow-up)."""
+    sources = [
+        (f"{dataset.name}/{page.id}", page.html, page.url)
+        for name in NAMED_DATASETS
+        for dataset in [load_dataset(name)]
+        for page in dataset.pages
+    ]
+    rng = random.Random(seed)
+    options = {method: Options(method=method) for method in METHODS}
+    failures = 0
+    timings: list[Timing] = []
+    started = time.perf_counter()
+    for number in range(pages):
+        name, html, url = rng.choice(sources)
+        case = Input(html, None, name)
+        for mutation in rng.sample(MUTATIONS, rng.randint(1, 3)):
+            case.description += " + " + mutation(rng, case)
+        for method, option in options.items():
+            start = time.perf_counter()
+            try:
+                extract(case.data, url, options=option, http_charset=case.http_charset)
+            except Exception:  # the point of the run: record any, go on
+                failures += 1
+                save_failure(number, method, case, traceback.format_exc())
+                continue
+            seconds = time.perf_counter() - start
+            if len(case.data) >= min_bytes:
+                timings.append(
+                    Timing(
+                        seconds / len(case.data) * 1e6,
+                        seconds,
+                        len(case.data),
+                        f"{method}: {case.description}",
+                    )
+                )
+        if (number + 1) % 1000 == 0:
+            print(f"{number + 1} pages, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return report(pages, seed, failures, timings, time.perf_counter() - started)
+
+
+def save_failure(number: int, method: str, case: Input, trace: str) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    stem = OUT / f"{number:06d}-{method}"
+    stem.with_suffix(".html").write_bytes(case.data)
+    stem.with_suffix(".txt").write_text(
+        f"{case.description}\nhttp_charset={case.http_charset!r}\n\n{trace}", "utf-8"
+    )
+    print(f"FAILED {stem.name}: {case.description}\n{trace}", file=sys.stderr)
+
+
+def report(pages: int, seed: int, failures: int, timings: list[Timing], elapsed: float) -> int:
+    median = statistics.median(t.seconds_per_mb for t in timings) if timings else 0.0
+    worst = sorted(timings, key=lambda t: t.seconds_per_mb, reverse=True)[:5]
+    ratio = worst[0].seconds_per_mb / median if worst and median else 0.0
+    print(f"pages: {pages} x methods {', '.join(METHODS)} (seed {seed}), {elapsed:.0f} s")
+    print(f"exceptions: {failures}" + (f" (inputs saved in {OUT})" if failures else ""))
+    print(f"timed inputs: {len(timings)}; median {median:.3f} s/MB; slowest {ratio:.2f}x median")
+    for timing in worst:
+        print(
+            f"  {timing.seconds_per_mb:.3f} s/MB ({timing.seconds:.3f} s, "
+            f"{timing.size / 1e6:.2f} MB): {timing.description}"
+        )
+    return 1 if failures or ratio > MAX_SLOWDOWN else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--min-kb", type=int, default=50, help="smallest input timed (KB)")
+    args = parser.parse_args()
+    return run(args.pages, args.seed, args.min_kb * 1000)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
