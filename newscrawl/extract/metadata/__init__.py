@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
-from lxml import html
+from lxml import etree
 
 from newscrawl.extract.metadata import dates, jsonld, lines, page_meta, people
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
-from newscrawl.extract.metadata.parse import Source, meta_map, parse_html
+from newscrawl.extract.metadata.parse import Source, meta_map, page_text, parse_text
 
 __all__ = ["SHANGHAI", "Metadata", "Precision", "extract_metadata"]
 
@@ -73,28 +73,41 @@ def extract_metadata(
     `fetched_at` anchors relative dates (昨天 10:00) and year-less bylines, and rejects
     dates after the fetch; `zone` is used for times the page writes without an offset.
     """
-    root = parse_html(page)
-    if root is None:
+    try:
+        markup = None if isinstance(page, etree._Element) else page_text(page)
+        root = page if isinstance(page, etree._Element) else parse_text(markup or "")
+        if root is None:
+            return Metadata()
+        return _from_tree(root, markup, url, fetched_at, zone)
+    except (RecursionError, MemoryError):
         return Metadata()
-    return _from_tree(root, url, fetched_at, zone)
 
 
 def _from_tree(
-    root: html.HtmlElement, url: str | None, fetched_at: datetime | None, zone: tzinfo
+    root: etree._Element,
+    markup: str | None,
+    url: str | None,
+    fetched_at: datetime | None,
+    zone: tzinfo,
 ) -> Metadata:
     metas = meta_map(root)
+    title = _page_title(root)
+    ld_objects = jsonld.article_objects(root)
+    scripts = _inline_scripts(root)
+    structured = dates.structured(root, metas, ld_objects, scripts, markup, url, fetched_at, zone)
+    canonical = page_meta.canonical_url(root, metas, url)
+    tags = page_meta.tags(root, metas)
+    declared_lang = page_meta.declared_language(root, metas)
     visible = lines.text_lines(root)
-    title_at = lines.title_index(visible, _page_title(root))
+    page_text = lines.PageText.of(visible)
+    title_at = lines.title_index(visible, title)
     header: list[lines.Line] = []
     header_title_at: int | None = None
     if title_at is not None:
         header = lines.header_window(visible, title_at)
         header_title_at = min(title_at, lines.HEADER_LINES_BEFORE)
-    ld_objects = jsonld.article_objects(root)
-    found = dates.published(
-        root, metas, ld_objects, header, header_title_at, visible, url, fetched_at, zone
-    )
-    names = people.people(root, header, visible, metas, ld_objects)
+    found = dates.published(structured, header, header_title_at, page_text, url, fetched_at, zone)
+    names = people.people(scripts, header, page_text, metas, ld_objects)
     return Metadata(
         published=found.value if found else None,
         published_precision=found.precision if found else None,
@@ -102,14 +115,21 @@ def _from_tree(
         author=names.author,
         source=names.source,
         editor=names.editor,
-        lang=page_meta.language(root, metas, visible),
-        canonical_url=page_meta.canonical_url(root, metas, url),
+        lang=declared_lang or page_meta.script_language(page_text),
+        canonical_url=canonical,
         description=page_meta.description(metas),
-        tags=page_meta.tags(root, metas),
+        tags=tags,
         top_image=page_meta.top_image(metas, url),
     )
 
 
-def _page_title(root: html.HtmlElement) -> str:
+def _page_title(root: etree._Element) -> str:
     title = root.find(".//title")
-    return title.text_content() if title is not None else ""
+    return "".join(title.itertext()) if title is not None else ""
+
+
+def _inline_scripts(root: etree._Element) -> list[str]:
+    """Texts of inline scripts (JSON-LD aside, where dates and writer names hide)."""
+    return [
+        script.text for script in root.iter("script") if script.get("src") is None and script.text
+    ]

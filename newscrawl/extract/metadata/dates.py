@@ -23,9 +23,9 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from lxml import html
+from lxml import etree
 
-from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Line, is_noise
+from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Line, PageText, is_noise
 
 Precision = Literal["day", "minute", "second"]
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -66,6 +66,13 @@ META_KEYS = (
 """Meta names/properties that carry the publication time, most specific first."""
 ATTRIBUTES = ("data-publishtime", "data-publish-time", "data-pubtime", "data-ptime", "data-time")
 _ATTRIBUTE_XPATH = " or ".join(f"@{name}" for name in ATTRIBUTES)
+_TIME_MARKUP_RE = re.compile(
+    r"<[tT][iI][mM][eE]|[dD][aA][tT][eE][pP][uU][bB][lL][iI][sS][hH][eE][dD]"
+)
+_ATTRIBUTE_MARKUP_RE = re.compile(r"[dD][aA][tT][aA]-(?:[pP]|[tT][iI][mM][eE])")
+"""What the page source must hold for the `<time>`/itemprop and attribute searches to find
+anything (an XPath over every element costs more than this scan of the source). Case is
+spelled out: with re.I the engine could not skip ahead to the first character."""
 _SCRIPT_VAR_RE = re.compile(
     r"\b(?:postTime|publishTime|publish_time|pubTime|pubtime|publishDate|pub_date|ptime|"
     r"currentPostDateAdded|cb_entryCreatedDate|pagepubtime)\b[\"']?\s*[:=]\s*[\"']"
@@ -100,6 +107,11 @@ _PUBLISH_LABEL_RE = re.compile(
 _REJECT_BEFORE_RE = re.compile(
     r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:", re.I
 )
+_LABEL_KEY_RE = re.compile(
+    r"时间|日期|于|[pP][oO][sSſ][tT]|[pP][uU][bB][lL][iI][sSſ][hH]|[oO][nN]\b"
+)
+"""Words a labelled date's line needs (`_PUBLISH_LABEL_RE` or "于 … 发布"); case spelled
+out, as in people.py, so that the search can skip ahead."""
 _PUBLISHED_AFTER_RE = re.compile(r"^[^。，,]{0,20}?(?:首次)?(?:发布|发表)")
 _REJECT_AFTER_RE = re.compile(r"^\s*(?:修改|编辑|更新\S*于)")
 _URL_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:[-/_]?(?:0[1-9]|1[0-2]))")
@@ -124,13 +136,27 @@ class _Context:
     url: str | None
 
 
-def published(
-    root: html.HtmlElement,
+def structured(
+    root: etree._Element,
     metas: Mapping[str, str],
     ld_objects: Sequence[Mapping[str, Any]],
+    scripts: Sequence[str],
+    markup: str | None,
+    url: str | None,
+    fetched_at: datetime | None,
+    zone: tzinfo = SHANGHAI,
+) -> DateEvidence | None:
+    """The first parseable structured date (JSON-LD, meta, <time>, attributes, script
+    variables). `markup`, the page's source when known, lets the whole-tree searches be
+    skipped when the source lacks their tag or attribute names."""
+    return _structured(root, metas, ld_objects, scripts, markup, _Context(zone, fetched_at, url))
+
+
+def published(
+    structured: DateEvidence | None,
     header: Sequence[Line],
     title_at: int | None,
-    lines: Sequence[Line],
+    page: PageText,
     url: str | None,
     fetched_at: datetime | None,
     zone: tzinfo = SHANGHAI,
@@ -143,11 +169,10 @@ def published(
     and forums put it below the post.
     """
     context = _Context(zone, fetched_at, url)
-    structured = _structured(root, metas, ld_objects, context)
     byline = (
         (visible(header, title_at, context, structured) if title_at is not None else None)
-        or labelled(lines, context, structured)
-        or (None if title_at is not None else _first_timed(lines, context, structured))
+        or labelled(page.having(_LABEL_KEY_RE), context, structured)
+        or (None if title_at is not None else _first_timed(page.texts, context, structured))
     )
     if byline is None:
         return structured
@@ -160,12 +185,14 @@ def published(
 
 
 def _structured(
-    root: html.HtmlElement,
+    root: etree._Element,
     metas: Mapping[str, str],
     ld_objects: Sequence[Mapping[str, Any]],
+    scripts: Sequence[str],
+    markup: str | None,
     context: _Context,
 ) -> DateEvidence | None:
-    for source, value in _structured_values(root, metas, ld_objects):
+    for source, value in _structured_values(root, metas, ld_objects, scripts, markup):
         found = parse_value(value, context)
         if found is not None:
             return DateEvidence(found[0], found[1], source)
@@ -173,7 +200,11 @@ def _structured(
 
 
 def _structured_values(
-    root: html.HtmlElement, metas: Mapping[str, str], ld_objects: Sequence[Mapping[str, Any]]
+    root: etree._Element,
+    metas: Mapping[str, str],
+    ld_objects: Sequence[Mapping[str, Any]],
+    scripts: Sequence[str],
+    markup: str | None,
 ) -> Iterator[tuple[str, str]]:
     """(source, raw value) pairs in order of trust, lazily: most pages stop at JSON-LD or
     meta, before the whole-tree searches below run."""
@@ -182,20 +213,34 @@ def _structured_values(
         if isinstance(raw, str):
             yield "json-ld", raw
     yield from ((f"meta:{key}", metas[key]) for key in META_KEYS if key in metas)
-    for element in root.xpath("//time[@datetime] | //*[@itemprop='datePublished']"):
+    if markup is None or _TIME_MARKUP_RE.search(markup):
+        yield from _time_values(root)
+    if markup is None or _ATTRIBUTE_MARKUP_RE.search(markup):
+        yield from _attribute_values(root)
+    for script in scripts:
+        yield from (("script", m.group(1)) for m in _SCRIPT_VAR_RE.finditer(script))
+
+
+def _time_values(root: etree._Element) -> Iterator[tuple[str, str]]:
+    for element in _elements(root, "//time[@datetime] | //*[@itemprop='datePublished']"):
         if not _in_noise(element):
-            raw = element.get("datetime") or element.get("content") or element.text_content()
+            raw = element.get("datetime") or element.get("content") or "".join(element.itertext())
             yield element.tag, raw
-    for element in root.xpath(f"//*[{_ATTRIBUTE_XPATH}]"):
+
+
+def _attribute_values(root: etree._Element) -> Iterator[tuple[str, str]]:
+    for element in _elements(root, f"//*[{_ATTRIBUTE_XPATH}]"):
         if not _in_noise(element):
             name = next(name for name in ATTRIBUTES if element.get(name))
             yield f"attr:{name}", element.get(name) or ""
-    for script in root.iter("script"):
-        if script.get("src") is None and script.text:
-            yield from (("script", m.group(1)) for m in _SCRIPT_VAR_RE.finditer(script.text))
 
 
-def _in_noise(element: html.HtmlElement) -> bool:
+def _elements(root: etree._Element, path: str) -> list[etree._Element]:
+    found = root.xpath(path)
+    return [e for e in found if isinstance(e, etree._Element)] if isinstance(found, list) else []
+
+
+def _in_noise(element: etree._Element) -> bool:
     return any(is_noise(node) for node in element.iterancestors() if node.tag != "head")
 
 
@@ -229,18 +274,18 @@ def visible(
 
 
 def labelled(
-    lines: Sequence[Line], context: _Context, structured: DateEvidence | None
+    texts: Sequence[str], context: _Context, structured: DateEvidence | None
 ) -> DateEvidence | None:
     """The first date anywhere in the visible text that a publish label introduces."""
-    for line in lines:
-        for is_labelled, found in _line_dates(line.text, context, structured):
+    for text in texts:
+        for is_labelled, found in _line_dates(text, context, structured):
             if is_labelled:
                 return found
     return None
 
 
 def _first_timed(
-    lines: Sequence[Line], context: _Context, structured: DateEvidence | None
+    texts: Sequence[str], context: _Context, structured: DateEvidence | None
 ) -> DateEvidence | None:
     """Without a headline to anchor on: the first date with a time above the body text.
 
@@ -248,10 +293,10 @@ def _first_timed(
     a date *with a time* above the first sentence-long line is that byline far more often
     than a teaser's date (which comes in lists further down).
     """
-    for line in lines:
-        if len(line.text) >= BODY_LINE_CHARS and ("。" in line.text or "，" in line.text):
+    for text in texts:
+        if len(text) >= BODY_LINE_CHARS and ("。" in text or "，" in text):
             return None
-        for _, found in _line_dates(line.text, context, structured):
+        for _, found in _line_dates(text, context, structured):
             if found.precision != "day":
                 return found
     return None

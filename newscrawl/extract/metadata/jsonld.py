@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from lxml import html
+from lxml import etree
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f]+")
 """Raw control characters (newlines pasted into strings) make json.loads fail."""
@@ -36,7 +36,7 @@ ARTICLE_TYPES = frozenset(
 )
 
 
-def objects(root: html.HtmlElement) -> list[dict[str, Any]]:
+def objects(root: etree._Element) -> list[dict[str, Any]]:
     """Every JSON-LD object on the page, `@graph` and list members flattened, in order."""
     found: list[dict[str, Any]] = []
     for script in root.iter("script"):
@@ -47,7 +47,7 @@ def objects(root: html.HtmlElement) -> list[dict[str, Any]]:
     return found
 
 
-def article_objects(root: html.HtmlElement) -> list[dict[str, Any]]:
+def article_objects(root: etree._Element) -> list[dict[str, Any]]:
     """The objects describing the page's own article (not its breadcrumbs or publisher);
     untyped objects count too, as some CMSs leave `@type` out."""
     return [obj for obj in objects(root) if not _types(obj) or _types(obj) & ARTICLE_TYPES]

@@ -8,10 +8,12 @@ So the walk drops subtrees whose tag or class/id says they are such boxes, and
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lxml import etree, html
+from lxml import etree
 
 SKIP_TAGS = frozenset(
     {
@@ -96,7 +98,7 @@ class Line:
     tag: str
 
 
-def is_noise(element: html.HtmlElement) -> bool:
+def is_noise(element: etree._Element) -> bool:
     """True for boxes about other content (sidebar, related, comments) by tag or class/id."""
     tag = element.tag
     if not isinstance(tag, str) or tag in SKIP_TAGS:
@@ -108,13 +110,15 @@ def is_noise(element: html.HtmlElement) -> bool:
     return bool(names) and _NOISE_RE.search(names) is not None
 
 
-def text_lines(root: html.HtmlElement) -> list[Line]:
+def text_lines(root: etree._Element) -> list[Line]:
     """Visible text split at block boundaries, noise boxes left out, in document order."""
     body = root.find("body")
     start = body if body is not None else root
     lines: list[Line] = []
     buffer: list[str] = []
     heading_depth = 0
+    # Proxies held here are the ones the walk yields, so membership is by identity.
+    noise = noise_elements(start)
 
     def flush(tag: str) -> None:
         text = " ".join("".join(buffer).split()) if buffer else ""
@@ -130,7 +134,7 @@ def text_lines(root: html.HtmlElement) -> list[Line]:
             continue
         tag = element.tag
         if event == "start":
-            if element is not start and is_noise(element):
+            if element is not start and (not isinstance(tag, str) or element in noise):
                 walker.skip_subtree()
                 # The skipped element still gets its "end" event: mark it to emit no text.
                 element_is_noise = True
@@ -147,12 +151,36 @@ def text_lines(root: html.HtmlElement) -> list[Line]:
             continue
         if tag in BLOCK_TAGS:
             flush(tag)
-        if tag in HEADING_TAGS and not (element is not start and is_noise(element)):
+        if tag in HEADING_TAGS and not (element is not start and element in noise):
             heading_depth -= 1
         if element.tail and element is not start:
             buffer.append(element.tail)
     flush("")
     return lines
+
+
+def noise_elements(start: etree._Element) -> set[etree._Element]:
+    """The elements under `start` that `is_noise` accepts, found without a Python call per
+    element: skipped tags by tag filter, class/id words by one regex over all values joined."""
+    found: set[etree._Element] = {e for e in start.iter(*SKIP_TAGS) if e is not start}
+    named = start.xpath("descendant::*[@class or @id]")
+    if not isinstance(named, list) or not named:
+        return found
+    elements = [e for e in named if isinstance(e, etree._Element)]
+    names = [f"{e.get('class') or ''} {e.get('id') or ''}" for e in elements]
+    ends: list[int] = []
+    at = 0
+    for name in names:
+        at += len(name)
+        ends.append(at)
+        at += 1
+    joined = "\n".join(names)
+    position = 0
+    while (match := _NOISE_RE.search(joined, position)) is not None:
+        index = bisect.bisect_left(ends, match.end() - 1)
+        found.add(elements[index])
+        position = ends[index]  # the separator: the next value's word boundary
+    return found
 
 
 def title_index(lines: list[Line], page_title: str) -> int | None:
@@ -193,3 +221,41 @@ def header_window(lines: list[Line], index: int) -> list[Line]:
         if chars >= HEADER_CHARS_AFTER:
             break
     return window
+
+
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """The visible lines joined once, so that a keyword search runs in C over the whole
+    page and only the lines it hits get the slower per-line patterns."""
+
+    texts: tuple[str, ...]
+    joined: str
+    ends: tuple[int, ...]
+    """Offset in `joined` just past each line (where its "\\n" separator sits)."""
+
+    @classmethod
+    def of(cls, lines: Sequence[Line]) -> PageText:
+        texts = tuple(line.text for line in lines)
+        ends: list[int] = []
+        at = 0
+        for text in texts:
+            at += len(text)
+            ends.append(at)
+            at += 1
+        return cls(texts, "\n".join(texts), tuple(ends))
+
+    def having(self, keyword: re.Pattern[str]) -> list[str]:
+        """The lines in which `keyword` occurs, in order. A pattern that needs a line to hold
+        `keyword` gives the same results on these lines as on all of them (lines hold no
+        "\\n", so a hit never spans two)."""
+        found: list[str] = []
+        at = 0
+        while True:
+            match = keyword.search(self.joined, at)
+            if match is None:
+                return found
+            index = bisect.bisect_left(self.ends, match.start())
+            if index >= len(self.texts):
+                return found
+            found.append(self.texts[index])
+            at = self.ends[index] + 1

@@ -7,15 +7,16 @@ import re
 from collections.abc import Mapping, Sequence
 from urllib.parse import urljoin
 
-from lxml import html
+from lxml import etree
 
-from newscrawl.extract.metadata.lines import Line
+from newscrawl.extract.metadata.lines import Line, PageText
 
 _LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
-_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_KANA_RE = re.compile(r"[\u3040-\u30ff]")
-_HANGUL_RE = re.compile(r"[\uac00-\ud7af]")
-_LATIN_RE = re.compile(r"[A-Za-z]")
+_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_KANA_RE = re.compile(r"[\u3040-\u30ff]+")
+_HANGUL_RE = re.compile(r"[\uac00-\ud7af]+")
+_LATIN_RE = re.compile(r"[A-Za-z]+")
+"""Runs of one script's letters: counting run lengths is cheaper than one match per letter."""
 _TAG_SPLIT_RE = re.compile(r"[,，;；、|]+")
 SCRIPT_SAMPLE_CHARS = 5000
 MIN_SCRIPT_SHARE = 0.3
@@ -23,8 +24,13 @@ MIN_SCRIPT_SHARE = 0.3
 TAG_META = ("keywords", "news_keywords", "article:tag")
 
 
-def language(root: html.HtmlElement, metas: Mapping[str, str], lines: Sequence[Line]) -> str | None:
+def language(root: etree._Element, metas: Mapping[str, str], lines: Sequence[Line]) -> str | None:
     """Primary language subtag: `<html lang>`, then meta, then a guess from the script."""
+    return declared_language(root, metas) or script_language(PageText.of(lines))
+
+
+def declared_language(root: etree._Element, metas: Mapping[str, str]) -> str | None:
+    """The language the page declares (`<html lang>`, content-language, og:locale)."""
     for value in (
         root.get("lang"),
         root.get("xml:lang"),
@@ -34,17 +40,29 @@ def language(root: html.HtmlElement, metas: Mapping[str, str], lines: Sequence[L
     ):
         if value and _LANG_RE.match(value.strip()):
             return value.strip().replace("_", "-").split("-")[0].lower()
-    return _script_guess("".join(line.text for line in lines)[:SCRIPT_SAMPLE_CHARS])
+    return None
+
+
+def script_language(page: PageText) -> str | None:
+    """A guess from the letters of the first visible text (lines joined without a gap)."""
+    sample: list[str] = []
+    size = 0
+    for text in page.texts:
+        sample.append(text)
+        size += len(text)
+        if size >= SCRIPT_SAMPLE_CHARS:
+            break
+    return _script_guess("".join(sample)[:SCRIPT_SAMPLE_CHARS])
 
 
 def _script_guess(text: str) -> str | None:
     """zh/ja/ko/en from the share of letters per script; None when there is too little text."""
     # Latin letters count a quarter: an English word carries about as much as one Han.
     counts = {
-        "ja": len(_KANA_RE.findall(text)),
-        "ko": len(_HANGUL_RE.findall(text)),
-        "zh": len(_CJK_RE.findall(text)),
-        "en": len(_LATIN_RE.findall(text)) // 4,
+        "ja": _letters(_KANA_RE, text),
+        "ko": _letters(_HANGUL_RE, text),
+        "zh": _letters(_CJK_RE, text),
+        "en": _letters(_LATIN_RE, text) // 4,
     }
     total = sum(counts.values())
     if total < 20:
@@ -55,7 +73,11 @@ def _script_guess(text: str) -> str | None:
     return lang if count >= total * MIN_SCRIPT_SHARE else None
 
 
-def canonical_url(root: html.HtmlElement, metas: Mapping[str, str], url: str | None) -> str | None:
+def _letters(script: re.Pattern[str], text: str) -> int:
+    return sum(map(len, script.findall(text)))
+
+
+def canonical_url(root: etree._Element, metas: Mapping[str, str], url: str | None) -> str | None:
     """`<link rel=canonical>`, else og:url, resolved against the page URL."""
     for link in root.iter("link"):
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
@@ -71,7 +93,7 @@ def description(metas: Mapping[str, str]) -> str | None:
     return None
 
 
-def tags(root: html.HtmlElement, metas: Mapping[str, str]) -> tuple[str, ...]:
+def tags(root: etree._Element, metas: Mapping[str, str]) -> tuple[str, ...]:
     """Keywords and article:tag values, split on , ; 、 |, de-duplicated in order."""
     values = [metas[key] for key in TAG_META if key in metas]
     values.extend(

@@ -14,10 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lxml import html
-
 from newscrawl.extract.metadata import jsonld
-from newscrawl.extract.metadata.lines import Line
+from newscrawl.extract.metadata.lines import Line, PageText
 
 _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
 """Characters no name contains: separators, brackets, and markup leaking from broken templates
@@ -69,6 +67,18 @@ _TRAILING_NAMES_RE = re.compile(
     r"(?:\s*\S{2,4}报道)?[）)]$"
 )
 """Bare names closing the last paragraph: "…的新春佳节。（常书香 马丹阳）"."""
+_SOURCE_KEY_RE = re.compile(r"来源|来自|出处|稿源|[sSſ][oO][uU][rR][cC][eE]")
+_AUTHOR_KEY_RE = re.compile(
+    r"作者|撰文|执笔|编译|记者|评论员|通讯员|特约撰稿人|文\s*[/／]|[bB][yY]\s"
+)
+_EDITOR_KEY_RE = re.compile(r"编|审核|校对")
+_BYLINE_KEY_RE = re.compile(r"于|[pP][oO][sSſ][tT][eE][dD]")
+_OWNER_KEY_RE = re.compile(r"的(?:博客|空间|专栏|个人空间)")
+_CREDIT_KEY_RE = re.compile(r"记者|评论员|通讯员|实习生")
+_TRAILING_KEY_RE = re.compile(r"[。！？”][（(]")
+"""Words each pattern above needs in a line: one search over the whole page picks the
+lines worth trying (see `PageText.having`). Case is spelled out rather than re.I, which
+would stop the regex engine from skipping ahead to a first character ("ſ" folds to "s")."""
 NOT_NAMES = frozenset({"资料图", "图片", "视频", "截图", "原标题", "待续", "全文完", "供图", "完"})
 CREDIT_LINE_CHARS = 40
 _ID_RE = re.compile(r"^[A-Za-z_]*\d[\w-]*$")
@@ -106,9 +116,9 @@ class People:
 
 
 def people(
-    root: html.HtmlElement,
+    scripts: Sequence[str],
     header: Sequence[Line],
-    lines: Sequence[Line],
+    page: PageText,
     metas: Mapping[str, str],
     ld_objects: Sequence[dict[str, Any]],
 ) -> People:
@@ -119,31 +129,32 @@ def people(
     outlet (Sina's "作者：新京报"), as the gold of the sites set does.
     """
     header_text = [line.text for line in header]
-    all_text = [line.text for line in lines]
     source = (
         _first_line_match(_SOURCE_RE, header_text)
         or _first_meta(metas, SOURCE_META)
         or _first_ld(ld_objects, "publisher")
-        or _first_line_match(_SOURCE_RE, all_text)
+        or _first_line_match(_SOURCE_RE, page.having(_SOURCE_KEY_RE))
     )
     byline = (
         _first_ld(ld_objects, "author")
         or _first_line_match(_AUTHOR_RE, header_text)
         or _blog_byline(header_text)
-        or _script_author(root)
+        or _script_author(scripts)
     )
-    credit = _credit(lines) or _trailing_names(all_text)
+    credit = _credit(page.having(_CREDIT_KEY_RE)) or _trailing_names(page.having(_TRAILING_KEY_RE))
     if credit and (byline is None or (source is not None and byline in source)):
         author: str | None = credit
     else:
         author = (
             byline
-            or _first_line_match(_AUTHOR_RE, all_text)
+            or _first_line_match(_AUTHOR_RE, page.having(_AUTHOR_KEY_RE))
             or _first_meta(metas, AUTHOR_META)
-            or _blog_byline(all_text)
-            or _first_line_match(_OWNER_RE, all_text)
+            or _blog_byline(page.having(_BYLINE_KEY_RE))
+            or _first_line_match(_OWNER_RE, page.having(_OWNER_KEY_RE))
         )
-    editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(_EDITOR_RE, all_text)
+    editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(
+        _EDITOR_RE, page.having(_EDITOR_KEY_RE)
+    )
     return People(author, source, editor)
 
 
@@ -172,13 +183,12 @@ def _blog_byline(texts: Sequence[str]) -> str | None:
     return None
 
 
-def _script_author(root: html.HtmlElement) -> str | None:
+def _script_author(scripts: Sequence[str]) -> str | None:
     """The writer's display name some blogs keep in inline JS (CSDN `var nickName`)."""
-    for script in root.iter("script"):
-        if script.get("src") is None and script.text:
-            match = _SCRIPT_AUTHOR_RE.search(script.text)
-            if match and _clean(match.group(1)):
-                return _clean(match.group(1))
+    for script in scripts:
+        match = _SCRIPT_AUTHOR_RE.search(script)
+        if match and _clean(match.group(1)):
+            return _clean(match.group(1))
     return None
 
 
@@ -215,11 +225,10 @@ def _first_line_match(pattern: re.Pattern[str], texts: Sequence[str]) -> str | N
     return None
 
 
-def _credit(lines: Sequence[Line]) -> str | None:
+def _credit(texts: Sequence[str]) -> str | None:
     """The last reporter credit of the page (credits close the article body)."""
     found: str | None = None
-    for line in lines:
-        text = line.text
+    for text in texts:
         match = (
             _CREDIT_RE.match(text) if len(text) <= CREDIT_LINE_CHARS else None
         ) or _INLINE_CREDIT_RE.search(text)
