@@ -355,3 +355,20 @@ def test_blog_front_page_gives_its_first_post() -> None:
     article = extract(page(posts, head="<title>海边的博客 | blog</title>"), options=DEFAULT)
     assert has_all(article, 0)
     assert PARAGRAPHS[2] not in article.body
+
+
+def test_data_table_rows_inside_the_article_are_body() -> None:
+    """A table of short cells (standings, prices) inside the article is kept: a row is one
+    line, so its cells together weigh like a sentence instead of each counting against."""
+    rows = "\n".join(
+        f"<tr><td>{rank}</td><td>第{rank}号选手</td><td>江城代表队</td><td>{5040 - rank * 7}</td>"
+        f"<td>{rank % 4}</td><td>{17 - rank}</td><td>{27 - rank}</td></tr>"
+        for rank in range(1, 13)
+    )
+    closing = "<p>以上积分为本赛季全部比赛结束后的最终排名，下一赛季的赛程将在明年一月公布。</p>"
+    html = page(f"<div>{paragraphs(0, 1)}\n<table>{rows}</table>\n{closing}</div>")
+    article = extract(html, options=DEFAULT)
+    assert has_all(article, 0, 1)
+    assert "1 第1号选手 江城代表队 5033 1 16 26" in article.body
+    assert "12 第12号选手 江城代表队 4956 0 5 15" in article.body
+    assert "下一赛季的赛程" in article.body
