@@ -74,10 +74,13 @@ _ATTRIBUTE_MARKUP_RE = re.compile(r"[dD][aA][tT][aA]-(?:[pP]|[tT][iI][mM][eE])")
 anything (an XPath over every element costs more than this scan of the source). Case is
 spelled out: with re.I the engine could not skip ahead to the first character."""
 _SCRIPT_VAR_RE = re.compile(
-    r"\b(?:postTime|publishTime|publish_time|pubTime|pubtime|publishDate|pub_date|ptime|"
-    r"currentPostDateAdded|cb_entryCreatedDate|pagepubtime)\b[\"']?\s*[:=]\s*[\"']"
+    r"(?:p(?<!\wp)(?:ostTime|ublishTime|ublish_time|ubTime|ubtime|ublishDate|ub_date|time|"
+    r"agepubtime)|c(?<!\wc)(?:urrentPostDateAdded|b_entryCreatedDate))\b[\"']?\s*[:=]\s*[\"']"
     r"([^\"'\n]{8,40})[\"']"
 )
+"""postTime, publishTime, pubtime, ptime, currentPostDateAdded, ... starting at a word
+boundary. The boundary is checked after the first letter, not with a leading \\b, so the
+regex engine can skip ahead to a "p" or "c" (3x faster over large inline scripts)."""
 _TIME = (
     r"(?:\s*(?:T|\s)?\s*(?:星期.|周.)?\s*(?P<half>上午|下午|晚上|早上|凌晨|中午)?\s*"
     r"(?P<H>\d{1,2})\s*[:：时点]\s*(?P<M>\d{2})(?:\s*[:：分]\s*(?P<S>\d{2}))?(?:\.\d+)?\s*秒?"

@@ -111,21 +111,18 @@ def is_noise(element: etree._Element) -> bool:
 
 
 def text_lines(root: etree._Element) -> list[Line]:
-    """Visible text split at block boundaries, noise boxes left out, in document order."""
+    """Visible text split at block boundaries, noise boxes left out, in document order.
+
+    This loop runs once per node of the page, so it is kept flat: noise boxes are looked
+    up in a set found beforehand, and a line is only built when text is waiting.
+    """
     body = root.find("body")
     start = body if body is not None else root
+    # Proxies held in this set are the ones the walk yields, so membership is by identity.
+    noise = noise_elements(start)
     lines: list[Line] = []
     buffer: list[str] = []
-    heading_depth = 0
-    # Proxies held here are the ones the walk yields, so membership is by identity.
-    noise = noise_elements(start)
-
-    def flush(tag: str) -> None:
-        text = " ".join("".join(buffer).split()) if buffer else ""
-        buffer.clear()
-        if text:
-            lines.append(Line(text, heading_depth > 0, tag))
-
+    depth = 0
     walker = etree.iterwalk(start, events=("start", "end", "comment"))
     for event, element in walker:
         if event == "comment":
@@ -133,29 +130,28 @@ def text_lines(root: etree._Element) -> list[Line]:
                 buffer.append(element.tail)
             continue
         tag = element.tag
+        if tag in BLOCK_TAGS and buffer:
+            text = " ".join("".join(buffer).split())
+            buffer.clear()
+            if text:
+                lines.append(Line(text, depth > 0, tag))
         if event == "start":
-            if element is not start and (not isinstance(tag, str) or element in noise):
+            if element in noise or not isinstance(tag, str):
+                # The skipped element still gets its "end" event, which adds its tail.
                 walker.skip_subtree()
-                # The skipped element still gets its "end" event: mark it to emit no text.
-                element_is_noise = True
-            else:
-                element_is_noise = False
-            if tag in BLOCK_TAGS:
-                flush(tag)
-            if element_is_noise:
                 continue
             if tag in HEADING_TAGS:
-                heading_depth += 1
+                depth += 1
             if element.text:
                 buffer.append(element.text)
             continue
-        if tag in BLOCK_TAGS:
-            flush(tag)
-        if tag in HEADING_TAGS and not (element is not start and element in noise):
-            heading_depth -= 1
+        if tag in HEADING_TAGS and element not in noise:
+            depth -= 1
         if element.tail and element is not start:
             buffer.append(element.tail)
-    flush("")
+    text = " ".join("".join(buffer).split())
+    if text:
+        lines.append(Line(text, depth > 0, ""))
     return lines
 
 

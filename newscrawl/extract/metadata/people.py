@@ -48,8 +48,11 @@ _BYLINE_NAME_RE = re.compile(
 cnblogs "posted @ 2024-05-09 14:45 好看的hk"."""
 _OWNER_RE = re.compile(r"^(?P<name>[^\s|｜]{2,20})的(?:博客|空间|专栏|个人空间)$")
 _SCRIPT_AUTHOR_RE = re.compile(
-    r"\b(?:nickName|nickname|authorName|author_name)\b[\"']?\s*[:=]\s*[\"']([^\"'\n]{1,40})[\"']"
+    r"(?:n(?<!\wn)ick[Nn]ame|a(?<!\wa)uthor(?:Name|_name))\b"
+    r"[\"']?\s*[:=]\s*[\"']([^\"'\n]{1,40})[\"']"
 )
+"""nickName/authorName at a word boundary, checked after the first letter so that the
+regex engine can skip ahead (as dates._SCRIPT_VAR_RE)."""
 _CREDIT_RE = re.compile(
     r"^[□■（(【\[]?\s*[^\d。，,：:（(]{0,14}?(?:记者|评论员|通讯员|实习生)\s*[:：]?\s*"
     r"(?P<name>[^\d()（）\[\]【】:：。，,！？!?/]{2,24}?)"
