@@ -66,13 +66,6 @@ META_KEYS = (
 """Meta names/properties that carry the publication time, most specific first."""
 ATTRIBUTES = ("data-publishtime", "data-publish-time", "data-pubtime", "data-ptime", "data-time")
 _ATTRIBUTE_XPATH = " or ".join(f"@{name}" for name in ATTRIBUTES)
-_TIME_MARKUP_RE = re.compile(
-    r"<[tT][iI][mM][eE]|[dD][aA][tT][eE][pP][uU][bB][lL][iI][sS][hH][eE][dD]"
-)
-_ATTRIBUTE_MARKUP_RE = re.compile(r"[dD][aA][tT][aA]-(?:[pP]|[tT][iI][mM][eE])")
-"""What the page source must hold for the `<time>`/itemprop and attribute searches to find
-anything (an XPath over every element costs more than this scan of the source). Case is
-spelled out: with re.I the engine could not skip ahead to the first character."""
 _SCRIPT_VAR_RE = re.compile(
     r"(?:p(?<!\wp)(?:ostTime|ublishTime|ublish_time|ubTime|ubtime|ublishDate|ub_date|time|"
     r"agepubtime)|c(?<!\wc)(?:urrentPostDateAdded|b_entryCreatedDate))\b[\"']?\s*[:=]\s*[\"']"
@@ -150,8 +143,9 @@ def structured(
     zone: tzinfo = SHANGHAI,
 ) -> DateEvidence | None:
     """The first parseable structured date (JSON-LD, meta, <time>, attributes, script
-    variables). `markup`, the page's source when known, lets the whole-tree searches be
-    skipped when the source lacks their tag or attribute names."""
+    variables). `markup`, the page's source when known, lets the whole-tree XPaths be
+    skipped when the source lacks their tag or attribute names: a substring test over the
+    lower-cased source costs a quarter of those XPaths."""
     return _structured(root, metas, ld_objects, scripts, markup, _Context(zone, fetched_at, url))
 
 
@@ -216,9 +210,10 @@ def _structured_values(
         if isinstance(raw, str):
             yield "json-ld", raw
     yield from ((f"meta:{key}", metas[key]) for key in META_KEYS if key in metas)
-    if markup is None or _TIME_MARKUP_RE.search(markup):
+    lowered = markup.lower() if markup is not None else None
+    if lowered is None or "<time" in lowered or "datepublished" in lowered:
         yield from _time_values(root)
-    if markup is None or _ATTRIBUTE_MARKUP_RE.search(markup):
+    if lowered is None or "data-p" in lowered or "data-time" in lowered:
         yield from _attribute_values(root)
     for script in scripts:
         yield from (("script", m.group(1)) for m in _SCRIPT_VAR_RE.finditer(script))

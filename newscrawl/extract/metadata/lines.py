@@ -159,22 +159,23 @@ def noise_elements(start: etree._Element) -> set[etree._Element]:
     """The elements under `start` that `is_noise` accepts, found without a Python call per
     element: skipped tags by tag filter, class/id words by one regex over all values joined."""
     found: set[etree._Element] = {e for e in start.iter(*SKIP_TAGS) if e is not start}
-    named = start.xpath("descendant::*[@class or @id]")
-    if not isinstance(named, list) or not named:
+    values = start.xpath("descendant::*/@class | descendant::*/@id")
+    if not isinstance(values, list) or not values:
         return found
-    elements = [e for e in named if isinstance(e, etree._Element)]
-    names = [f"{e.get('class') or ''} {e.get('id') or ''}" for e in elements]
     ends: list[int] = []
     at = 0
-    for name in names:
-        at += len(name)
+    for value in values:
+        at += len(str(value))
         ends.append(at)
         at += 1
-    joined = "\n".join(names)
+    joined = "\n".join(str(value) for value in values)
     position = 0
     while (match := _NOISE_RE.search(joined, position)) is not None:
         index = bisect.bisect_left(ends, match.end() - 1)
-        found.add(elements[index])
+        value = values[index]
+        owner = value.getparent() if isinstance(value, etree._ElementUnicodeResult) else None
+        if owner is not None:
+            found.add(owner)
         position = ends[index]  # the separator: the next value's word boundary
     return found
 
