@@ -372,3 +372,17 @@ def test_data_table_rows_inside_the_article_are_body() -> None:
     assert "1 第1号选手 江城代表队 5033 1 16 26" in article.body
     assert "12 第12号选手 江城代表队 4956 0 5 15" in article.body
     assert "下一赛季的赛程" in article.body
+
+
+def test_summary_items_led_by_a_linked_headline_are_body() -> None:
+    """A news digest item links its headline and goes on with a sentence of its own: mostly
+    link text, but prose, not a link line."""
+    items = "\n".join(
+        f"<li><strong><a href='/story/{number}'>第{number}条：江边小城投资三千万元新建的市民图书馆"
+        f"和青少年活动中心今天正式向全体市民免费开放</a></strong>。馆长说，今年周末和节假日都将延长开放时间。</li>"
+        for number in range(1, 7)
+    )
+    html = page(f"<div>{paragraphs(0)}\n<ul>{items}</ul>\n{paragraphs(1)}</div>")
+    article = extract(html, options=DEFAULT)
+    assert has_all(article, 0, 1)
+    assert article.body.count("馆长说，今年周末和节假日都将延长开放时间。") == 6

@@ -52,6 +52,7 @@ PARAMETERS = (
     "short_line_cost",
     "punctuation_weight",
     "max_link_share",
+    "prose_link_chars",
     "wrapper_share",
     "paragraph_score",
     "sibling_share",
@@ -326,7 +327,12 @@ def _is_headline(line: Line, plain_title: str) -> bool:
 
 
 def _is_link_line(line: Line, options: Options) -> bool:
-    return line.link_chars > options.max_link_share * line.chars
+    """Mostly link text, unless its own text is a sentence (`Options.prose_link_chars`):
+    a summary led by a linked headline, or a paragraph whose linked names carry hover
+    cards, is prose with links in it."""
+    return line.link_chars > options.max_link_share * line.chars and (
+        line.chars - line.link_chars < options.prose_link_chars or not line.punctuation
+    )
 
 
 def _boilerplate_reason(line: Line, noisy: set[int]) -> str | None:
