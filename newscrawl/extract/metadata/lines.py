@@ -69,13 +69,16 @@ BLOCK_TAGS = frozenset(
     }
 )
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
-_NOISE_RE = re.compile(
-    r"(?:^|[\s_-])(?:related|relate[-_]|recommend|recom[-_]|comment|sidebar|pinglun|tuijian|"
-    r"xiangguan|(?:side|aside|reply|replies|footer|hot|rank|cmt|xgxw|rec)(?=$|[\s_\d-]))",
-    re.IGNORECASE,
+_NOISE_WORDS = (
+    r"(?:related|relate[-_]|recommend|recom[-_]|comment|sidebar|pinglun|tuijian|xiangguan|"
+    r"(?:side|aside|reply|replies|footer|hot|rank|cmt|xgxw|rec)(?=$|[\s_\d-]))"
 )
+_NOISE_RE = re.compile(r"(?:^|[\s_-])" + _NOISE_WORDS, re.IGNORECASE)
 """Class/id words of boxes about other articles: related lists, recommendations, comments,
 sidebars, hot/rank lists. Matched per word so that e.g. "padding" never matches "ad"."""
+_SEPARATED_NOISE_RE = re.compile(r"[\s_-]" + _NOISE_WORDS, re.IGNORECASE)
+"""The same over text that starts with a separator: led by a character class, the regex
+engine skips ahead to separators instead of trying every word at every position."""
 _SPACE_RE = re.compile(r"[\s\u3000\xa0]+")
 _TITLE_SPLIT_RE = re.compile(r"\s*(?:[_|｜]|--|—|\s-\s)\s*")
 """Separators between a <title>'s headline and the site name ("标题_新浪网", "标题 - 网易")."""
@@ -160,23 +163,23 @@ def noise_elements(start: etree._Element) -> set[etree._Element]:
     element: skipped tags by tag filter, class/id words by one regex over all values joined."""
     found: set[etree._Element] = {e for e in start.iter(*SKIP_TAGS) if e is not start}
     values = start.xpath("descendant::*/@class | descendant::*/@id")
-    if not isinstance(values, list) or not values:
+    if not isinstance(values, list):
         return found
-    ends: list[int] = []
-    at = 0
-    for value in values:
-        at += len(str(value))
-        ends.append(at)
-        at += 1
-    joined = "\n".join(str(value) for value in values)
+    strings = [value for value in values if isinstance(value, etree._ElementUnicodeResult)]
+    starts: list[int] = []
+    at = 1
+    for value in strings:
+        starts.append(at)
+        at += len(value) + 1
+    # Every value is preceded by "\n": the separator that `_SEPARATED_NOISE_RE` starts with.
+    joined = "\n" + "\n".join(strings)
     position = 0
-    while (match := _NOISE_RE.search(joined, position)) is not None:
-        index = bisect.bisect_left(ends, match.end() - 1)
-        value = values[index]
-        owner = value.getparent() if isinstance(value, etree._ElementUnicodeResult) else None
+    while (match := _SEPARATED_NOISE_RE.search(joined, position)) is not None:
+        index = bisect.bisect_right(starts, match.start() + 1) - 1
+        owner = strings[index].getparent()
         if owner is not None:
             found.add(owner)
-        position = ends[index]  # the separator: the next value's word boundary
+        position = starts[index + 1] - 1 if index + 1 < len(starts) else len(joined)
     return found
 
 
