@@ -112,3 +112,33 @@ def test_source_ends_before_the_ip_location() -> None:
 def test_markup_leaking_from_a_template_is_not_a_name() -> None:
     meta = extract_metadata(page(byline='作者： size="20" 来源： size="20"'))
     assert (meta.author, meta.source) == (None, None)
+
+
+def test_bare_names_under_the_headline() -> None:
+    meta = extract_metadata(page(byline="赵延东、风笑天"))
+    assert meta.author == "赵延东、风笑天"
+
+
+def test_a_bare_word_line_without_a_surname_is_no_byline() -> None:
+    assert extract_metadata(page(byline="新闻中心")).author is None
+
+
+def test_names_in_parentheses_on_their_own_line_after_the_body() -> None:
+    assert extract_metadata(page(after="<div>（袁源）</div>")).author == "袁源"
+    assert extract_metadata(page(after="<p>结尾一句。（常书香 马丹阳 ）</p>")).author == (
+        "常书香 马丹阳"
+    )
+
+
+def test_bracketed_writer_before_the_source_label() -> None:
+    meta = extract_metadata(page(byline="2004年7月16日08:19 [ 黄宇 ] 来源：[ 国际金融报 ]"))
+    assert (meta.author, meta.source) == ("黄宇", "国际金融报")
+
+
+def test_reporter_credits_above_the_headline_are_menus() -> None:
+    html = (
+        "<html><head><title>一个标题：测试署名_新闻</title></head><body>"
+        "<ul><li>记者调查 民意调查</li></ul><h1>一个标题：测试署名</h1>"
+        f"<div id='article'>{BODY}</div></body></html>"
+    )
+    assert extract_metadata(html).author is None

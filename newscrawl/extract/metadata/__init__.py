@@ -107,7 +107,9 @@ def _from_tree(
         header = lines.header_window(visible, title_at)
         header_title_at = min(title_at, lines.HEADER_LINES_BEFORE)
     found = dates.published(structured, header, header_title_at, page_text, url, fetched_at, zone)
-    names = people.people(scripts, header, page_text, metas, ld_objects)
+    names = people.people(
+        scripts, header, page_text, metas, ld_objects, _lead(page_text, title_at), title_at
+    )
     return Metadata(
         published=found.value if found else None,
         published_precision=found.precision if found else None,
@@ -121,6 +123,13 @@ def _from_tree(
         tags=tags,
         top_image=page_meta.top_image(metas, url),
     )
+
+
+def _lead(page: lines.PageText, title_at: int | None) -> tuple[str, ...]:
+    """The two lines under the headline, or under the first line when none was found
+    (pages whose <title> names only the site or a viewer, "显示")."""
+    at = title_at if title_at is not None else 0
+    return page.texts[at + 1 : at + 3]
 
 
 def _page_title(root: etree._Element) -> str:

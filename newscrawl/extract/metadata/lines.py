@@ -244,12 +244,12 @@ class PageText:
             at += 1
         return cls(texts, "\n".join(texts), tuple(ends))
 
-    def having(self, keyword: re.Pattern[str]) -> list[str]:
-        """The lines in which `keyword` occurs, in order. A pattern that needs a line to hold
-        `keyword` gives the same results on these lines as on all of them (lines hold no
-        "\\n", so a hit never spans two)."""
+    def having(self, keyword: re.Pattern[str], first: int = 0) -> list[str]:
+        """The lines from index `first` on in which `keyword` occurs, in order. A pattern
+        that needs a line to hold `keyword` gives the same results on these lines as on all
+        of them (lines hold no "\\n", so a hit never spans two)."""
         found: list[str] = []
-        at = 0
+        at = self.ends[first - 1] + 1 if 0 < first <= len(self.ends) else 0
         while True:
             match = keyword.search(self.joined, at)
             if match is None:

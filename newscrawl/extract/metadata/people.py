@@ -66,10 +66,33 @@ _INLINE_CREDIT_RE = re.compile(
 """A parenthesised credit inside a line: dateline "新华社拉萨电（记者 格桑边觉）" or a closing
 "…。（记者宋晨、田中全）"."""
 _TRAILING_NAMES_RE = re.compile(
-    r"[。！？”][（(](?P<name>[\u4e00-\u9fff]{2,4}(?:[\s、][\u4e00-\u9fff]{2,4}){0,4})"
-    r"(?:\s*\S{2,4}报道)?[）)]$"
+    r"[。！？”]\n?[（(](?P<name>[\u4e00-\u9fff]{2,4}(?:[ 、][\u4e00-\u9fff]{2,4}){0,4})"
+    r"(?: ?\S{2,4}报道)? ?[）)](?=\n|\Z)"
 )
-"""Bare names closing the last paragraph: "…的新春佳节。（常书香 马丹阳）"."""
+"""Bare names closing the last paragraph: "…的新春佳节。（常书香 马丹阳 ）", or on a line of
+their own right after it ("…外科医生。" then "（袁源）"). Searched over the joined page text."""
+_BRACKET_BYLINE_RE = re.compile(
+    r"[\[【] ?(?P<name>[\u4e00-\u9fff]{2,4}(?:[ 、][\u4e00-\u9fff]{2,4}){0,3}) ?[\]】]"
+    r"[^\u4e00-\u9fff\n]{0,3}(?:来源|稿源|出处)"
+)
+"""A portal byline naming the writer in brackets before the outlet:
+"2004年7月16日08:19 [ 黄宇 ] 来源：[ 国际金融报 ]" (mis-decoded spaces allowed in between)."""
+SURNAMES = frozenset(
+    "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜戚谢邹喻柏水窦章云苏潘葛"
+    "奚范彭郎鲁韦昌马苗凤花方俞任袁柳酆鲍史唐费廉岑薛雷贺倪汤滕殷罗毕郝邬安常乐于时傅皮卞齐康"
+    "伍余元卜顾孟平黄和穆萧尹姚邵湛汪祁毛禹狄米贝明臧计伏成戴谈宋茅庞熊纪舒屈项祝董梁杜阮蓝闵"
+    "席季麻强贾路娄危江童颜郭梅盛林刁钟徐邱骆高夏蔡田樊胡凌霍虞万支柯昝管卢莫经房裘缪干解应宗"
+    "丁宣贲邓郁单杭洪包诸左石崔吉钮龚程嵇邢滑裴陆荣翁荀羊於惠甄曲家封芮羿储靳汲邴糜松井段富巫"
+    "乌焦巴弓牧隗山谷车侯宓蓬全郗班仰秋仲伊宫宁仇栾暴甘钭厉戎祖武符刘景詹束龙叶幸司韶郜黎蓟薄"
+    "印宿白怀蒲邰从鄂索咸籍赖卓蔺屠蒙池乔阴胥能苍双闻莘党翟谭贡劳逄姬申扶堵冉宰郦雍却璩桑桂濮"
+    "牛寿通边扈燕冀郏浦尚农温别庄晏柴瞿阎充慕连茹习宦艾鱼容向古易慎戈廖庾终暨居衡步都耿满弘匡"
+    "国文寇广禄阙东欧殳沃利蔚越夔隆师巩厍聂晁勾敖融冷訾辛阚那简饶空曾毋沙乜养鞠须丰巢关蒯相查"
+    "后荆红游竺权逯盖益桓公"
+)
+"""The single-character surnames of the 百家姓: a bare line of short words is only read as a
+byline when it starts with one."""
+_NAME_LINE_RE = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,4}(?:[、，, ][\u4e00-\u9fff]{2,4}){0,3})$")
+"""A line that is nothing but person names: "胡平", "赵延东、风笑天"."""
 _SOURCE_KEY_RE = re.compile(r"来源|来自|出处|稿源|[sSſ][oO][uU][rR][cC][eE]")
 _AUTHOR_KEY_RE = re.compile(
     r"作者|撰文|执笔|编译|记者|评论员|通讯员|特约撰稿人|文\s*[/／]|[bB][yY]\s"
@@ -78,7 +101,6 @@ _EDITOR_KEY_RE = re.compile(r"编|审核|校对")
 _BYLINE_KEY_RE = re.compile(r"于|[pP][oO][sSſ][tT][eE][dD]")
 _OWNER_KEY_RE = re.compile(r"的(?:博客|空间|专栏|个人空间)")
 _CREDIT_KEY_RE = re.compile(r"记者|评论员|通讯员|实习生")
-_TRAILING_KEY_RE = re.compile(r"[。！？”][（(]")
 """Words each pattern above needs in a line: one search over the whole page picks the
 lines worth trying (see `PageText.having`). Case is spelled out rather than re.I, which
 would stop the regex engine from skipping ahead to a first character ("ſ" folds to "s")."""
@@ -124,12 +146,16 @@ def people(
     page: PageText,
     metas: Mapping[str, str],
     ld_objects: Sequence[dict[str, Any]],
+    lead: Sequence[str] = (),
+    title_at: int | None = None,
 ) -> People:
     """Author, source and editor: JSON-LD and the byline near the headline first, then
-    reporter credits, meta tags and labelled lines anywhere in the visible text.
+        reporter credits, meta tags and labelled lines anywhere in the visible text.
 
-    A reporter credit ("（记者 奚丹霓 张赛）") replaces a byline author that only repeats the
-    outlet (Sina's "作者：新京报"), as the gold of the sites set does.
+        A reporter credit ("（记者 奚丹霓 张赛）") replaces a byline author that only repeats the
+        outlet (Sina's "作者：新京报"), as the gold of the sites set does. `lead` holds the lines
+        right under the headline (`title_at` in `page`): essays and papers put the bare writer
+    names there ("胡平").
     """
     header_text = [line.text for line in header]
     source = (
@@ -141,10 +167,12 @@ def people(
     byline = (
         _first_ld(ld_objects, "author")
         or _first_line_match(_AUTHOR_RE, header_text)
+        or _first_line_match(_BRACKET_BYLINE_RE, header_text)
         or _blog_byline(header_text)
         or _script_author(scripts)
     )
-    credit = _credit(page.having(_CREDIT_KEY_RE)) or _trailing_names(page.having(_TRAILING_KEY_RE))
+    # Credits go with the article: lines above its headline are menus ("记者调查 民意调查").
+    credit = _credit(page.having(_CREDIT_KEY_RE, title_at or 0)) or _trailing_names(page)
     if credit and (byline is None or (source is not None and byline in source)):
         author: str | None = credit
     else:
@@ -154,6 +182,7 @@ def people(
             or _first_meta(metas, AUTHOR_META)
             or _blog_byline(page.having(_BYLINE_KEY_RE))
             or _first_line_match(_OWNER_RE, page.having(_OWNER_KEY_RE))
+            or _name_line(lead)
         )
     editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(
         _EDITOR_RE, page.having(_EDITOR_KEY_RE)
@@ -161,14 +190,22 @@ def people(
     return People(author, source, editor)
 
 
-def _trailing_names(texts: Sequence[str]) -> str | None:
+def _trailing_names(page: PageText) -> str | None:
     """The last paragraph-closing "（name name）" of the page."""
     found: str | None = None
-    for text in texts:
-        match = _TRAILING_NAMES_RE.search(text)
-        if match and match.group("name") not in NOT_NAMES:
+    for match in _TRAILING_NAMES_RE.finditer(page.joined):
+        if match.group("name") not in NOT_NAMES:
             found = match.group("name")
     return found
+
+
+def _name_line(lead: Sequence[str]) -> str | None:
+    """The first of `lead` that is only person names, the first starting with a surname."""
+    for text in lead:
+        match = _NAME_LINE_RE.match(text)
+        if match and match.group("name")[0] in SURNAMES and match.group("name") not in NOT_NAMES:
+            return match.group("name")
+    return None
 
 
 def _blog_byline(texts: Sequence[str]) -> str | None:
