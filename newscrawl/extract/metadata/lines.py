@@ -73,12 +73,11 @@ _NOISE_WORDS = (
     r"(?:related|relate[-_]|recommend|recom[-_]|comment|sidebar|pinglun|tuijian|xiangguan|"
     r"(?:side|aside|reply|replies|footer|hot|rank|cmt|xgxw|rec)(?=$|[\s_\d-]))"
 )
-_NOISE_RE = re.compile(r"(?:^|[\s_-])" + _NOISE_WORDS, re.IGNORECASE)
+_NOISE_RE = re.compile(r"[\s_-]" + _NOISE_WORDS, re.IGNORECASE)
 """Class/id words of boxes about other articles: related lists, recommendations, comments,
-sidebars, hot/rank lists. Matched per word so that e.g. "padding" never matches "ad"."""
-_SEPARATED_NOISE_RE = re.compile(r"[\s_-]" + _NOISE_WORDS, re.IGNORECASE)
-"""The same over text that starts with a separator: led by a character class, the regex
-engine skips ahead to separators instead of trying every word at every position."""
+sidebars, hot/rank lists. Matched per word (after a separator; `is_noise` prefixes a space)
+so that e.g. "padding" never matches "ad". Led by a character class, the regex engine skips
+ahead to separators instead of trying every word at every position."""
 _SPACE_RE = re.compile(r"[\s\u3000\xa0]+")
 _TITLE_SPLIT_RE = re.compile(r"\s*(?:[_|｜]|--|—|\s-\s)\s*")
 """Separators between a <title>'s headline and the site name ("标题_新浪网", "标题 - 网易")."""
@@ -106,23 +105,22 @@ def is_noise(element: etree._Element) -> bool:
     tag = element.tag
     if not isinstance(tag, str) or tag in SKIP_TAGS:
         return True
-    names = element.get("class") or ""
+    names = element.get("class")
     identifier = element.get("id")
-    if identifier:
-        names = f"{names} {identifier}"
-    return bool(names) and _NOISE_RE.search(names) is not None
+    if not names and not identifier:
+        return False
+    return _NOISE_RE.search(f" {names or ''} {identifier or ''}") is not None
 
 
 def text_lines(root: etree._Element) -> list[Line]:
     """Visible text split at block boundaries, noise boxes left out, in document order.
 
-    This loop runs once per node of the page, so it is kept flat: noise boxes are looked
-    up in a set found beforehand, and a line is only built when text is waiting.
+    This loop runs once per node of the page, so it is kept flat: a line is only built
+    when text is waiting, and noise is tested as the walk reaches an element, so nothing
+    inside a skipped box is ever looked at (big pages keep thousands of classes in there).
     """
     body = root.find("body")
     start = body if body is not None else root
-    # Proxies held in this set are the ones the walk yields, so membership is by identity.
-    noise = noise_elements(start)
     lines: list[Line] = []
     buffer: list[str] = []
     depth = 0
@@ -139,7 +137,7 @@ def text_lines(root: etree._Element) -> list[Line]:
             if text:
                 lines.append(Line(text, depth > 0, tag))
         if event == "start":
-            if element in noise or not isinstance(tag, str):
+            if element is not start and is_noise(element):
                 # The skipped element still gets its "end" event, which adds its tail.
                 walker.skip_subtree()
                 continue
@@ -148,7 +146,7 @@ def text_lines(root: etree._Element) -> list[Line]:
             if element.text:
                 buffer.append(element.text)
             continue
-        if tag in HEADING_TAGS and element not in noise:
+        if tag in HEADING_TAGS and (element is start or not is_noise(element)):
             depth -= 1
         if element.tail and element is not start:
             buffer.append(element.tail)
@@ -156,31 +154,6 @@ def text_lines(root: etree._Element) -> list[Line]:
     if text:
         lines.append(Line(text, depth > 0, ""))
     return lines
-
-
-def noise_elements(start: etree._Element) -> set[etree._Element]:
-    """The elements under `start` that `is_noise` accepts, found without a Python call per
-    element: skipped tags by tag filter, class/id words by one regex over all values joined."""
-    found: set[etree._Element] = {e for e in start.iter(*SKIP_TAGS) if e is not start}
-    values = start.xpath("descendant::*/@class | descendant::*/@id")
-    if not isinstance(values, list):
-        return found
-    strings = [value for value in values if isinstance(value, etree._ElementUnicodeResult)]
-    starts: list[int] = []
-    at = 1
-    for value in strings:
-        starts.append(at)
-        at += len(value) + 1
-    # Every value is preceded by "\n": the separator that `_SEPARATED_NOISE_RE` starts with.
-    joined = "\n" + "\n".join(strings)
-    position = 0
-    while (match := _SEPARATED_NOISE_RE.search(joined, position)) is not None:
-        index = bisect.bisect_right(starts, match.start() + 1) - 1
-        owner = strings[index].getparent()
-        if owner is not None:
-            found.add(owner)
-        position = starts[index + 1] - 1 if index + 1 < len(starts) else len(joined)
-    return found
 
 
 def title_index(lines: list[Line], page_title: str) -> int | None:
