@@ -39,7 +39,9 @@ def test_once_runs_the_job_to_its_end(tmp_path: Path) -> None:
 
 def test_time_limit_terminates_then_kills(tmp_path: Path) -> None:
     with Site(articles=6, open_articles=2) as site:  # the rest hang: the crawl cannot close
-        write_job(tmp_path, site, time_limit=2, kill_after="1s")
+        # The limit must leave time for the crawl to start and reach the hanging pages even
+        # on a loaded machine: SIGTERM before that lets Scrapy close cleanly (exit 0).
+        write_job(tmp_path, site, time_limit=8, kill_after="1s")
         done = run_schedule(tmp_path, "--once", "local-news")
         [run] = read_runs(StateDir(tmp_path / "state").history)
     assert run.outcome == "timed_out"
