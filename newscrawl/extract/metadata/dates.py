@@ -108,6 +108,8 @@ _LABEL_KEY_RE = re.compile(
 )
 """Words a labelled date's line needs (`_PUBLISH_LABEL_RE` or "于 … 发布"); case spelled
 out, as in people.py, so that the search can skip ahead."""
+_DATE_HINT_RE = re.compile(r"\d|今天|昨天|前天")
+"""What every date pattern needs in a line: lines without it skip the four date regexes."""
 _PUBLISHED_AFTER_RE = re.compile(r"^[^。，,]{0,20}?(?:首次)?(?:发布|发表)")
 _REJECT_AFTER_RE = re.compile(r"^\s*(?:修改|编辑|更新\S*于)")
 _URL_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:[-/_]?(?:0[1-9]|1[0-2]))")
@@ -294,6 +296,8 @@ def _first_timed(
     for text in texts:
         if len(text) >= BODY_LINE_CHARS and ("。" in text or "，" in text):
             return None
+        if _DATE_HINT_RE.search(text) is None:
+            continue
         for _, found in _line_dates(text, context, structured):
             if found.precision != "day":
                 return found
