@@ -102,6 +102,11 @@ def stat(log: str, name: str) -> int:
     return int(match[1]) if match else 0
 
 
+def store_stats(log: str) -> dict[str, int]:
+    """Every ``newscrawl/store/*`` counter of a worker's stats dump (for assertion messages)."""
+    return {m[1]: int(m[2]) for m in re.finditer(r"'newscrawl/store/([\w/]+)': (\d+)", log)}
+
+
 def stored_paths(db_url: str) -> list[str]:
     """The URL paths of the stored articles, one per row."""
     try:
@@ -195,7 +200,8 @@ def test_two_workers_fetch_every_page_once_and_store_every_article_once(
     assert len(stored) == 2000 and set(stored) == site.article_paths()
     logs = (a.log, b.log)
     new = [stat(log, "newscrawl/store/new") for log in logs]
-    assert sum(new) == 2000 and min(new) > 0  # both stored; no article written twice
+    counts = {name: store_stats(log) for name, log in zip(("a", "b"), logs, strict=True)}
+    assert sum(new) == 2000 and min(new) > 0, counts  # both stored; no article written twice
     assert all(stat(log, "item_scraped_count") > 0 for log in logs)
     client = redis_client(REDIS_URL)
     keys = RunKeys.of(redis_prefix, SPIDER)

@@ -186,12 +186,19 @@ class StorePipeline:
         return deferred_from_coro(self._flush()) if self._batch and self._due() else None
 
     async def _flush(self) -> None:
+        """Write the pending batch, and wait for the batches queued before it too.
+
+        Even with nothing pending this waits for the lock: a timer flush nobody awaits may be
+        writing, and `close_spider` must not return before its outcomes are counted, or they
+        would miss the stats Scrapy dumps right after the pipelines close.
+        """
         batch, self._batch = self._batch, []
-        if batch:
-            await maybe_deferred_to_future(self._lock.run(self._write, batch))
+        await maybe_deferred_to_future(self._lock.run(self._write, batch))
 
     def _write(self, batch: list[ArticleRecord]) -> Deferred[None]:
         """Write one batch (called under the lock, so batches commit in order)."""
+        if not batch:
+            return succeed(None)
         if self._spool is not None or self._store is None:
             self._to_spool(batch)
             return succeed(None)
