@@ -1,8 +1,8 @@
 """Article extraction from HTML by text-line features. A pure library: no Scrapy import.
 
-    >>> from newscrawl.extract import extract
-    >>> article = extract(page_bytes, url)
-    >>> article.title, article.body
+>>> from newscrawl.extract import extract
+>>> article = extract(page_bytes, url)
+>>> article.title, article.body
 """
 
 from newscrawl.extract.api import extract
