@@ -14,6 +14,7 @@ from site_fixtures import project_settings
 from newscrawl.discovery import API_PARSERS
 from newscrawl.sites import SiteConfigError, find_sites, load_site
 from newscrawl.spiders.loader import SiteSpiderLoader
+from newscrawl.urls import Canonicalizer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 BUILTIN = PROJECT_ROOT / "newscrawl" / "configs" / "sites"
@@ -250,6 +251,19 @@ def test_site_politeness_and_headers_become_spider_settings(tmp_path: Path) -> N
     headers = settings.getdict("DEFAULT_REQUEST_HEADERS")
     assert headers["Referer"] == "https://example.com/"
     assert "Accept-Language" in headers  # the project defaults are kept
+
+
+def test_site_tracking_params_and_twin_hosts_reach_the_store_canonical_urls(
+    tmp_path: Path,
+) -> None:
+    urls = '[urls]\ndrop_params = ["ref"]\nhost_twins = { "m.example.com" = "www.example.com" }\n'
+    write_site(tmp_path, "example", MINIMAL.replace("[urls]\n", urls))
+    settings = project_settings(NEWSCRAWL_SITES_DIR=str(tmp_path))
+    SiteSpiderLoader(settings).load("example").update_settings(settings)
+    canonical = Canonicalizer.from_settings(settings)
+    assert canonical("http://m.example.com/a/1.html?ref=home&id=2&spm=1") == (
+        "https://www.example.com/a/1.html?id=2"
+    )
 
 
 def test_command_line_settings_beat_the_site_config() -> None:

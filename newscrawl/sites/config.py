@@ -62,6 +62,8 @@ class SiteConfig:
     deny: tuple[re.Pattern[str], ...]
     drop_params: tuple[str, ...]
     """Query parameters removed from links; a trailing ``*`` matches a prefix (``utm_*``)."""
+    host_twins: Mapping[str, str]
+    """Twin host -> the host its articles are stored under (``m.sohu.com = "www.sohu.com"``)."""
     charset: str | None
     headers: Mapping[str, str]
     politeness: Politeness
@@ -131,6 +133,7 @@ def parse_site(data: dict[str, object], path: Path) -> SiteConfig:
         follow=_patterns(urls, "follow"),
         deny=_patterns(urls, "deny"),
         drop_params=tuple(urls.str_list("drop_params")),
+        host_twins=MappingProxyType(urls.str_table("host_twins")),
         charset=_charset(top),
         headers=MappingProxyType(top.str_table("headers")),
         politeness=Politeness(

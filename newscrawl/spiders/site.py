@@ -85,7 +85,9 @@ class SiteSpider(Spider):
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
-        """Apply the site's politeness and headers, and the default JSONL feed if none is set.
+        """Apply the site's politeness, headers and URL canonicalisation (its tracking
+        parameters and twin hosts, for the store's canonical URLs), and the default JSONL
+        feed if none is set.
 
         Set at ``spider`` priority, so ``-s`` on the command line still wins.
         """
@@ -95,6 +97,8 @@ class SiteSpider(Spider):
             "DOWNLOAD_DELAY": politeness.download_delay,
             "CONCURRENT_REQUESTS_PER_DOMAIN": politeness.concurrency,
             "DEPTH_LIMIT": politeness.depth_limit,
+            "NEWSCRAWL_TRACKING_PARAMS": list(cls.site.drop_params) or None,
+            "NEWSCRAWL_HOST_TWINS": dict(cls.site.host_twins) or None,
         }
         if cls.site.headers:
             headers = {**settings.getdict("DEFAULT_REQUEST_HEADERS"), **cls.site.headers}
