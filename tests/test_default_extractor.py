@@ -269,6 +269,19 @@ def test_explain_table_has_features_and_a_rule_per_line() -> None:
             "",
             "小城春天",
         ),
+        # Suffixes joined by a bare "-" or "--", several deep (site, channel).
+        ("<meta property='og:title' content='小城的春天来了！-新闻网'>", "", "小城的春天来了！"),
+        (
+            "<meta property='og:title' content='小城的春天来了，公园开放迎客--健康·生活--新闻网'>",
+            "",
+            "小城的春天来了，公园开放迎客",
+        ),
+        # A hyphen between ASCII characters is part of the headline.
+        (
+            "<meta property='og:title' content='COVID-19 vaccines reach rural clinics'>",
+            "",
+            "COVID-19 vaccines reach rural clinics",
+        ),
     ],
 )
 def test_title_drops_the_site_suffix(head: str, heading: str, expected: str) -> None:

@@ -12,7 +12,15 @@ from collections.abc import Sequence
 
 from newscrawl.extract.pagemeta import PageMeta
 
-_SITE_SEPARATOR_RE = re.compile(r"\s+[-|–—·:：]\s+|\s*[_|｜–—]\s*|\s+-|-\s+")
+_SITE_SEPARATOR_RE = re.compile(
+    r"\s+[-|–—·:：]\s+|\s*(?:--|[_|｜–—])\s*|\s+-|-\s+|(?<=[^\x00-\x7f])-(?=[^\x00-\x7f])"
+)
+"""Where a site name is joined to a headline: spaced dashes, bars and colons, ``--``, ``_``,
+and a bare ``-`` between two non-ASCII characters ("…城！-新华网"; "COVID-19" keeps its own)."""
+MAX_SUFFIX_CHARS = 12
+"""A trailing part this short after a separator is a site or channel name, not headline."""
+MAX_SUFFIXES = 3
+"""At most this many trailing names are removed (site, channel, sub-channel)."""
 MAX_HEADINGS = 5
 """Headings compared with the head's titles (the headline is among the first few)."""
 MIN_TITLE_SHARE = 0.4
@@ -27,10 +35,23 @@ def choose_title(meta: PageMeta, headings: Sequence[str]) -> str:
         if len(heading) > 1 and any(_agree(heading, title) for title in head_titles):
             return heading
     if meta.og_title:
-        return meta.og_title
+        return _without_site_suffix(meta.og_title)
     if meta.title:
         return max(_SITE_SEPARATOR_RE.split(meta.title), key=len).strip() or meta.title
     return headings[0] if headings else ""
+
+
+def _without_site_suffix(title: str) -> str:
+    """`title` without the short site or channel names trailing it ("标题--健康·生活--人民网")."""
+    for _ in range(MAX_SUFFIXES):
+        separators = list(_SITE_SEPARATOR_RE.finditer(title))
+        if not separators:
+            break
+        head, tail = title[: separators[-1].start()].strip(), title[separators[-1].end() :].strip()
+        if not head or len(tail) > MAX_SUFFIX_CHARS or len(head) < 2 * len(tail):
+            break
+        title = head
+    return title
 
 
 def _agree(heading: str, title: str) -> bool:
