@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 
 from newscrawl.archive.model import ArchivedResponse
 from newscrawl.archive.reader import read_response_at, scan_responses, url_key
+from newscrawl.closing import Closing
 
 
-class ArchiveIndex:
+class ArchiveIndex(Closing):
     """Open WARC files and the offset of each URL's response; the last record of a URL wins.
 
     Reads seek a shared file handle, so one index serves one thread (Scrapy's reactor).
@@ -42,14 +41,3 @@ class ArchiveIndex:
     def close(self) -> None:
         for stream in self._streams:
             stream.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

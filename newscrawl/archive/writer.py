@@ -13,8 +13,6 @@ from datetime import UTC
 from http import HTTPStatus
 from io import BytesIO
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 from urllib.parse import urlsplit
 
 from warcio.statusandheaders import StatusAndHeaders
@@ -22,9 +20,10 @@ from warcio.timeutils import datetime_to_iso_date
 from warcio.warcwriter import WARCWriter
 
 from newscrawl.archive.model import ArchivedRequest, ArchivedResponse
+from newscrawl.closing import Closing
 
 
-class ArchiveWriter:
+class ArchiveWriter(Closing):
     """Writes a warcinfo record on open, then a response + request record per exchange."""
 
     def __init__(self, path: Path, info: Mapping[str, str]) -> None:
@@ -62,17 +61,6 @@ class ArchiveWriter:
 
     def close(self) -> None:
         self._file.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _reason(status: int) -> str:

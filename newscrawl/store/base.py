@@ -12,9 +12,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
+from newscrawl.closing import Closing
 from newscrawl.fingerprint import content_hash, simhash
 
 STATS_PREFIX = "newscrawl/store/"
@@ -107,7 +107,7 @@ class StoreError(RuntimeError):
     """The store could not do what was asked (database unreachable, locked, full …)."""
 
 
-class Store(ABC):
+class Store(Closing, ABC):
     """Article storage. Backends implement these; callers never see SQL or a driver."""
 
     @abstractmethod
@@ -144,14 +144,3 @@ class Store(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release connections."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
