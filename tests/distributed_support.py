@@ -14,10 +14,11 @@ import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+from local_server import LocalServer, QuietHandler
 from store_support import article_text
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -41,14 +42,7 @@ Hold = Callable[[str, str], bool]
 """(path, user agent) -> whether to hold the request until `NewsSite.release` is set."""
 
 
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A worker killed mid-response resets the connection: expected here."""
-
-
-class NewsSite:
+class NewsSite(LocalServer):
     """`articles` article pages spread over listing pages of `per_listing` links each."""
 
     def __init__(self, articles: int, per_listing: int = 100) -> None:
@@ -62,22 +56,10 @@ class NewsSite:
         self.hold: Hold | None = None
         self.release = threading.Event()
         self.lock = threading.Lock()
-        self._server = _QuietServer(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        super().__init__(self._handler())
 
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def __enter__(self) -> NewsSite:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
+    def release_held(self) -> None:
         self.release.set()
-        self._server.shutdown()
-        self._server.server_close()
 
     def article_paths(self) -> set[str]:
         return {f"/a/{n}.html" for n in range(1, self.articles + 1)}
@@ -119,7 +101,7 @@ class NewsSite:
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         site = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self) -> None:
                 body = site._serve(self.path, self.headers.get("User-Agent", ""))
                 self.send_response(200 if body is not None else 404)
@@ -127,9 +109,6 @@ class NewsSite:
                 self.send_header("Content-Length", str(len(body or b"")))
                 self.end_headers()
                 self.wfile.write(body or b"")
-
-            def log_message(self, *args: object) -> None:
-                pass
 
         return Handler
 

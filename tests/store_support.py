@@ -12,11 +12,12 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
 from conftest import skip_or_fail
+from local_server import LocalServer, QuietHandler
 
 from newscrawl.store import ArticleRecord
 
@@ -85,14 +86,7 @@ def record(url: str, body: str, *, at: datetime | None = None, **fields: Any) ->
     return ArticleRecord.of(**values)
 
 
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A crawler killed mid-response resets the connection: expected here."""
-
-
-class Site:
+class Site(LocalServer):
     """A news site on 127.0.0.1 with an ephemeral port, counting hits per path.
 
     `/list.html` links to `/a/1.html` … `/a/<n>.html` (plus `extra_links`). Once
@@ -109,22 +103,10 @@ class Site:
         self.redirects: dict[str, str] = {}
         self._lock = threading.Lock()
         self._served = 0
-        self._server = _QuietServer(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        super().__init__(self._handler())
 
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def __enter__(self) -> Site:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
+    def release_held(self) -> None:
         self.gate.set()
-        self._server.shutdown()
-        self._server.server_close()
 
     def article_hits(self) -> int:
         with self._lock:
@@ -154,7 +136,7 @@ class Site:
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         site = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self) -> None:
                 path = self.path.split("?")[0]
                 with site._lock:
@@ -167,8 +149,5 @@ class Site:
                     self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                pass
 
         return Handler

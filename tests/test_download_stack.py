@@ -17,11 +17,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
 from archive_fixtures.server import Page
+from local_server import LocalServer, QuietHandler
 from scrapy.http import HtmlResponse
 from store_support import article_text
 from test_site_crawl import PARAGRAPH, read_jsonl, scrapy_crawl
@@ -143,36 +144,19 @@ def site_routes(port: int) -> dict[str, Route]:
     return routes
 
 
-class _Server(ThreadingHTTPServer):
+class StackSite(LocalServer):
+    """The site on 127.0.0.1 (ephemeral port), counting requests per (Host header, path).
+
+    The crawler gives up on the slow page (writing to its closed socket fails, quietly).
+    """
+
     daemon_threads = False  # server_close() waits for the slow page's thread
-    request_queue_size = 64
-    """The default listen backlog (5) drops the SYNs of a crawl opening 8 connections at
-    once; the kernel resends them only a second later (a timeout at DOWNLOAD_TIMEOUT=1)."""
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """The crawler gives up on the slow page: writing to its closed socket fails."""
-
-
-class StackSite:
-    """The site on 127.0.0.1 (ephemeral port), counting requests per (Host header, path)."""
 
     def __init__(self) -> None:
         self.hits: Counter[tuple[str, str]] = Counter()
         self._lock = threading.Lock()
-        self._server = _Server(("127.0.0.1", 0), self._handler())
-        self.port: int = self._server.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}"
+        super().__init__(self._handler())
         self.routes = site_routes(self.port)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def __enter__(self) -> StackSite:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
 
     def host_hits(self, host: str) -> int:
         """Requests whose Host header names `host` (any port)."""
@@ -193,7 +177,7 @@ class StackSite:
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         site = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self) -> None:
                 page = site._answer(self.headers.get("Host", ""), self.path)
                 self.send_response(page.status)
@@ -202,9 +186,6 @@ class StackSite:
                 self.send_header("Content-Length", str(len(page.body)))
                 self.end_headers()
                 self.wfile.write(page.body)
-
-            def log_message(self, format: str, *args: object) -> None:
-                """Keep the test output quiet."""
 
         return Handler
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from threading import Thread
+from http.server import BaseHTTPRequestHandler
+
+from local_server import LocalServer, QuietHandler
 
 
 @dataclass(frozen=True)
@@ -17,7 +18,7 @@ class Page:
 
 
 def _handler(pages: Mapping[str, Page]) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         protocol_version = "HTTP/1.1"
 
         def do_GET(self) -> None:
@@ -29,21 +30,15 @@ def _handler(pages: Mapping[str, Page]) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(page.body)
 
-        def log_message(self, format: str, *args: object) -> None:
-            """Keep the test output quiet."""
-
     return Handler
+
+
+class _PageServer(LocalServer):
+    quiet_errors = False  # a failing request prints its traceback
 
 
 @contextmanager
 def serve(pages: Mapping[str, Page]) -> Iterator[str]:
     """Yield the base URL (``http://127.0.0.1:PORT``) while `pages` are served; path -> page."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(pages))
-    thread = Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with _PageServer(_handler(pages)) as server:
+        yield server.url
