@@ -8,6 +8,8 @@ calls `release_held` (let requests a test holds go), then shuts the server down.
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
@@ -17,6 +19,27 @@ class QuietHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         """Keep the test output quiet."""
+
+
+def send_page(
+    handler: BaseHTTPRequestHandler, status: int, headers: Iterable[tuple[str, str]], body: bytes
+) -> None:
+    """Answer a request with `status`, `headers` (plus Content-Length) and `body`."""
+    handler.send_response(status)
+    for name, value in headers:
+        handler.send_header(name, value)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 90) -> None:
+    """Poll `condition` until it holds; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
 
 
 class _Server(ThreadingHTTPServer):

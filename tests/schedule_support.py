@@ -9,7 +9,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -123,11 +122,3 @@ def article_urls(site: Site) -> set[str]:
     """The canonical URLs of all of `site`'s articles (the store keeps https)."""
     host = site.url.split("://", 1)[1]
     return {f"https://{host}/a/{i}.html" for i in range(1, site.articles + 1)}
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)

@@ -11,6 +11,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler
 from typing import Any
@@ -36,6 +37,18 @@ def pg_connect() -> Any:
         skip_or_fail(f"PostgreSQL not reachable at 127.0.0.1:5432: {exc}")
 
 
+@contextmanager
+def pg_schema() -> Iterator[str]:
+    """A store URL on a fresh PostgreSQL schema of its own, dropped afterwards."""
+    with pg_connect() as admin:
+        schema = f"nc_test_{uuid.uuid4().hex[:10]}"
+        admin.execute(f'CREATE SCHEMA "{schema}"')
+        try:
+            yield pg_schema_url(schema)
+        finally:
+            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
 def pg_schema_url(schema: str, user: str = "postgres") -> str:
     """A store URL confined to `schema` through libpq's search_path option."""
     return f"postgresql://{user}@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
@@ -47,13 +60,8 @@ def db_url_fixture(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[st
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path}/store.db"
         return
-    with pg_connect() as admin:
-        schema = f"nc_test_{uuid.uuid4().hex[:10]}"
-        admin.execute(f'CREATE SCHEMA "{schema}"')
-        try:
-            yield pg_schema_url(schema)
-        finally:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema() as url:
+        yield url
 
 
 def article_text(seed: int, chars: int = 600) -> str:

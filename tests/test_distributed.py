@@ -12,17 +12,17 @@ import re
 import shutil
 import socket
 import subprocess
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import skip_or_fail
 from distributed_support import SPIDER, NewsSite, Worker, redis_keys, write_site
+from local_server import wait_for
 from scrapy.utils.test import get_crawler, get_reactor_settings
-from store_support import pg_connect, pg_schema_url
+from store_support import pg_schema
 
 from newscrawl import settings as project_module
 from newscrawl.distributed.config import RunKeys, display_url
@@ -61,13 +61,8 @@ def redis_prefix() -> Iterator[str]:
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A store URL on a PostgreSQL schema of this test's own."""
-    with pg_connect() as admin:
-        schema = f"nc_test_{uuid.uuid4().hex[:10]}"
-        admin.execute(f'CREATE SCHEMA "{schema}"')
-        try:
-            yield pg_schema_url(schema)
-        finally:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema() as url:
+        yield url
 
 
 def settings(db_url: str, redis_url: str, prefix: str = "newscrawl", **more: Any) -> dict[str, Any]:
@@ -87,14 +82,6 @@ def settings(db_url: str, redis_url: str, prefix: str = "newscrawl", **more: Any
         "LOG_LEVEL": "INFO",
         **more,
     }
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def stat(log: str, name: str) -> int:

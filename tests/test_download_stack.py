@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from archive_fixtures.server import Page
-from local_server import LocalServer, QuietHandler
+from local_server import LocalServer, QuietHandler, send_page
 from scrapy.http import HtmlResponse
 from store_support import article_text
 from test_site_crawl import PARAGRAPH, read_jsonl, scrapy_crawl
@@ -180,12 +180,7 @@ class StackSite(LocalServer):
         class Handler(QuietHandler):
             def do_GET(self) -> None:
                 page = site._answer(self.headers.get("Host", ""), self.path)
-                self.send_response(page.status)
-                for name, value in page.headers:
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(page.body)))
-                self.end_headers()
-                self.wfile.write(page.body)
+                send_page(self, page.status, page.headers, page.body)
 
         return Handler
 

@@ -15,6 +15,7 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
+from local_server import wait_for
 from schedule_support import (
     SlowSite,
     article_urls,
@@ -22,7 +23,6 @@ from schedule_support import (
     run_schedule,
     schedule_command,
     stored_urls,
-    wait_for,
     write_job,
 )
 

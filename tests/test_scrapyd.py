@@ -24,7 +24,8 @@ from urllib.request import urlopen
 
 import pytest
 from conftest import PROJECT_ROOT, skip_or_fail
-from schedule_support import article_urls, run_schedule, stored_urls, wait_for, write_job
+from local_server import wait_for
+from schedule_support import article_urls, run_schedule, stored_urls, write_job
 from store_support import Site
 
 from newscrawl.schedule import StateDir, read_runs

@@ -13,12 +13,12 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from local_server import wait_for
 from store_support import Site, db_url_fixture, pg_connect, pg_schema_url  # noqa: F401 (fixture)
 
 from newscrawl.store import open_store
@@ -75,14 +75,6 @@ def stat(log: str, name: str) -> int:
 def stored_urls(db_url: str) -> list[str]:
     with open_store(db_url) as store:
         return [row["canonical_url"] for row in store.iter_articles()]
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def count_rows(db_url: str) -> int:

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 
-from local_server import LocalServer, QuietHandler
+from local_server import LocalServer, QuietHandler, send_page
 
 
 @dataclass(frozen=True)
@@ -23,12 +23,7 @@ def _handler(pages: Mapping[str, Page]) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             page = pages.get(self.path, Page(404, (("Content-Type", "text/plain"),), b"nope"))
-            self.send_response(page.status)
-            for name, value in page.headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(page.body)))
-            self.end_headers()
-            self.wfile.write(page.body)
+            send_page(self, page.status, page.headers, page.body)
 
     return Handler
 
