@@ -4,8 +4,10 @@ the `sites` set, ours side by side with htmldate, trafilatura and GNE (when inst
     .venv/bin/python bench/bench_metadata.py [--shared ../shared] [--repeat 3]
 
 Date scoring (per page with a gold date): *correct* when ours equals the gold to the minute
-(gold with a time) or to the day/month/year (gold with only those); *coarse* when ours has
-only the day but the gold has a time (same day); *wrong* otherwise; *missing* when we
+(gold with a time) or to the day/month/year (gold with only those); ours counts only as far
+as its precision goes (a "month" value is compared to the month, a "day" one to the day), so
+*coarse* is ours agreeing with a more precise gold as far as it goes (a day for a gold with a
+time, a month for a gold with a day); *wrong* otherwise; *missing* when we
 give none. Pages whose gold says there is no date: *absent ok* when we give none,
 *spurious* when we give one. Gold values that are not dates (e.g. a name) are skipped.
 Author scoring (pages with a gold author): *match* when at least one gold name, with
@@ -36,6 +38,8 @@ GOLD_DATE_RE = re.compile(
 )
 _NAME_NOISE_RE = re.compile(r"[\s\u3000、,，;；%·•&()（）\[\]【】:：/]+")
 ABSENT = {"UNKNOWN", "UNKNWON", "NONE", "NULL"}
+PRECISION_FIELDS = {"month": 2, "day": 3}
+"""How many of (y, m, d, H, M) a value of that precision fixes (all five otherwise)."""
 GOLD_ISSUES = {
     (
         "05e98007",
@@ -84,7 +88,7 @@ class Page:
 @dataclass(frozen=True)
 class Guess:
     fields: tuple[int, ...] | None
-    """(y, m, d[, H, M]) of the guessed time, or None."""
+    """(y, m[, d[, H, M]]) of the guessed time, as far as its precision goes, or None."""
     author: str = ""
 
 
@@ -214,7 +218,7 @@ def _score_date(result: Score, page: Page, ours: Guess) -> None:
         result.failures.append(f"{page.name}: date: gold {page.gold_date} got none")
     elif ours.fields[: len(gold)] == gold:
         result.correct += 1
-    elif len(ours.fields) == 3 and len(gold) > 3 and ours.fields == gold[:3]:
+    elif len(ours.fields) < len(gold) and ours.fields == gold[: len(ours.fields)]:
         result.coarse += 1
     else:
         result.wrong += 1
@@ -235,7 +239,7 @@ def ours(page: Page) -> Guess:
         return Guess(None, author)
     local = meta.published.astimezone(SHANGHAI)
     full = (local.year, local.month, local.day, local.hour, local.minute)
-    return Guess(full if meta.published_precision != "day" else full[:3], author)
+    return Guess(full[: PRECISION_FIELDS.get(meta.published_precision or "", 5)], author)
 
 
 def _fields_from_string(value: str | None) -> tuple[int, ...] | None:

@@ -232,3 +232,50 @@ def test_logo_heading_is_not_the_headline() -> None:
         f"{BODY}<ul><li>旧闻 2021-01-01 10:00</li></ul></body></html>"
     )
     assert extract_metadata(html).published == shanghai(2022, 2, 13, 9, 57)
+
+
+def test_issue_citation_gives_the_month() -> None:
+    """A reprinted essay without any full date: its closing issue citation dates it."""
+    html = page(after="<p>——《北京之春》1998年3月号</p>")
+    meta = extract_metadata(html)
+    assert (meta.published, meta.published_precision) == (shanghai(1998, 3, 1), "month")
+    assert meta.published_source == "text:month"
+
+
+def test_issue_citation_of_a_viewer_page_without_a_headline() -> None:
+    html = (
+        "<html><head><title>显示</title></head><body><p><b>犬儒病(上)</b></p>"
+        f"<p>胡平<br>{BODY}<br>(原载《读书》2001年5月)</p></body></html>"
+    )
+    meta = extract_metadata(html)
+    assert (meta.published, meta.published_precision) == (shanghai(2001, 5, 1), "month")
+
+
+def test_labelled_month_near_the_headline() -> None:
+    meta = extract_metadata(page(byline="出版日期：2003年5月"))
+    assert (meta.published, meta.published_precision) == (shanghai(2003, 5, 1), "month")
+
+
+@pytest.mark.parametrize(
+    ("head", "after", "expected"),
+    [
+        ('<meta name="pubdate" content="2005-03-06">', "", shanghai(2005, 3, 6)),
+        ("", "<div class='postDesc'>发表于 2005-03-06 16:17</div>", shanghai(2005, 3, 6, 16, 17)),
+    ],
+)
+def test_a_full_date_anywhere_wins_over_a_month(head: str, after: str, expected: datetime) -> None:
+    citation = "<p>——《北京之春》1998年3月号</p>"
+    html = page(head=head, byline="出版日期：2003年5月", after=after + citation)
+    assert extract_metadata(html).published == expected
+
+
+def test_months_in_running_text_lists_and_sidebars_are_no_date() -> None:
+    html = page(
+        byline="2004年9月，播客刚刚出现",
+        after=(
+            "<p>据《北京之春》1998年3月号报道，会议如期召开。</p>"
+            "<ul><li>2005年7月 (1)</li><li>2005年5月 (2)</li></ul>"
+            "<div class='sidebar'><p>——《北京之春》1996年6月号</p></div>"
+        ),
+    )
+    assert extract_metadata(html).published is None

@@ -5,10 +5,13 @@ Structured evidence in order of trust: schema.org JSON-LD `datePublished`, `<met
 script variables (CSDN's `postTime`, cnblogs' `currentPostDateAdded`). Then the visible
 byline next to the headline; failing that, the first publish-labelled date anywhere
 (发表于, posted @: blogs put it below the post), and on pages whose headline cannot be
-found, the first date with a time above the body text. When a structured date and a
-visible one both exist and agree within a day, the visible time is kept: it is what readers
-see, and on the gold pages CMS meta times are sometimes index or
-update times (Sina: meta 05:54, byline and gold 00:26). When they disagree the structured
+found, the first date with a time above the body text. Only when the page has no full date
+at all does a month do: a labelled month near the headline (出版日期：1998年3月) or a line
+citing a print issue (——《北京之春》1998年3月号), with precision "month".
+
+When a structured date and a visible one both exist and agree within a day, the visible
+time is kept: it is what readers see, and on the gold pages CMS meta times are sometimes
+index or update times (Sina: meta 05:54, byline and gold 00:26). When they disagree the structured
 date wins, since the byline search may have caught another article's date.
 
 Times without a zone are read in Asia/Shanghai (the portals' zone), or the caller's zone.
@@ -27,7 +30,8 @@ from lxml import etree
 
 from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Line, PageText, is_noise
 
-Precision = Literal["day", "minute", "second"]
+Precision = Literal["month", "day", "minute", "second"]
+"""How far a value can be trusted; a "month" value is the first day of its month."""
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 MIN_YEAR = 1980
 AGREEMENT = timedelta(days=1)
@@ -112,6 +116,18 @@ _DATE_HINT_RE = re.compile(r"\d|今天|昨天|前天")
 """What every date pattern needs in a line: lines without it skip the four date regexes."""
 _PUBLISHED_AFTER_RE = re.compile(r"^[^。，,]{0,20}?(?:首次)?(?:发布|发表)")
 _REJECT_AFTER_RE = re.compile(r"^\s*(?:修改|编辑|更新\S*于)")
+_MONTH_RE = re.compile(
+    r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*月(?!\s*\d)(?:号|刊)?"
+)
+"""A month with no day after it ("1998年3月", "1998年3月号": a magazine's issue)."""
+_ISSUE_LINE_RE = re.compile(
+    r"^[\s—–\-－(（]*(?:原载|载于|刊于|摘自|选自|转载自|来源[:：]|出处[:：])?\s*《[^《》]{1,40}》"
+    r"\s*(?:第\s*)?(?P<month>(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月(?:号|刊)?)"
+    r"[\s)）。.]*$"
+)
+"""A line that only cites the print issue the article appeared in: "——《北京之春》1998年3月号",
+"(原载《读书》2001年5月)". Its month is the article's publication month."""
+_ISSUE_KEY_RE = re.compile(r"》\s*(?:第\s*)?(?:19|20)\d{2}\s*年")
 _URL_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:[-/_]?(?:0[1-9]|1[0-2]))")
 CONTEXT = 12
 """Characters before/after a date searched for a label (发布时间：) or a veto (修改)."""
@@ -165,7 +181,7 @@ def published(
     `header` is the header window and `title_at` the headline's index in it (None when no
     headline was found). When the header holds no date, the first publish-labelled date
     among all visible `lines` (发表于, 发布时间：, posted @) stands in for the byline: blogs
-    and forums put it below the post.
+    and forums put it below the post. A month-only date comes last, never over a full one.
     """
     context = _Context(zone, fetched_at, url)
     byline = (
@@ -174,7 +190,7 @@ def published(
         or (None if title_at is not None else _first_timed(page.texts, context, structured))
     )
     if byline is None:
-        return structured
+        return structured or month(header, page, context)
     if structured is None:
         return byline
     agree = abs(byline.value - structured.value) <= AGREEMENT
@@ -302,6 +318,36 @@ def _first_timed(
             if found.precision != "day":
                 return found
     return None
+
+
+def month(header: Sequence[Line], page: PageText, context: _Context) -> DateEvidence | None:
+    """A month-only date, for pages that give no full date anywhere: a labelled month or
+    an issue citation in the header window, else a line anywhere that only cites the print
+    issue (such lines close reprinted essays). Month dates in running text ("2004年9月，…")
+    and in archive lists ("2005年7月 (1)") are neither."""
+    for line in header:
+        for match in _MONTH_RE.finditer(line.text):
+            label = _label(line.text, match)
+            if label is None or not (label or match.group(0)[-1] in "号刊"):
+                continue
+            found = _month_value(match, context)
+            if found is not None:
+                return found
+    for text in page.having(_ISSUE_KEY_RE):
+        citation = _ISSUE_LINE_RE.match(text)
+        issue = _MONTH_RE.match(citation.group("month")) if citation else None
+        found = _month_value(issue, context) if issue else None
+        if found is not None:
+            return found
+    return None
+
+
+def _month_value(match: re.Match[str], context: _Context) -> DateEvidence | None:
+    year, number = int(match.group("y")), int(match.group("m"))
+    if not 1 <= number <= 12 or year < MIN_YEAR:
+        return None
+    checked = _checked(datetime(year, number, 1, tzinfo=context.zone), "month", context)
+    return DateEvidence(checked[0], checked[1], "text:month") if checked else None
 
 
 def _line_dates(
