@@ -43,13 +43,16 @@ def extract(
         text, encoding = decoded.text, decoded.encoding
     else:
         text = html
+    body_lines = None
     if options.method == "paper":
         article = _paper(text, url, encoding, options)
     else:
-        article = _default(text, url, encoding, options)
+        body_lines = blocks.page_lines(text)
+        article = _default(text, body_lines, url, encoding, options)
     if not options.with_metadata:
         return article
-    return replace(article, metadata=extract_metadata(text, url, fetched_at))
+    metadata = extract_metadata(text, url, fetched_at, body_lines=body_lines)
+    return replace(article, metadata=metadata)
 
 
 def _paper(text: str, url: str | None, encoding: str | None, options: Options) -> Article:
@@ -70,9 +73,10 @@ def _paper(text: str, url: str | None, encoding: str | None, options: Options) -
     )
 
 
-def _default(text: str, url: str | None, encoding: str | None, options: Options) -> Article:
-    """Block lines with features, the best body region, structured fallbacks."""
-    page = blocks.page_lines(text)
+def _default(
+    text: str, page: blocks.PageLines, url: str | None, encoding: str | None, options: Options
+) -> Article:
+    """Block lines with features (`page`), the best body region, structured fallbacks."""
     meta = pagemeta.page_meta(text)
     headings = [line.text for line in page.lines if line.tag == "h1"]
     headline = title.choose_title(meta, headings)

@@ -5,9 +5,11 @@ description, tags and lead image.
     >>> meta = extract_metadata(page_bytes_or_text_or_tree, url, fetched_at)
     >>> meta.published, meta.published_precision, meta.author, meta.source
 
-The page is parsed once (or the caller's lxml tree is reused, so the body extractor and
-this package can share one parse); each job reads that tree. Never raises on bad input:
-empty, broken or binary pages give an empty `Metadata`. Pure and thread-safe.
+The page is parsed once with lxml (or the caller's tree is reused) for its head, JSON-LD,
+scripts and date attributes; the visible text comes from the body extractor's line pass
+(`blocks.page_lines`), passed in by the caller that ran it, so it is not walked twice.
+Never raises on bad input: empty, broken or binary pages give an empty `Metadata`. Pure
+and thread-safe.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from datetime import datetime, tzinfo
 
 from lxml import etree
 
+from newscrawl.extract import blocks
+from newscrawl.extract.blocks import PageLines
 from newscrawl.extract.metadata import dates, jsonld, lines, page_meta, people
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
 from newscrawl.extract.metadata.parse import Source, meta_map, page_text, parse_text
@@ -67,25 +71,35 @@ def extract_metadata(
     fetched_at: datetime | None = None,
     *,
     zone: tzinfo = SHANGHAI,
+    body_lines: PageLines | None = None,
 ) -> Metadata:
     """Metadata of one page given as bytes, decoded text or a parsed lxml tree.
 
     `fetched_at` anchors relative dates (昨天 10:00) and year-less bylines, and rejects
     dates after the fetch; `zone` is used for times the page writes without an offset.
+    `body_lines` are the page's `blocks.page_lines`, when the caller (the default body
+    method) has them already: the visible-text evidence is read from them.
     """
     try:
-        markup = None if isinstance(page, etree._Element) else page_text(page)
-        root = page if isinstance(page, etree._Element) else parse_text(markup or "")
+        if isinstance(page, etree._Element):
+            root: etree._Element | None = page
+            markup = etree.tostring(page, encoding="unicode", method="html")
+        else:
+            markup = page_text(page)
+            root = parse_text(markup)
         if root is None:
             return Metadata()
-        return _from_tree(root, markup, url, fetched_at, zone)
+        if body_lines is None:
+            body_lines = blocks.page_lines(markup)
+        return _from_tree(root, markup, lines.visible_lines(body_lines), url, fetched_at, zone)
     except (RecursionError, MemoryError):
         return Metadata()
 
 
 def _from_tree(
     root: etree._Element,
-    markup: str | None,
+    markup: str,
+    visible: list[lines.Line],
     url: str | None,
     fetched_at: datetime | None,
     zone: tzinfo,
@@ -98,7 +112,6 @@ def _from_tree(
     canonical = page_meta.canonical_url(root, metas, url)
     tags = page_meta.tags(root, metas)
     declared_lang = page_meta.declared_language(root, metas)
-    visible = lines.text_lines(root)
     page_text = lines.PageText.of(visible)
     title_at = lines.title_index(visible, title)
     header: list[lines.Line] = []

@@ -2,7 +2,7 @@
 
 Visible-text evidence (byline dates, 作者/来源 lines) is only trusted near the headline:
 sidebars, "recommended" lists and comments carry dates and names of *other* articles.
-So the walk drops subtrees whose tag or class/id says they are such boxes, and
+So `visible_lines` drops the lines of such boxes, and
 `header_window` keeps only the few lines around the title, before the body starts.
 """
 
@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lxml import etree
+
+from newscrawl.extract.blocks import PageLines
 
 SKIP_TAGS = frozenset(
     {
@@ -33,42 +35,30 @@ SKIP_TAGS = frozenset(
         "button",
     }
 )
-BLOCK_TAGS = frozenset(
+HEADING_TAGS = frozenset({"h1", "h2", "h3"})
+OTHER_CONTENT_WORDS = frozenset(
     {
-        "address",
-        "article",
-        "blockquote",
-        "br",
-        "center",
-        "dd",
-        "div",
-        "dl",
-        "dt",
-        "figcaption",
-        "figure",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hr",
-        "li",
-        "main",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "table",
-        "tbody",
-        "td",
-        "th",
-        "tr",
-        "ul",
+        "aside",
+        "comment",
+        "footer",
+        "hot",
+        "nav",
+        "rank",
+        "recommend",
+        "related",
+        "reply",
+        "sidebar",
+        "热门",
+        "排行",
+        "推荐",
+        "相关",
+        "留言",
+        "评论",
     }
 )
-HEADING_TAGS = frozenset({"h1", "h2", "h3"})
+"""The body pass's boilerplate words (`blocks.NOISE_WORD_RE`, nearest box) that mark a box
+about *other* content, whose dates and names are not this article's. Share bars, toolbars
+and breadcrumbs are boilerplate for the body but may hold the byline, so they stay."""
 _NOISE_WORDS = (
     r"(?:related|relate[-_]|recommend|recom[-_]|comment|sidebar|pinglun|tuijian|xiangguan|"
     r"(?:side|aside|reply|replies|footer|hot|rank|cmt|xgxw|rec)(?=$|[\s_\d-]))"
@@ -78,6 +68,9 @@ _NOISE_RE = re.compile(r"[\s_-]" + _NOISE_WORDS, re.IGNORECASE)
 sidebars, hot/rank lists. Matched per word (after a separator; `is_noise` prefixes a space)
 so that e.g. "padding" never matches "ad". Led by a character class, the regex engine skips
 ahead to separators instead of trying every word at every position."""
+MAX_CLASS_CHARS = 512
+"""Only this much of a class or id value is searched for noise words: real ones are far
+shorter, and a megabyte of generated class names must not cost a megabyte-long search."""
 _SPACE_RE = re.compile(r"[\s\u3000\xa0]+")
 _TITLE_SPLIT_RE = re.compile(r"\s*(?:[_|｜]|--|—|\s-\s)\s*")
 """Separators between a <title>'s headline and the site name ("标题_新浪网", "标题 - 网易")."""
@@ -109,51 +102,25 @@ def is_noise(element: etree._Element) -> bool:
     identifier = element.get("id")
     if not names and not identifier:
         return False
-    return _NOISE_RE.search(f" {names or ''} {identifier or ''}") is not None
+    words = f" {(names or '')[:MAX_CLASS_CHARS]} {(identifier or '')[:MAX_CLASS_CHARS]}"
+    return _NOISE_RE.search(words) is not None
 
 
-def text_lines(root: etree._Element) -> list[Line]:
-    """Visible text split at block boundaries, noise boxes left out, in document order.
-
-    This loop runs once per node of the page, so it is kept flat: a line is only built
-    when text is waiting, and noise is tested as the walk reaches an element, so nothing
-    inside a skipped box is ever looked at (big pages keep thousands of classes in there).
-    """
-    body = root.find("body")
-    start = body if body is not None else root
-    lines: list[Line] = []
-    buffer: list[str] = []
-    depth = 0
-    walker = etree.iterwalk(start, events=("start", "end", "comment"))
-    for event, element in walker:
-        if event == "comment":
-            if element.tail:
-                buffer.append(element.tail)
+def visible_lines(page: PageLines) -> list[Line]:
+    """The body pass's lines (`blocks.page_lines`, so the page is scanned once for both)
+    as metadata sees them: lines inside boxes about other content (`OTHER_CONTENT_WORDS`)
+    left out, and a ``<br>`` break (kept inside a body line) starting a line of its own,
+    as bylines are often set one field per ``<br>``."""
+    visible: list[Line] = []
+    for line in page.lines:
+        if line.noise in OTHER_CONTENT_WORDS:
             continue
-        tag = element.tag
-        if tag in BLOCK_TAGS and buffer:
-            text = " ".join("".join(buffer).split())
-            buffer.clear()
-            if text:
-                lines.append(Line(text, depth > 0, tag))
-        if event == "start":
-            if element is not start and is_noise(element):
-                # The skipped element still gets its "end" event, which adds its tail.
-                walker.skip_subtree()
-                continue
-            if tag in HEADING_TAGS:
-                depth += 1
-            if element.text:
-                buffer.append(element.text)
-            continue
-        if tag in HEADING_TAGS and (element is start or not is_noise(element)):
-            depth -= 1
-        if element.tail and element is not start:
-            buffer.append(element.tail)
-    text = " ".join("".join(buffer).split())
-    if text:
-        lines.append(Line(text, depth > 0, ""))
-    return lines
+        heading = line.tag in HEADING_TAGS
+        if "\n" in line.text:
+            visible.extend(Line(part, heading, line.tag) for part in line.text.split("\n"))
+        else:
+            visible.append(Line(line.text, heading, line.tag))
+    return visible
 
 
 def title_index(lines: list[Line], page_title: str) -> int | None:

@@ -1,0 +1,49 @@
+"""The visible lines metadata reads: the body pass's lines, boxes about other content out."""
+
+from __future__ import annotations
+
+from newscrawl.extract import Options, extract
+from newscrawl.extract.blocks import page_lines
+from newscrawl.extract.metadata import extract_metadata
+from newscrawl.extract.metadata.lines import visible_lines
+
+BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 12 + "</p>"
+
+
+def texts(html: str) -> list[str]:
+    return [line.text for line in visible_lines(page_lines(html))]
+
+
+def test_boxes_about_other_articles_are_left_out() -> None:
+    html = (
+        "<h1>本文标题</h1><div class='related-news'><p>另一篇 2020-01-01</p></div>"
+        "<aside><p>侧栏 2019-05-05</p></aside><div id='comment-list'><p>网友 2024-01-01</p></div>"
+    )
+    assert texts(html) == ["本文标题"]
+
+
+def test_share_bars_and_toolbars_stay_as_they_may_hold_the_byline() -> None:
+    html = "<div class='share-toolbar'><span>2024-05-10 09:00</span> 来源：新华网</div>"
+    assert texts(html) == ["2024-05-10 09:00 来源：新华网"]
+
+
+def test_a_br_starts_a_line_of_its_own_and_headings_are_marked() -> None:
+    lines = visible_lines(page_lines("<h2>标题在这里</h2><p>作者：张三<br>来源：人民网</p>"))
+    assert [(line.text, line.heading) for line in lines] == [
+        ("标题在这里", True),
+        ("作者：张三", False),
+        ("来源：人民网", False),
+    ]
+
+
+def test_extract_reuses_the_body_lines_with_the_same_result() -> None:
+    html = (
+        "<html><head><title>有轨电车之困_新闻中心</title></head><body><h1>有轨电车之困</h1>"
+        f"<div class='info'>2024-05-10 09:00<br>作者：张三 来源：新华网</div>{BODY}"
+        "<div class='recommend'><p>推荐阅读 2023-01-01 09:00</p></div></body></html>"
+    )
+    from_extract = extract(html, options=Options()).metadata
+    alone = extract_metadata(html)
+    assert from_extract == alone
+    assert alone.published is not None and alone.published.year == 2024
+    assert alone.author == "张三"
