@@ -142,3 +142,54 @@ def test_reporter_credits_above_the_headline_are_menus() -> None:
         f"<div id='article'>{BODY}</div></body></html>"
     )
     assert extract_metadata(html).author is None
+
+
+def test_issuing_body_of_a_government_notice_is_the_source() -> None:
+    meta = extract_metadata(page(byline="发布机构：某某市人民政府办公室"))
+    assert meta.source == "某某市人民政府办公室"
+
+
+def test_label_and_value_in_two_blocks() -> None:
+    cells = (
+        "<div class='info'><div>发文机关：</div><div>某某省人民政府</div>"
+        "<div>发布日期：</div><div>2022年01月28日</div>"
+        "<dl><dt>作者：</dt><dd>王小明</dd></dl></div>"
+    )
+    html = (
+        "<html><head><title>关于某某工程的通告</title></head><body>"
+        f"{cells}<h1>关于某某工程的通告</h1><div id='article'>{BODY}</div></body></html>"
+    )
+    meta = extract_metadata(html)
+    assert (meta.source, meta.author) == ("某某省人民政府", "王小明")
+
+
+def test_an_empty_label_does_not_take_the_next_label() -> None:
+    for empty in (
+        "<table><tr><td>来源：</td><td>作者：</td></tr></table>",
+        "<div>来源：</div><div>作者：</div>",
+    ):
+        meta = extract_metadata(page(after=empty))
+        assert (meta.source, meta.author) == (None, None)
+
+
+def test_writer_leading_the_headline_and_named_again_below_it() -> None:
+    html = (
+        "<html><head><title>欢迎访问本站</title></head><body><div>首页 | 专栏</div>"
+        "<p><b>茉莉：我是怎样卷入那场运动的</b></p><p>我是怎样卷入那场运动的</p><p>茉莉</p>"
+        f"<div id='article'>{BODY}</div></body></html>"
+    )
+    assert extract_metadata(html).author == "茉莉"
+
+
+def test_a_topic_leading_the_headline_is_no_writer() -> None:
+    html = (
+        "<html><head><title>欢迎访问本站</title></head><body>"
+        "<p><b>专访：我是怎样卷入那场运动的</b></p><p>我是怎样卷入那场运动的</p>"
+        f"<div id='article'>{BODY}</div><p>专访的其他内容</p></body></html>"
+    )
+    assert extract_metadata(html).author is None
+
+
+def test_blog_author_card() -> None:
+    card = "<div class='card'><p>太小心</p><hr>[作者简介] (个人情况保密)</div>"
+    assert extract_metadata(page(after=card)).author == "太小心"
