@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from newscrawl.extract import blocks, clean, default, fallbacks, pagemeta, paper, title
+from newscrawl.extract import blocks, clean, default, fallbacks, head, pagemeta, paper, title
 from newscrawl.extract.decode import decode_html, looks_binary
 from newscrawl.extract.metadata import extract_metadata
 from newscrawl.extract.model import Article, Options
@@ -77,7 +77,7 @@ def _default(
     text: str, page: blocks.PageLines, url: str | None, encoding: str | None, options: Options
 ) -> Article:
     """Block lines with features (`page`), the best body region, structured fallbacks."""
-    meta = pagemeta.page_meta(text)
+    meta = pagemeta.page_meta(head.PageHead(text))
     headings = [line.text for line in page.lines if line.tag == "h1"]
     headline = title.choose_title(meta, headings)
     selection = default.select(page, headline, options, meta.description)

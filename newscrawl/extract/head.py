@@ -1,0 +1,136 @@
+"""What a page says about itself outside its visible text: ``<title>``, ``<meta>``,
+``<link>``, ``<html lang>`` and its inline scripts (JSON-LD among them).
+
+The default method (title, description, JSON-LD ``articleBody``) and the metadata package
+(dates, names, canonical URL, language, tags) both read this, so the page is scanned for
+it once, with a few forward regex scans (no DOM: parsing the page with lxml cost as much
+as the whole body extraction).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import NamedTuple
+
+from newscrawl.extract.clean import collapse_whitespace, unescape
+
+_META_RE = re.compile(r"<meta(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
+_LINK_RE = re.compile(r"<link(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
+_HTML_RE = re.compile(r"<html(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
+_TITLE_RE = re.compile(r"<title(?=[\s/>])[^>]*(?:>|\Z)", re.I)
+_SCRIPT_RE = re.compile(r"<script(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
+"""One scan per tag: each pattern starts with a literal the regex engine skips ahead to.
+A tag runs to the end of the page when it never closes (``\\Z``), so every scan moves
+forward and none retries from each "<meta" of a page that never closes one."""
+_SCRIPT_END_RE = re.compile(r"</script", re.I)
+_TITLE_END_RE = re.compile(r"</title", re.I)
+_VALUE = r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"""
+_CONTENT_RE = re.compile(r"(?<![\w-])(content)" + _VALUE, re.I)
+_META_KEY_RE = re.compile(r"(?<![\w-])(name|property|itemprop|http-equiv)" + _VALUE, re.I)
+_ATTRIBUTE_RE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+
+
+class Script(NamedTuple):
+    """An inline ``<script>`` (one with a ``src`` has no text and is not kept)."""
+
+    type: str
+    """The lower-cased ``type`` attribute ("" when absent, i.e. JavaScript)."""
+    text: str
+
+
+class PageHead:
+    """The head statements of one decoded page, each read on first use: the body method
+    needs only the title and a few metas, the metadata package reads everything. Tags
+    anywhere in the page count (pages put metas and JSON-LD in the body too)."""
+
+    def __init__(self, page: str) -> None:
+        self.page = page
+
+    @cached_property
+    def title(self) -> str:
+        """The first ``<title>``'s text, entities decoded and whitespace collapsed."""
+        start = _TITLE_RE.search(self.page)
+        if start is None:
+            return ""
+        close = _TITLE_END_RE.search(self.page, start.end())
+        if close is None:  # an unclosed title would swallow the page
+            return ""
+        return collapse_whitespace(unescape(self.page[start.end() : close.start()]))
+
+    @cached_property
+    def metas(self) -> tuple[tuple[str, str], ...]:
+        """(key, content) of every ``<meta>`` with a non-empty content, in page order, once
+        per naming attribute (`META_KEYS`); keys lower-cased, contents decoded, stripped."""
+        found: list[tuple[str, str]] = []
+        for tag in _META_RE.findall(self.page):
+            content = _attribute(_CONTENT_RE.search(tag)).strip()
+            if content:
+                found.extend(
+                    (key, content)
+                    for key in (_attribute(m).strip().lower() for m in _META_KEY_RE.finditer(tag))
+                    if key
+                )
+        return tuple(found)
+
+    @cached_property
+    def meta_map(self) -> dict[str, str]:
+        """Meta contents by key; the first of a key wins (a page's head comes before its
+        widgets)."""
+        found: dict[str, str] = {}
+        for key, content in self.metas:
+            found.setdefault(key, content)
+        return found
+
+    @cached_property
+    def canonical(self) -> str:
+        """The first ``<link rel=canonical>``'s ``href`` ("" when absent)."""
+        for tag in _LINK_RE.findall(self.page):
+            if "canonical" in tag.lower():
+                values = _attributes(tag)
+                if "canonical" in values.get("rel", "").lower().split():
+                    return values.get("href", "").strip()
+        return ""
+
+    @cached_property
+    def lang(self) -> str:
+        """The ``<html>`` element's ``lang`` (or ``xml:lang``) attribute ("" when absent)."""
+        html = _HTML_RE.search(self.page)
+        if html is None:
+            return ""
+        values = _attributes(html[1])
+        return values.get("lang") or values.get("xml:lang") or ""
+
+    @cached_property
+    def scripts(self) -> tuple[Script, ...]:
+        """The inline scripts, in page order."""
+        found = []
+        position = 0
+        while match := _SCRIPT_RE.search(self.page, position):
+            close = _SCRIPT_END_RE.search(self.page, match.end())
+            position = close.start() if close else len(self.page)
+            values = _attributes(match[1])
+            if "src" not in values:
+                kind = values.get("type", "").strip().lower()
+                found.append(Script(kind, self.page[match.end() : position]))
+        return tuple(found)
+
+
+def _attribute(match: re.Match[str] | None) -> str:
+    """The (entity-decoded) value of an attribute matched by one of the value patterns."""
+    if match is None:
+        return ""
+    value = match[2] if match[2] is not None else match[3] or match[4] or ""
+    return unescape(value) if "&" in value else value
+
+
+def _attributes(attributes: str) -> dict[str, str]:
+    """A tag's attributes by lower-cased name, values entity-decoded; the first of a name
+    wins, as in browsers."""
+    found: dict[str, str] = {}
+    for name, double, single, bare in _ATTRIBUTE_RE.findall(attributes):
+        key = name.lower()
+        if key not in found:
+            value = double or single or bare
+            found[key] = unescape(value) if "&" in value else value
+    return found

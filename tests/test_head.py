@@ -1,0 +1,46 @@
+"""The head scan shared by the body method and the metadata package."""
+
+from __future__ import annotations
+
+from newscrawl.extract.head import PageHead, Script
+
+PAGE = """<!DOCTYPE html><HTML Lang="zh-CN"><head>
+<Title> 标题 &amp; 副题_新浪网 </Title>
+<meta name="description" content="  第一个  ">
+<meta name="description" content="第二个">
+<meta property="og:title" name="title" content="Tom &amp; Jerry">
+<meta name="keywords" content="">
+<meta content='单引号' itemprop=datePublished>
+<link rel="stylesheet" href="/a.css"><link REL="Canonical" href=" https://x.cn/a.html ">
+<script src="/app.js"></script>
+<script type="Application/LD+JSON">{"@type": "NewsArticle"}</script>
+</head><body><script>var nickName = "张三";</script></body></HTML>"""
+
+
+def test_title_metas_link_and_language() -> None:
+    head = PageHead(PAGE)
+    assert head.title == "标题 & 副题_新浪网"
+    assert head.lang == "zh-CN"
+    assert head.canonical == "https://x.cn/a.html"
+    assert head.metas == (
+        ("description", "第一个"),
+        ("description", "第二个"),
+        ("og:title", "Tom & Jerry"),
+        ("title", "Tom & Jerry"),
+        ("datepublished", "单引号"),
+    )
+    assert head.meta_map["description"] == "第一个"
+
+
+def test_inline_scripts_only_with_their_type() -> None:
+    assert PageHead(PAGE).scripts == (
+        Script("application/ld+json", '{"@type": "NewsArticle"}'),
+        Script("", 'var nickName = "张三";'),
+    )
+
+
+def test_unclosed_title_and_script_do_not_swallow_or_crash() -> None:
+    head = PageHead("<title>标题<p>正文" + "字" * 1000 + "<script>var a = 1;")
+    assert head.title == ""
+    assert head.scripts == (Script("", "var a = 1;"),)
+    assert PageHead("").metas == () and PageHead("<meta").meta_map == {}
