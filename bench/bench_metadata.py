@@ -12,7 +12,8 @@ give none. Pages whose gold says there is no date: *absent ok* when we give none
 *spurious* when we give one. Gold values that are not dates (e.g. a name) are skipped.
 Author scoring (pages with a gold author): *match* when at least one gold name, with
 spaces and punctuation removed, is contained in our author or source (same
-normalisation); *all* when every gold name is.
+normalisation); *all* when every gold name is. Titles (the sites set, whose gold has them):
+the default method's title equal to the gold after whitespace normalisation.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pathlib import Path
 
 from lxml.html import document_fromstring
 
+from newscrawl.extract import Options, extract
 from newscrawl.extract.decode import decode_html
 from newscrawl.extract.metadata import SHANGHAI, extract_metadata
 
@@ -83,6 +85,7 @@ class Page:
     gold_date: str | None
     """Raw gold value; None when the gold says the page has no date."""
     gold_author: str | None
+    gold_title: str | None = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,7 @@ def load_sites(shared: Path) -> list[Page]:
                 gold.get("url"),
                 gold.get("published"),
                 gold.get("author"),
+                gold.get("title"),
             )
         )
     return pages
@@ -313,6 +317,20 @@ def peers() -> dict[str, Callable[[Page], Guess]]:
     return found
 
 
+def title_misses(pages: list[Page]) -> tuple[int, list[str]]:
+    """How many pages with a gold title get it exactly (whitespace normalised), and the
+    misses."""
+    total, misses = 0, []
+    for page in pages:
+        if page.gold_title is None:
+            continue
+        total += 1
+        title = extract(page.text, page.url, options=Options(with_metadata=False)).title
+        if title.split() != page.gold_title.split():
+            misses.append(f"{page.name}: title: gold {page.gold_title!r} got {title!r}")
+    return total, misses
+
+
 def print_table(title: str, rows: dict[str, Score]) -> None:
     print(f"\n## {title}\n")
     print(
@@ -375,8 +393,12 @@ def main(argv: list[str] | None = None) -> int:
         print("\n| speed | pages/s |\n|---|---|")
         for name, rate in speed(pages, args.repeat).items():
             print(f"| {name} | {rate:.0f} |")
+        titled, title_failures = title_misses(pages)
+        if titled:
+            exact = titled - len(title_failures)
+            print(f"\ntitles exact: {exact}/{titled} ({100 * exact / titled:.1f}%)")
         if args.failures:
-            for line in rows["newscrawl"].failures:
+            for line in rows["newscrawl"].failures + title_failures:
                 print("  -", line)
     return 0
 

@@ -282,6 +282,15 @@ def test_explain_table_has_features_and_a_rule_per_line() -> None:
             "",
             "COVID-19 vaccines reach rural clinics",
         ),
+        # The <h1> is the <title>'s whole first part, however long the keywords after it.
+        (
+            "<title>小城春天来了公园开放_春天公园开放日游园指南-新闻网博客</title>",
+            "<h1>小城春天来了公园开放</h1>",
+            "小城春天来了公园开放",
+        ),
+        # "——" (the Chinese dash) leads a subtitle inside the headline; one "—" is a separator.
+        ("<title>小城的春天来了——公园开放迎客_新闻网</title>", "", "小城的春天来了——公园开放迎客"),
+        ("<title>小城的春天来了—新闻网</title>", "", "小城的春天来了"),
     ],
 )
 def test_title_drops_the_site_suffix(head: str, heading: str, expected: str) -> None:

@@ -45,10 +45,7 @@ ARTICLES = {
 """Saved article pages per site (gold/<site>-article-N.json)."""
 MIN_BODY_F1 = 0.9
 
-TITLE_ISSUES = {
-    "sinablog-article-1": "the title is cut at '————【5400字，做好长篇阅读准备】'",
-    "csdn-article-1": "the <title> 'git配置多账号-CSDN博客' wins over the h1 'git设置多用户配置'",
-}
+TITLE_ISSUES: dict[str, str] = {}
 BODY_ISSUES = {
     "csdn-article-6": "KaTeX formulas (141): body F1 0.74",
 }

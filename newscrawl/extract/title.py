@@ -13,10 +13,13 @@ from collections.abc import Sequence
 from newscrawl.extract.pagemeta import PageMeta
 
 _SITE_SEPARATOR_RE = re.compile(
-    r"\s+[-|–—·:：]\s+|\s*(?:--|[_|｜–—])\s*|\s+-|-\s+|(?<=[^\x00-\x7f])-(?=[^\x00-\x7f])"
+    r"\s+[-|–—·:：]\s+|\s*(?:--|[_|｜–]|(?<!—)—(?!—))\s*|\s+-|-\s+"
+    r"|(?<=[^\x00-\x7f])-(?=[^\x00-\x7f])"
 )
 """Where a site name is joined to a headline: spaced dashes, bars and colons, ``--``, ``_``,
-and a bare ``-`` between two non-ASCII characters ("…城！-新华网"; "COVID-19" keeps its own)."""
+a single ``—``, and a bare ``-`` between two non-ASCII characters ("…城！-新华网"; "COVID-19"
+keeps its own). A run of ``——`` is the Chinese dash (破折号) inside the headline, leading its
+subtitle ("…力量——热烈祝贺…开幕_市政府网"), not a separator."""
 MAX_SUFFIX_CHARS = 12
 """A trailing part this short after a separator is a site or channel name, not headline."""
 MAX_SUFFIXES = 3
@@ -25,6 +28,9 @@ MAX_HEADINGS = 5
 """Headings compared with the head's titles (the headline is among the first few)."""
 MIN_TITLE_SHARE = 0.4
 """A heading confirmed by a head title covers at least this share of it."""
+MIN_LEADING_CHARS = 7
+"""A heading that leads a head title is confirmed from this length: shorter ones may be the
+site's name leading a title written "站名 - 标题" ("新浪网", "CSDN博客")."""
 
 
 def choose_title(meta: PageMeta, headings: Sequence[str]) -> str:
@@ -56,13 +62,26 @@ def _without_site_suffix(title: str) -> str:
 
 def _agree(heading: str, title: str) -> bool:
     """Whether a heading is the headline a head title names: the title may add a site
-    name, but the heading is most of it (a logo ``<h1>`` is the site name alone)."""
+    name, but the heading is most of it (a logo ``<h1>`` is the site name alone), or the
+    heading is the title's whole first part, the site's words all following it (blogs add
+    keywords and the site: "标题_关键词-CSDN博客")."""
+    if _leads(heading, title):
+        return True
     heading, title = _plain(heading), _plain(title)
     if not heading or not title:
         return False
     if heading in title:
         return len(heading) >= MIN_TITLE_SHARE * len(title)
     return title in heading and len(title) >= MIN_TITLE_SHARE * len(heading)
+
+
+def _leads(heading: str, title: str) -> bool:
+    """Whether `title` is `heading` followed by a separator and more (`MIN_LEADING_CHARS`)."""
+    heading = heading.strip()
+    if len(heading) < MIN_LEADING_CHARS or not title.startswith(heading):
+        return False
+    separator = _SITE_SEPARATOR_RE.match(title, len(heading))
+    return separator is not None and separator.end() < len(title)
 
 
 def _plain(text: str) -> str:
