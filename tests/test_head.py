@@ -44,3 +44,12 @@ def test_unclosed_title_and_script_do_not_swallow_or_crash() -> None:
     assert head.title == ""
     assert head.scripts == (Script("", "var a = 1;"),)
     assert PageHead("").metas == () and PageHead("<meta").meta_map == {}
+
+
+def test_metas_inside_a_script_template_are_not_the_pages() -> None:
+    page = (
+        '<meta name="keywords" content="新闻">'
+        '<script type="text/template"><meta property="article:tag" content="{{ tag }}"></script>'
+        '<meta property="article:tag" content="经济">'
+    )
+    assert PageHead(page).metas == (("keywords", "新闻"), ("article:tag", "经济"))

@@ -43,15 +43,15 @@ def extract(
         text, encoding = decoded.text, decoded.encoding
     else:
         text = html
-    body_lines = None
+    body_lines, page_head = None, None
     if options.method == "paper":
         article = _paper(text, url, encoding, options)
     else:
-        body_lines = blocks.page_lines(text)
-        article = _default(text, body_lines, url, encoding, options)
+        body_lines, page_head = blocks.page_lines(text), head.PageHead(text)
+        article = _default(body_lines, page_head, url, encoding, options)
     if not options.with_metadata:
         return article
-    metadata = extract_metadata(text, url, fetched_at, body_lines=body_lines)
+    metadata = extract_metadata(text, url, fetched_at, body_lines=body_lines, head=page_head)
     return replace(article, metadata=metadata)
 
 
@@ -74,10 +74,14 @@ def _paper(text: str, url: str | None, encoding: str | None, options: Options) -
 
 
 def _default(
-    text: str, page: blocks.PageLines, url: str | None, encoding: str | None, options: Options
+    page: blocks.PageLines,
+    page_head: head.PageHead,
+    url: str | None,
+    encoding: str | None,
+    options: Options,
 ) -> Article:
     """Block lines with features (`page`), the best body region, structured fallbacks."""
-    meta = pagemeta.page_meta(head.PageHead(text))
+    meta = pagemeta.page_meta(page_head)
     headings = [line.text for line in page.lines if line.tag == "h1"]
     headline = title.choose_title(meta, headings)
     selection = default.select(page, headline, options, meta.description)

@@ -15,12 +15,11 @@ from typing import NamedTuple
 
 from newscrawl.extract.clean import collapse_whitespace, unescape
 
-_META_RE = re.compile(r"<meta(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
+_META_OR_SCRIPT_RE = re.compile(r"<(meta|script)(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
 _LINK_RE = re.compile(r"<link(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
 _HTML_RE = re.compile(r"<html(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
 _TITLE_RE = re.compile(r"<title(?=[\s/>])[^>]*(?:>|\Z)", re.I)
-_SCRIPT_RE = re.compile(r"<script(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
-"""One scan per tag: each pattern starts with a literal the regex engine skips ahead to.
+"""Few scans, each with a pattern whose literal start the regex engine skips ahead to.
 A tag runs to the end of the page when it never closes (``\\Z``), so every scan moves
 forward and none retries from each "<meta" of a page that never closes one."""
 _SCRIPT_END_RE = re.compile(r"</script", re.I)
@@ -61,9 +60,10 @@ class PageHead:
     @cached_property
     def metas(self) -> tuple[tuple[str, str], ...]:
         """(key, content) of every ``<meta>`` with a non-empty content, in page order, once
-        per naming attribute (`META_KEYS`); keys lower-cased, contents decoded, stripped."""
+        per naming attribute (`META_KEYS`); keys lower-cased, contents decoded, stripped.
+        Metas inside scripts (client-side templates) are not the page's."""
         found: list[tuple[str, str]] = []
-        for tag in _META_RE.findall(self.page):
+        for tag in self._meta_and_script_tags[0]:
             content = _attribute(_CONTENT_RE.search(tag)).strip()
             if content:
                 found.extend(
@@ -72,6 +72,24 @@ class PageHead:
                     if key
                 )
         return tuple(found)
+
+    @cached_property
+    def _meta_and_script_tags(self) -> tuple[list[str], list[tuple[str, int, int]]]:
+        """The attribute strings of the page's metas, and of its scripts with their content
+        span: one scan that jumps over each script's content."""
+        metas: list[str] = []
+        scripts: list[tuple[str, int, int]] = []
+        position = 0
+        while match := _META_OR_SCRIPT_RE.search(self.page, position):
+            position = match.end()
+            if match[1].lower() == "meta":
+                metas.append(match[2])
+                continue
+            close = _SCRIPT_END_RE.search(self.page, position)
+            end = close.start() if close else len(self.page)
+            scripts.append((match[2], position, end))
+            position = end
+        return metas, scripts
 
     @cached_property
     def meta_map(self) -> dict[str, str]:
@@ -105,14 +123,11 @@ class PageHead:
     def scripts(self) -> tuple[Script, ...]:
         """The inline scripts, in page order."""
         found = []
-        position = 0
-        while match := _SCRIPT_RE.search(self.page, position):
-            close = _SCRIPT_END_RE.search(self.page, match.end())
-            position = close.start() if close else len(self.page)
-            values = _attributes(match[1])
+        for attributes, start, end in self._meta_and_script_tags[1]:
+            values = _attributes(attributes)
             if "src" not in values:
                 kind = values.get("type", "").strip().lower()
-                found.append(Script(kind, self.page[match.end() : position]))
+                found.append(Script(kind, self.page[start:end]))
         return tuple(found)
 
 

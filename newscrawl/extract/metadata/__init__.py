@@ -5,9 +5,10 @@ description, tags and lead image.
     >>> meta = extract_metadata(page_bytes_or_text_or_tree, url, fetched_at)
     >>> meta.published, meta.published_precision, meta.author, meta.source
 
-The page is parsed once with lxml (or the caller's tree is reused) for its head, JSON-LD,
-scripts and date attributes; the visible text comes from the body extractor's line pass
-(`blocks.page_lines`), passed in by the caller that ran it, so it is not walked twice.
+The page is read with the body extractor's passes: its head scan (`head.PageHead`: metas,
+JSON-LD, scripts, canonical link, language) and its line pass (`blocks.page_lines`: the
+visible text), handed over by a caller that ran them. lxml parses the page only for
+`<time>` and date-attribute evidence, on pages whose JSON-LD and metas carry no date.
 Never raises on bad input: empty, broken or binary pages give an empty `Metadata`. Pure
 and thread-safe.
 """
@@ -21,9 +22,10 @@ from lxml import etree
 
 from newscrawl.extract import blocks
 from newscrawl.extract.blocks import PageLines
+from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata import dates, jsonld, lines, page_meta, people
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
-from newscrawl.extract.metadata.parse import Source, meta_map, page_text, parse_text
+from newscrawl.extract.metadata.parse import LazyTree, Source, page_text
 
 __all__ = ["SHANGHAI", "Metadata", "Precision", "extract_metadata"]
 
@@ -72,48 +74,46 @@ def extract_metadata(
     *,
     zone: tzinfo = SHANGHAI,
     body_lines: PageLines | None = None,
+    head: PageHead | None = None,
 ) -> Metadata:
     """Metadata of one page given as bytes, decoded text or a parsed lxml tree.
 
     `fetched_at` anchors relative dates (昨天 10:00) and year-less bylines, and rejects
     dates after the fetch; `zone` is used for times the page writes without an offset.
-    `body_lines` are the page's `blocks.page_lines`, when the caller (the default body
-    method) has them already: the visible-text evidence is read from them.
+    A caller that has read the page already passes what it has (the default body method
+    does): its `blocks.page_lines` as `body_lines` and its `PageHead` as `head`.
     """
     try:
         if isinstance(page, etree._Element):
-            root: etree._Element | None = page
             markup = etree.tostring(page, encoding="unicode", method="html")
+            tree = LazyTree(markup, page)
         else:
             markup = page_text(page)
-            root = parse_text(markup)
-        if root is None:
+            tree = LazyTree(markup)
+        if "<" not in markup:
             return Metadata()
-        if body_lines is None:
-            body_lines = blocks.page_lines(markup)
-        return _from_tree(root, markup, lines.visible_lines(body_lines), url, fetched_at, zone)
+        body_lines = body_lines or blocks.page_lines(markup)
+        visible = lines.visible_lines(body_lines)
+        return _read(head or PageHead(markup), tree, markup, visible, url, fetched_at, zone)
     except (RecursionError, MemoryError):
         return Metadata()
 
 
-def _from_tree(
-    root: etree._Element,
+def _read(
+    head: PageHead,
+    tree: LazyTree,
     markup: str,
     visible: list[lines.Line],
     url: str | None,
     fetched_at: datetime | None,
     zone: tzinfo,
 ) -> Metadata:
-    metas = meta_map(root)
-    title = _page_title(root)
-    ld_objects = jsonld.article_objects(root)
-    scripts = _inline_scripts(root)
-    structured = dates.structured(root, metas, ld_objects, scripts, markup, url, fetched_at, zone)
-    canonical = page_meta.canonical_url(root, metas, url)
-    tags = page_meta.tags(root, metas)
-    declared_lang = page_meta.declared_language(root, metas)
+    metas = head.meta_map
+    ld_objects = jsonld.article_objects(head.scripts)
+    scripts = [script.text for script in head.scripts if script.text]
+    structured = dates.structured(tree, metas, ld_objects, scripts, markup, url, fetched_at, zone)
     page_text = lines.PageText.of(visible)
-    title_at = lines.title_index(visible, title)
+    title_at = lines.title_index(visible, head.title)
     header: list[lines.Line] = []
     header_title_at: int | None = None
     if title_at is not None:
@@ -130,10 +130,10 @@ def _from_tree(
         author=names.author,
         source=names.source,
         editor=names.editor,
-        lang=declared_lang or page_meta.script_language(page_text),
-        canonical_url=canonical,
+        lang=page_meta.declared_language(head) or page_meta.script_language(page_text),
+        canonical_url=page_meta.canonical_url(head, url),
         description=page_meta.description(metas),
-        tags=tags,
+        tags=page_meta.tags(head),
         top_image=page_meta.top_image(metas, url),
     )
 
@@ -143,15 +143,3 @@ def _lead(page: lines.PageText, title_at: int | None) -> tuple[str, ...]:
     (pages whose <title> names only the site or a viewer, "显示")."""
     at = title_at if title_at is not None else 0
     return page.texts[at + 1 : at + 3]
-
-
-def _page_title(root: etree._Element) -> str:
-    title = root.find(".//title")
-    return "".join(title.itertext()) if title is not None else ""
-
-
-def _inline_scripts(root: etree._Element) -> list[str]:
-    """Texts of inline scripts (JSON-LD aside, where dates and writer names hide)."""
-    return [
-        script.text for script in root.iter("script") if script.get("src") is None and script.text
-    ]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from lxml import etree
+from newscrawl.extract.head import Script
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f]+")
 """Raw control characters (newlines pasted into strings) make json.loads fail."""
@@ -36,21 +36,20 @@ ARTICLE_TYPES = frozenset(
 )
 
 
-def objects(root: etree._Element) -> list[dict[str, Any]]:
-    """Every JSON-LD object on the page, `@graph` and list members flattened, in order."""
+def objects(scripts: Iterable[Script]) -> list[dict[str, Any]]:
+    """Every JSON-LD object of the page's `scripts`, `@graph` and list members flattened,
+    in order."""
     found: list[dict[str, Any]] = []
-    for script in root.iter("script"):
-        if (script.get("type") or "").strip().lower() != "application/ld+json":
-            continue
-        data = _loads(script.text or "")
-        found.extend(_flatten(data))
+    for script in scripts:
+        if script.type == "application/ld+json":
+            found.extend(_flatten(_loads(script.text)))
     return found
 
 
-def article_objects(root: etree._Element) -> list[dict[str, Any]]:
+def article_objects(scripts: Iterable[Script]) -> list[dict[str, Any]]:
     """The objects describing the page's own article (not its breadcrumbs or publisher);
     untyped objects count too, as some CMSs leave `@type` out."""
-    return [obj for obj in objects(root) if not _types(obj) or _types(obj) & ARTICLE_TYPES]
+    return [obj for obj in objects(scripts) if not _types(obj) or _types(obj) & ARTICLE_TYPES]
 
 
 def names(value: object) -> list[str]:

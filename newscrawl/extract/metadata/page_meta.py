@@ -4,12 +4,11 @@ tags/keywords and the lead image."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from urllib.parse import urljoin
 
-from lxml import etree
-
-from newscrawl.extract.metadata.lines import Line, PageText
+from newscrawl.extract.head import PageHead
+from newscrawl.extract.metadata.lines import PageText
 
 _LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -24,16 +23,11 @@ MIN_SCRIPT_SHARE = 0.3
 TAG_META = ("keywords", "news_keywords", "article:tag")
 
 
-def language(root: etree._Element, metas: Mapping[str, str], lines: Sequence[Line]) -> str | None:
-    """Primary language subtag: `<html lang>`, then meta, then a guess from the script."""
-    return declared_language(root, metas) or script_language(PageText.of(lines))
-
-
-def declared_language(root: etree._Element, metas: Mapping[str, str]) -> str | None:
+def declared_language(head: PageHead) -> str | None:
     """The language the page declares (`<html lang>`, content-language, og:locale)."""
+    metas = head.meta_map
     for value in (
-        root.get("lang"),
-        root.get("xml:lang"),
+        head.lang,
         metas.get("content-language"),
         metas.get("og:locale"),
         metas.get("language"),
@@ -77,12 +71,9 @@ def _letters(script: re.Pattern[str], text: str) -> int:
     return sum(map(len, script.findall(text)))
 
 
-def canonical_url(root: etree._Element, metas: Mapping[str, str], url: str | None) -> str | None:
+def canonical_url(head: PageHead, url: str | None) -> str | None:
     """`<link rel=canonical>`, else og:url, resolved against the page URL."""
-    for link in root.iter("link"):
-        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
-            return _absolute(link.get("href", ""), url)
-    value = metas.get("og:url")
+    value = head.canonical or head.meta_map.get("og:url")
     return _absolute(value, url) if value else None
 
 
@@ -93,14 +84,11 @@ def description(metas: Mapping[str, str]) -> str | None:
     return None
 
 
-def tags(root: etree._Element, metas: Mapping[str, str]) -> tuple[str, ...]:
-    """Keywords and article:tag values, split on , ; 、 |, de-duplicated in order."""
-    values = [metas[key] for key in TAG_META if key in metas]
-    values.extend(
-        meta.get("content") or ""
-        for meta in root.iter("meta")
-        if (meta.get("property") or "").lower() == "article:tag"
-    )
+def tags(head: PageHead) -> tuple[str, ...]:
+    """Keywords and article:tag values (a page may have many), split on , ; 、 |,
+    de-duplicated in order."""
+    values = [head.meta_map[key] for key in TAG_META if key in head.meta_map]
+    values.extend(content for key, content in head.metas if key == "article:tag")
     seen: dict[str, None] = {}
     for value in values:
         for tag in _TAG_SPLIT_RE.split(value):

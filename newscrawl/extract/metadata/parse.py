@@ -1,8 +1,8 @@
-"""Turn whatever the caller has (bytes, text or an lxml tree) into one parsed tree.
+"""The page's text, and its lxml tree for the few facts that need one (`LazyTree`).
 
-Parsing is the expensive step, so callers that already hold a tree pass it in and every
-metadata module works on that same tree. Bad input never raises: it gives None, which
-the package turns into an empty `Metadata`.
+Parsing is the expensive step (as much as the whole body extraction), so it happens only
+when needed, and callers that already hold a tree pass it in. Bad input never raises: it
+gives None, which the package turns into an empty `Metadata`.
 """
 
 from __future__ import annotations
@@ -25,21 +25,36 @@ _NON_XML_CHARS_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 """Control characters lxml rejects in str input (binary junk, NULs in broken pages)."""
 
 
-def parse_html(source: Source) -> Tree | None:
-    """The page's root element, or None when there is no HTML to speak of."""
-    if isinstance(source, etree._Element):
-        return source
-    return parse_text(page_text(source))
+class LazyTree:
+    """The page's lxml tree, parsed on first use: only the `<time>` and date-attribute
+    evidence needs a DOM (for the elements' ancestors), and only on pages whose JSON-LD and
+    metas carry no date; the rest of the metadata is read without one."""
+
+    def __init__(self, markup: str, root: Tree | None = None) -> None:
+        self._markup = markup
+        self._root = root
+        self._parsed = root is not None
+
+    def root(self) -> Tree | None:
+        """The root element, or None when there is no HTML to speak of."""
+        if not self._parsed:
+            self._root = parse_text(lxml_text(self._markup))
+            self._parsed = True
+        return self._root
 
 
 def page_text(source: str | bytes) -> str:
-    """The page source as text lxml accepts (decoded, declaration and control chars gone)."""
-    text = decode_html(source).text if isinstance(source, bytes) else source
+    """The page source as text (bytes decoded by `decode_html`)."""
+    return decode_html(source).text if isinstance(source, bytes) else source
+
+
+def lxml_text(text: str) -> str:
+    """`text` as lxml accepts it: declaration and control characters removed."""
     return _NON_XML_CHARS_RE.sub("", _XML_DECLARATION_RE.sub("", text, count=1))
 
 
 def parse_text(text: str) -> Tree | None:
-    """The root element of `page_text` output, or None when there is no HTML in it."""
+    """The root element of `lxml_text` output, or None when there is no HTML in it."""
     if "<" not in text:
         return None
     try:
@@ -48,18 +63,3 @@ def parse_text(text: str) -> Tree | None:
     except (etree.LxmlError, ValueError):
         return None
     return root if isinstance(root, etree._Element) else None
-
-
-def meta_map(root: Tree) -> dict[str, str]:
-    """`<meta>` contents keyed by lower-cased name/property/itemprop/http-equiv; the first
-    non-empty value of a key wins, as a page's head comes before its widgets."""
-    values: dict[str, str] = {}
-    for meta in root.iter("meta"):
-        content = (meta.get("content") or "").strip()
-        if not content:
-            continue
-        for attribute in ("name", "property", "itemprop", "http-equiv"):
-            key = (meta.get(attribute) or "").strip().lower()
-            if key and key not in values:
-                values[key] = content
-    return values
