@@ -1,0 +1,230 @@
+"""The C loop of `blocks.page_lines` (``_blockscan.c``) against the Python reference.
+
+`blocks._page_lines_native` must return exactly what `blocks._page_lines_python` returns
+(same `Line` tuples, same parents) on every input: the evaluation datasets, hand-written
+edge cases, generated and mutated HTML, and with the limits (`CHUNK`, `MAX_DEPTH`,
+`CLOSE_SEARCH_DEPTH`) shrunk so small pages cross them. Under CI (CI=true) a missing
+extension fails these tests: CI proves the build works.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import tracemalloc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import UNDER_CI, skip_or_fail
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fuzz_extract import mutated_pages, pages
+
+from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
+from newscrawl.evaluation.runner import decode_pages
+from newscrawl.extract import blocks
+
+SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=UNDER_CI,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def native() -> None:
+    if blocks._blockscan is None:
+        skip_or_fail("the _blockscan C extension is not built")
+
+
+def assert_same(page: str) -> None:
+    expected = blocks._page_lines_python(page)
+    assert blocks._page_lines_native(page) == expected
+
+
+def configure(chunk: int, max_depth: int, close_search_depth: int) -> bool:
+    """Set the limits of both implementations (the Python one reads the globals)."""
+    blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH = chunk, max_depth, close_search_depth
+    return bool(
+        blocks._blockscan.configure(
+            blocks._KIND,
+            blocks.NOISE_TAGS,
+            blocks._IMPLIED_END,
+            max_depth,
+            close_search_depth,
+            chunk,
+            blocks._attribute_flags,
+            (0, 1, 2, 3, 4, 5, 6, 7, 8),
+            (blocks._HIDDEN_RE.pattern, blocks._CLASS_ID_RE.pattern, blocks.NOISE_WORD_RE.pattern),
+        )
+    )
+
+
+@pytest.fixture
+def small_limits() -> Iterator[None]:
+    defaults = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH
+    configure(9, 4, 2)
+    try:
+        yield
+    finally:
+        configure(*defaults)
+
+
+def test_page_lines_is_the_native_loop_with_native_attribute_flags() -> None:
+    assert blocks.page_lines is blocks._page_lines_native
+    assert blocks._NATIVE_FLAGS
+
+
+@pytest.mark.parametrize("name", NAMED_DATASETS)
+def test_the_same_lines_on_every_dataset_page(shared_dir: Path, name: str) -> None:
+    for page in decode_pages(load_dataset(name, shared_dir=shared_dir)):
+        assert_same(page)
+
+
+def test_the_same_lines_on_dataset_pages_cut_into_small_chunks(
+    shared_dir: Path, small_limits: None
+) -> None:
+    for page in decode_pages(load_dataset("zh_cwce", shared_dir=shared_dir, limit=10)):
+        assert_same(page)
+
+
+EDGE_CASES = {
+    "empty": "",
+    "lone <": "<",
+    "lone >": ">",
+    "text only": "  只有文字 and text  ",
+    "nul bytes": "<p>a\x00b</p>\x00<div\x00>c</div><\x00p>",
+    "deep nesting": "<div>" * 10_000 + "x" + "</div>" * 10_000,
+    "deep hidden": "<span hidden>" * 10_000 + "x",
+    "deep unclosed": "<p><b><i>" * 3_000 + "tail",
+    "stray end tags": "</div></p></span></a>" * 100 + "<p>x</p>",
+    "huge attribute": '<p class="' + "a" * 1_000_000 + '">text</p>',
+    "huge odd-quoted attribute": '<p title="' + "a>" * 100_000 + ">text</p>",
+    "huge tag name": "<" + "x" * 100_000 + ">t",
+    "unclosed comment": "<p>a<!-- b <p>c",
+    "unclosed script": '<p>a<script>var x = "<p>";',
+    "unclosed iframes": "<p>a" + "<iframe>x" * 2_000,
+    "unclosed tag at the end": "<p>text<a href='x",
+    "many <": "<" * 50_000 + ">",
+    "quoted >": '<a href="x>y">z</a><p x=\'>\'>q</p><p onload="if(w>450){}">r</p>' * 50,
+    "comment forms": "<!-->a<!--->b<!---->c<!-- -- >d-->e<!--x",
+    "declarations": '<?xml version="1.0"?><!DOCTYPE html><![CDATA[x]]><p>x</p>',
+    "case folding in end tags": "<script>x</ſcript>after<p>y</p><title>t</tİtle>z<STYLE>s</Style>w",
+    "upper-case tags": '<DIV CLASS="Comment"><P>One<BR>two<BR><BR>three</P></DIV>',
+    "astral and latin-1": "<p>😀 𠀀 <a href=x>链接😀</a></p><p>café\xa0naïve\U0010ffff</p>",
+    "pre": "<pre>  a\r\n  b\n\n</pre><listing>x\ny</listing>",
+    "table": "<table><tr><td>a<td>b</td><th>c</tr><tr><td> </td><td>d</table>",
+    "breaks": "<p>a<br>b<br><br>c<hr>d</br>e<br/>",
+    "links": '<p><a href="/x">link text</a> and <a name="y">anchor</a> <A HREF=z>Z</A></p>',
+    "noise words": '<div id="footer"><p>x</p></div><nav><p>y</p></nav>'
+    '<div class="相关 新闻">z</div><div class=" Share-box">w</div>'
+    '<div class="padding">v</div><div class="nav-bar ads">u</div>',
+    "hidden": '<p>a<span style="DISPLAY : none">b</span>c<span hidden>d</span>e<b hidden=x>f</b>'
+    '<div style="visibility:hidden"><p>g</p></div>h<i class=hiddenx>i</i></p>',
+    "self-closing inline": '<p>a<span class="x"/>b<span/>c</p>',
+    "non-ascii attributes": '<p class="İd ſhare 评论">a</p><p ıd="nav">b</p>'
+    "<p class=\u3000ad>c</p>",
+    "entities": "<p>&amp;&nbsp;&lt;p&gt;&#20013;&#x6587;&copy</p>",
+    "whitespace kinds": "<p>\u3000\xa0\x1c\x85</p><p>a\u2028b</p>",
+}
+
+
+@pytest.mark.parametrize("page", EDGE_CASES.values(), ids=EDGE_CASES.keys())
+def test_the_same_lines_on_edge_cases(page: str) -> None:
+    assert_same(page)
+
+
+@pytest.mark.parametrize("page", EDGE_CASES.values(), ids=EDGE_CASES.keys())
+def test_the_same_lines_on_edge_cases_with_small_limits(page: str, small_limits: None) -> None:
+    assert_same(page)
+
+
+ATTRIBUTE_TOKENS = (
+    "class", "id", "Class", "ID", "=", " ", '"', "'", ">", "-", "_", "a", "data-", "sub",
+    "nav", "navbar", "ad", "ads", "advert", "footer", "foot", "share", "sharing", "hidden",
+    "HIDDEN", "display", ":", "none", "visibility", "/", "\t", "\x1c", "comment", "gg", "hot",
+    "menu", "rank", "toolbar", "breadcrumb", "crumbs", "reply", "popup", "\n", "9", "style",
+)  # fmt: skip
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(ATTRIBUTE_TOKENS), max_size=16).map("".join))
+def test_the_attribute_flags_in_c_are_the_python_ones(attributes: str) -> None:
+    native_flags = blocks._blockscan.native_attribute_flags(attributes)
+    assert native_flags == blocks._attribute_flags(attributes.lower())
+
+
+TOKENS = (
+    "<", ">", "/", "!", "-", '"', "'", "=", " ", "\n", "\x00", "\u3000", "?", "&amp;",
+    "&nbsp;", "<!--", "-->", "新华社北京电，", "。", "the market said. ", "ſ", "İ", "😀",
+)  # fmt: skip
+TAGS = (
+    "p", "div", "span", "a", "br", "hr", "td", "th", "tr", "li", "dt", "script", "style",
+    "iframe", "title", "textarea", "xmp", "plaintext", "pre", "b", "table", "nav", "footer",
+    "img", "o:p", "x-custom", "P", "DIV", "Br", "A",
+)  # fmt: skip
+ATTRIBUTES = (
+    ' class="comment"', " class=nav", ' id="footer"', ' class="content"', ' href="/x"',
+    " hidden", ' style="display:none"', ' title="a>b"', " x='>'", ' q="', " /", ' class="相关"',
+)  # fmt: skip
+
+
+@st.composite
+def tag_soup(draw: st.DrawFn) -> str:
+    """Tags, attributes and text in any order: unbalanced, unclosed, broken."""
+    parts = []
+    for _ in range(draw(st.integers(0, 60))):
+        if draw(st.booleans()):
+            attributes = "".join(draw(st.lists(st.sampled_from(ATTRIBUTES), max_size=2)))
+            closing = draw(st.sampled_from(("", "", "/")))
+            parts.append(f"<{closing}{draw(st.sampled_from(TAGS))}{attributes}>")
+        else:
+            parts.append(draw(st.sampled_from(TOKENS)))
+    return "".join(parts)
+
+
+@SETTINGS
+@given(st.one_of(tag_soup(), pages(), mutated_pages()))
+def test_the_same_lines_on_generated_html(page: str) -> None:
+    assert_same(page)
+
+
+@SETTINGS
+@given(tag_soup())
+def test_the_same_lines_on_generated_html_with_small_limits(page: str) -> None:
+    defaults = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH
+    configure(7, 3, 1)
+    try:
+        assert_same(page)
+    finally:
+        configure(*defaults)
+
+
+def test_no_memory_is_leaked() -> None:
+    chooser = random.Random(0)
+    markup = [f"<{tag}{attribute}>" for tag in TAGS for attribute in ATTRIBUTES]
+    corpus = ["".join(chooser.choices(TOKENS + tuple(markup), k=300)) for _ in range(30)]
+    corpus += [EDGE_CASES["deep nesting"], EDGE_CASES["quoted >"], EDGE_CASES["noise words"]]
+    for page in corpus:  # warm up: interned strings, free lists
+        blocks._page_lines_native(page)
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(30):
+            for page in corpus:
+                blocks._page_lines_native(page)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 50_000  # a leak of one object per page would be ~100 KB
+
+
+def test_bad_arguments_raise_type_errors() -> None:
+    with pytest.raises(TypeError):
+        blocks._blockscan.scan(b"<p>bytes</p>")
+    with pytest.raises(TypeError):
+        blocks._blockscan.native_attribute_flags("评论")
