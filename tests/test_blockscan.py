@@ -44,9 +44,10 @@ def assert_same(page: str) -> None:
     assert blocks._page_lines_native(page) == expected
 
 
-def configure(chunk: int, max_depth: int, close_search_depth: int) -> bool:
+def configure(chunk: int, max_depth: int, close_search_depth: int, class_chars: int) -> bool:
     """Set the limits of both implementations (the Python one reads the globals)."""
     blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH = chunk, max_depth, close_search_depth
+    blocks.MAX_CLASS_CHARS = class_chars
     return bool(
         blocks._blockscan.configure(
             blocks._KIND,
@@ -55,6 +56,7 @@ def configure(chunk: int, max_depth: int, close_search_depth: int) -> bool:
             max_depth,
             close_search_depth,
             chunk,
+            class_chars,
             blocks._attribute_flags,
             (0, 1, 2, 3, 4, 5, 6, 7, 8),
             (blocks._HIDDEN_RE.pattern, blocks._CLASS_ID_RE.pattern, blocks.NOISE_WORD_RE.pattern),
@@ -64,8 +66,8 @@ def configure(chunk: int, max_depth: int, close_search_depth: int) -> bool:
 
 @pytest.fixture
 def small_limits() -> Iterator[None]:
-    defaults = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH
-    configure(9, 4, 2)
+    defaults = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH, blocks.MAX_CLASS_CHARS
+    configure(9, 4, 2, 8)
     try:
         yield
     finally:
@@ -101,6 +103,8 @@ EDGE_CASES = {
     "deep unclosed": "<p><b><i>" * 3_000 + "tail",
     "stray end tags": "</div></p></span></a>" * 100 + "<p>x</p>",
     "huge attribute": '<p class="' + "a" * 1_000_000 + '">text</p>',
+    "noise word past the class cap": '<div class="' + "x " * 300 + 'comment"><p>kept</p></div>'
+    '<div id="' + "y" * 7 + 'sidebar"><p>z</p></div>',
     "huge odd-quoted attribute": '<p title="' + "a>" * 100_000 + ">text</p>",
     "huge tag name": "<" + "x" * 100_000 + ">t",
     "unclosed comment": "<p>a<!-- b <p>c",
@@ -194,8 +198,8 @@ def test_the_same_lines_on_generated_html(page: str) -> None:
 @SETTINGS
 @given(tag_soup())
 def test_the_same_lines_on_generated_html_with_small_limits(page: str) -> None:
-    defaults = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH
-    configure(7, 3, 1)
+    defaults = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH, blocks.MAX_CLASS_CHARS
+    configure(7, 3, 1, 5)
     try:
         assert_same(page)
     finally:

@@ -279,3 +279,12 @@ def test_months_in_running_text_lists_and_sidebars_are_no_date() -> None:
         ),
     )
     assert extract_metadata(html).published is None
+
+
+def test_a_labelled_date_among_a_thousand_label_lines_is_the_first_one() -> None:
+    junk = "".join(f"<p>posted on item {n}: 2020-01-{n % 28 + 1:02d} x</p>" for n in range(1000))
+    html = (
+        "<html><head><title>站点首页</title></head><body>"
+        f"<p>发布时间：2024-05-10 09:00</p>{BODY}{junk}</body></html>"
+    )
+    assert extract_metadata(html).published == shanghai(2024, 5, 10, 9, 0)

@@ -42,7 +42,7 @@ typedef struct {
 static Known known[TABLE_SIZE];
 static int configured = 0;
 static int skip_count = 0;
-static Py_ssize_t max_depth = 256, close_depth = 32, chunk_size = 65536;
+static Py_ssize_t max_depth = 256, close_depth = 32, chunk_size = 65536, class_chars = 512;
 static PyObject *attribute_flags_func = NULL;
 static PyObject *root_name = NULL;  /* "": never equal to a tag name */
 static PyObject *root_block = NULL; /* "body" */
@@ -582,6 +582,9 @@ native_noise(Scan *s, Py_ssize_t start, Py_ssize_t end)
             value_start = j;
             value_end = k;
             match_end = k;
+        }
+        if (value_end - value_start > class_chars) {
+            value_end = value_start + class_chars; /* blocks.MAX_CLASS_CHARS */
         }
         PyObject *word = native_noise_in(s, value_start, value_end);
         if (word != NULL) {
@@ -1151,9 +1154,9 @@ static PyObject *
 configure(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *kinds, *noise_tags, *implied_end, *flags_func, *kind_order, *patterns;
-    Py_ssize_t depth, search_depth, chunk;
-    if (!PyArg_ParseTuple(args, "O!OOnnnOO!O!:configure", &PyDict_Type, &kinds, &noise_tags,
-                          &implied_end, &depth, &search_depth, &chunk, &flags_func,
+    Py_ssize_t depth, search_depth, chunk, class_limit;
+    if (!PyArg_ParseTuple(args, "O!OOnnnnOO!O!:configure", &PyDict_Type, &kinds, &noise_tags,
+                          &implied_end, &depth, &search_depth, &chunk, &class_limit, &flags_func,
                           &PyTuple_Type, &kind_order, &PyTuple_Type, &patterns)) {
         return NULL;
     }
@@ -1182,7 +1185,7 @@ configure(PyObject *Py_UNUSED(module), PyObject *args)
             return NULL;
         }
     }
-    if (depth < 1 || depth > 1000000 || search_depth < 0 || chunk < 1 ||
+    if (depth < 1 || depth > 1000000 || search_depth < 0 || chunk < 1 || class_limit < 1 ||
         !PyCallable_Check(flags_func)) {
         PyErr_SetString(PyExc_ValueError, "bad limits or attribute_flags");
         return NULL;
@@ -1241,6 +1244,7 @@ configure(PyObject *Py_UNUSED(module), PyObject *args)
     max_depth = depth;
     close_depth = search_depth;
     chunk_size = chunk;
+    class_chars = class_limit;
     configured = 1;
     return PyBool_FromLong(native_flags);
 
@@ -1275,7 +1279,7 @@ static PyMethodDef methods[] = {
      "scan(page) -> (records, parents): the raw text of each line, as arguments for "
      "blocks._line, and the element tree (see blocks._page_lines_native)."},
     {"configure", configure, METH_VARARGS,
-     "configure(kinds, noise_tags, implied_end, max_depth, close_search_depth, chunk, "
+     "configure(kinds, noise_tags, implied_end, max_depth, close_search_depth, chunk, max_class_chars, "
      "attribute_flags, kind_order, (hidden, class_id, noise_word patterns)): blocks.py's "
      "tables, once at import; True when the attribute flags of ASCII attributes are "
      "worked out in C (the patterns are the ones the C code implements)."},

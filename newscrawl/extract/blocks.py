@@ -211,6 +211,9 @@ _QUOTED_TAG_RE = re.compile(r"""(?:[^>"'=]++|=\s*+(?:"[^"]*+"|'[^']*+')?|["'])*+
 """The rest of a tag whose ``>`` may be quoted: quotes open a value only after ``=``
 (possessive, so a value that never closes costs one forward scan, no backtracking)."""
 _TAG_START_RE = re.compile(r"<[a-zA-Z/!?]")
+MAX_CLASS_CHARS = 512
+"""Only this much of a class or id value is searched for a boilerplate word: real ones are
+far shorter, and a megabyte of generated class names must not cost a megabyte of search."""
 CHUNK = 65_536
 """Characters read per ``findall`` call (the chunk is cut after a ``>``)."""
 _CLASS_ID_RE = re.compile(r"""(?<![\w-])(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
@@ -435,7 +438,8 @@ def _noise_word(attributes: str) -> str | None:
     if "class" not in attributes and "id" not in attributes:
         return None
     for match in _CLASS_ID_RE.finditer(attributes):
-        found = NOISE_WORD_RE.search(match.group(1) or match.group(2) or match.group(3) or "")
+        value = match.group(1) or match.group(2) or match.group(3) or ""
+        found = NOISE_WORD_RE.search(value[:MAX_CLASS_CHARS])
         if found:
             return found.group(0)
     return None
@@ -554,6 +558,7 @@ else:
         MAX_DEPTH,
         CLOSE_SEARCH_DEPTH,
         CHUNK,
+        MAX_CLASS_CHARS,
         _attribute_flags,
         (_INLINE, _BLOCK, _LINK, _BREAK, _VOID, _SKIP, _RAW, _PRE, _CELL),
         (_HIDDEN_RE.pattern, _CLASS_ID_RE.pattern, NOISE_WORD_RE.pattern),

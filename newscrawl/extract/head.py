@@ -27,6 +27,9 @@ _TITLE_END_RE = re.compile(r"</title", re.I)
 _VALUE = r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"""
 _CONTENT_RE = re.compile(r"(?<![\w-])(content)" + _VALUE, re.I)
 _META_KEY_RE = re.compile(r"(?<![\w-])(name|property|itemprop|http-equiv)" + _VALUE, re.I)
+MAX_ATTRIBUTE_CHARS = 4096
+"""The script, link and html tags whose attributes are read carry a few short ones; junk
+such as a megabyte of ``a a a ...`` must not become half a million attributes."""
 _ATTRIBUTE_RE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
 
 
@@ -141,9 +144,9 @@ def _attribute(match: re.Match[str] | None) -> str:
 
 def _attributes(attributes: str) -> dict[str, str]:
     """A tag's attributes by lower-cased name, values entity-decoded; the first of a name
-    wins, as in browsers."""
+    wins, as in browsers. Only the first `MAX_ATTRIBUTE_CHARS` are read."""
     found: dict[str, str] = {}
-    for name, double, single, bare in _ATTRIBUTE_RE.findall(attributes):
+    for name, double, single, bare in _ATTRIBUTE_RE.findall(attributes[:MAX_ATTRIBUTE_CHARS]):
         key = name.lower()
         if key not in found:
             value = double or single or bare

@@ -36,6 +36,12 @@ Precision = Literal["month", "day", "minute", "second"]
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 MIN_YEAR = 1980
 AGREEMENT = timedelta(days=1)
+MAX_SEARCHED_LINES = 50
+MAX_SEARCHED_CHARS = 1000
+"""Bounds of the whole-page date searches (a labelled date anywhere, a timed date above
+the body): a byline is among the first lines that carry a label or a date, and near the
+start of its line. A page with a thousand such lines (a script pasted as text) would
+otherwise cost a date search over every one of them."""
 """A byline within this distance of the structured date refines it (see module docstring)."""
 FUTURE_SLACK = timedelta(days=1)
 
@@ -299,9 +305,10 @@ def visible(
 def labelled(
     texts: Sequence[str], context: _Context, structured: DateEvidence | None
 ) -> DateEvidence | None:
-    """The first date anywhere in the visible text that a publish label introduces."""
-    for text in texts:
-        for is_labelled, found in _line_dates(text, context, structured):
+    """The first date anywhere in the visible text that a publish label introduces
+    (among the first `MAX_SEARCHED_LINES` candidate lines)."""
+    for text in texts[:MAX_SEARCHED_LINES]:
+        for is_labelled, found in _line_dates(text[:MAX_SEARCHED_CHARS], context, structured):
             if is_labelled:
                 return found
     return None
@@ -316,12 +323,16 @@ def _first_timed(
     a date *with a time* above the first sentence-long line is that byline far more often
     than a teaser's date (which comes in lists further down).
     """
+    hinted = 0
     for text in texts:
         if len(text) >= BODY_LINE_CHARS and ("。" in text or "，" in text):
             return None
         if _DATE_HINT_RE.search(text) is None:
             continue
-        for _, found in _line_dates(text, context, structured):
+        hinted += 1
+        if hinted > MAX_SEARCHED_LINES:
+            return None
+        for _, found in _line_dates(text[:MAX_SEARCHED_CHARS], context, structured):
             if found.precision != "day":
                 return found
     return None

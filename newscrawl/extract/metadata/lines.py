@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newscrawl.extract.blocks import PageLines
+from newscrawl.extract.blocks import MAX_CLASS_CHARS, PageLines
 
 SKIP_TAGS = frozenset(
     {
@@ -68,9 +68,6 @@ _NOISE_RE = re.compile(r"[\s_-]" + _NOISE_WORDS, re.IGNORECASE)
 sidebars, hot/rank lists. Matched per word (after a separator; `is_noise` prefixes a space)
 so that e.g. "padding" never matches "ad". Led by a character class, the regex engine skips
 ahead to separators instead of trying every word at every position."""
-MAX_CLASS_CHARS = 512
-"""Only this much of a class or id value is searched for noise words: real ones are far
-shorter, and a megabyte of generated class names must not cost a megabyte-long search."""
 _SPACE_RE = re.compile(r"[\s\u3000\xa0]+")
 _TITLE_SPLIT_RE = re.compile(r"\s*(?:[_|｜]|--|—|\s-\s)\s*")
 """Separators between a <title>'s headline and the site name ("标题_新浪网", "标题 - 网易")."""
