@@ -77,6 +77,9 @@ HEADER_CHARS_AFTER = 600
 """How far past the headline a byline may sit (CSDN's and Sina's are within 5 lines)."""
 MIN_TITLE_CHARS = 6
 """Shorter heading lines are logos and site names ("松花江网"), not headlines."""
+MAX_LINE_CHARS = 2000
+"""Metadata reads this much of a line: bylines, headlines and credits are short, and a
+megabyte-long line of junk must not cost every per-line pattern a megabyte of search."""
 BODY_LINE_CHARS = 90
 """A line this long with sentence punctuation is body text: the header region ends there."""
 
@@ -106,17 +109,19 @@ def is_noise(element: etree._Element) -> bool:
 def visible_lines(page: PageLines) -> list[Line]:
     """The body pass's lines (`blocks.page_lines`, so the page is scanned once for both)
     as metadata sees them: lines inside boxes about other content (`OTHER_CONTENT_WORDS`)
-    left out, and a ``<br>`` break (kept inside a body line) starting a line of its own,
-    as bylines are often set one field per ``<br>``."""
+    left out, a ``<br>`` break (kept inside a body line) starting a line of its own, as
+    bylines are often set one field per ``<br>``, and each line cut at `MAX_LINE_CHARS`."""
     visible: list[Line] = []
     for line in page.lines:
         if line.noise in OTHER_CONTENT_WORDS:
             continue
         heading = line.tag in HEADING_TAGS
         if "\n" in line.text:
-            visible.extend(Line(part, heading, line.tag) for part in line.text.split("\n"))
+            visible.extend(
+                Line(part[:MAX_LINE_CHARS], heading, line.tag) for part in line.text.split("\n")
+            )
         else:
-            visible.append(Line(line.text, heading, line.tag))
+            visible.append(Line(line.text[:MAX_LINE_CHARS], heading, line.tag))
     return visible
 
 
