@@ -13,6 +13,7 @@ last line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from newscrawl.extract.model import LineDecision, Options
@@ -81,22 +82,23 @@ def select(texts: list[str], options: Options) -> Selection:
         for index in range(span.first, span.last + 1):
             group_of[index] = number
     decisions: list[LineDecision] = []
+    outside = (False, "outside groups" if groups else f"no line reaches L={line_length}")
+    full_stop = re.compile(f"[{re.escape(options.full_stops)}]") if options.full_stops else None
     for index, text in enumerate(texts):
-        has_full_stop = any(stop in text for stop in options.full_stops)
+        has_full_stop = full_stop is not None and full_stop.search(text) is not None
         group = group_of.get(index)
-        kept, rule = _decide(
-            index, group, groups, survivors, has_full_stop, line_length, options.max_gap
-        )
-        decisions.append(
-            LineDecision(
-                number=index + 1,
-                text=text,
-                features={"length": lengths[index], "full_stop": has_full_stop},
-                group=group,
-                kept=kept,
-                rule=rule,
+        kept, rule = (
+            outside
+            if group is None  # most lines: decided without a call
+            else _decide(
+                index, group, groups, survivors, has_full_stop, line_length, options.max_gap
             )
         )
+        features: dict[str, int | float | bool] = {
+            "length": lengths[index],
+            "full_stop": has_full_stop,
+        }
+        decisions.append(LineDecision(index + 1, text, features, group, kept, rule))
     kept_lines = tuple(decision for decision in decisions if decision.kept)
     return Selection(
         kept_lines, tuple(decisions), line_length, _empty_reason(kept_lines, groups, line_length)
@@ -105,15 +107,14 @@ def select(texts: list[str], options: Options) -> Selection:
 
 def _decide(
     index: int,
-    group: int | None,
+    group: int,
     groups: list[Group],
     survivors: int,
     has_full_stop: bool,
     line_length: int,
     max_gap: int,
 ) -> tuple[bool, str]:
-    if group is None:
-        return False, "outside groups" if groups else f"no line reaches L={line_length}"
+    """The rule deciding a line of group number `group` (1-based)."""
     if group > survivors:
         previous, cut = groups[survivors - 1], groups[survivors]
         return (
