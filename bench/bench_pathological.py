@@ -76,6 +76,8 @@ CASES: dict[str, Callable[[int], str]] = {
     "unclosed <!--": unclosed("<!--"),
     "unclosed <": unclosed("<"),
     "unclosed <meta": unclosed("<meta name=title "),
+    "unclosed <title": unclosed("<title "),
+    "unclosed <script after articleBody": unclosed('"articleBody"<script '),
     "article repeated": article_repeated,
 }
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from newscrawl.extract.blocks import Line, PageLines
 from newscrawl.extract.model import LineDecision, Options
@@ -75,9 +75,76 @@ class Selection(NamedTuple):
     """The default method's decision on one page's lines."""
 
     kept: tuple[LineDecision, ...]
-    lines: tuple[LineDecision, ...]
+    lines: DecisionTable
     reason: str | None
     """Why nothing was kept (None when something was)."""
+
+
+class DecisionTable(Sequence[LineDecision]):
+    """Every line's features and the rule that kept or dropped it (``--explain``), built on
+    first use: a crawl only needs the kept lines, and building a `LineDecision` with its
+    features for each of a page's hundreds of lines cost a tenth of the extraction."""
+
+    def __init__(
+        self,
+        lines: Sequence[Line],
+        dropped: Sequence[str | None],
+        scores: Sequence[int],
+        inside: Sequence[bool],
+        region: tuple[int, int] | None,
+        plain_title: str,
+    ) -> None:
+        self._facts = (lines, dropped, scores, inside, region, plain_title)
+        self._built: tuple[LineDecision, ...] | None = None
+
+    def decision(self, index: int) -> LineDecision:
+        """The decision on line `index` (0-based)."""
+        lines, dropped, scores, inside, region, plain_title = self._facts
+        line = lines[index]
+        first, last = region or (-1, -1)
+        return LineDecision(
+            index + 1,
+            line.text,
+            _features(line, scores[index]),
+            1 if first <= index <= last else None,
+            *_decide(index, line, dropped[index], inside[index], region, plain_title),
+        )
+
+    def kept(self) -> tuple[LineDecision, ...]:
+        """The kept lines' decisions, without building the others (kept lines are all in
+        the region)."""
+        region = self._facts[4]
+        if region is None:
+            return ()
+        decisions = (self.decision(index) for index in range(region[0], region[1] + 1))
+        return tuple(decision for decision in decisions if decision.kept)
+
+    def _all(self) -> tuple[LineDecision, ...]:
+        if self._built is None:
+            self._built = tuple(self.decision(index) for index in range(len(self._facts[0])))
+        return self._built
+
+    def __len__(self) -> int:
+        return len(self._facts[0])
+
+    @overload
+    def __getitem__(self, index: int) -> LineDecision: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[LineDecision, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> LineDecision | tuple[LineDecision, ...]:
+        return self._all()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DecisionTable):
+            return self._all() == other._all()
+        return isinstance(other, tuple) and self._all() == other
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, mutable cache inside
+
+    def __repr__(self) -> str:
+        return f"DecisionTable({len(self)} lines)"
 
 
 def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
@@ -231,25 +298,16 @@ def subtree_scores(
     return mass
 
 
-def _inside(element: int, chosen: set[int], parents: dict[int, int], memo: dict[int, bool]) -> bool:
-    """Whether `element` is one of `chosen` or lies inside one (``{0}``: the whole page);
-    `memo` remembers the answer per element for the other lines of the page."""
+def _inside_elements(chosen: set[int], parents: dict[int, int]) -> list[bool]:
+    """By element id: whether the element is one of `chosen` or lies inside one (``{0}``:
+    the whole page). Ids grow in document order, so a parent's answer is known before its
+    children's: one pass."""
     if 0 in chosen:
-        return True
-    path = []
-    answer = False
-    while element:
-        if element in memo:
-            answer = memo[element]
-            break
-        if element in chosen:
-            answer = True
-            break
-        path.append(element)
-        element = parents.get(element, 0)
-    for visited in path:
-        memo[visited] = answer
-    return answer
+        return [True] * (len(parents) + 1)
+    inside = [False] * (len(parents) + 1)
+    for element in range(1, len(parents) + 1):
+        inside[element] = element in chosen or inside[parents[element]]
+    return inside
 
 
 def select(page: PageLines, title: str, options: Options, description: str = "") -> Selection:
@@ -278,32 +336,20 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
         dropped.append(reason)
         scores.append(score)
     chosen = main_elements(lines, scores, page.parents, headline, options)
-    memo: dict[int, bool] = {}
-    inside = [_inside(line.element, chosen, page.parents, memo) for line in lines]
+    inside_element = _inside_elements(chosen, page.parents)
+    inside = [inside_element[line.element] for line in lines]
     region = best_region(
         [
             score if within else -line.chars
             for line, score, within in zip(lines, scores, inside, strict=True)
         ]
     )
-    first, last = region or (-1, -1)
-    decisions = [
-        LineDecision(
-            index + 1,
-            line.text,
-            _features(line, score),
-            1 if first <= index <= last else None,
-            *_decide(index, line, reason, within, region, plain_title),
-        )
-        for index, (line, reason, score, within) in enumerate(
-            zip(lines, dropped, scores, inside, strict=True)
-        )
-    ]
-    kept_lines = tuple(decision for decision in decisions if decision.kept)
+    table = DecisionTable(lines, dropped, scores, inside, region, plain_title)
+    kept_lines = table.kept()
     reason = None
     if not kept_lines:
         reason = "no text lines" if not lines else "no line scores as body text"
-    return Selection(kept_lines, tuple(decisions), reason)
+    return Selection(kept_lines, table, reason)
 
 
 def _quoted_by(description: str) -> Callable[[Line], bool]:

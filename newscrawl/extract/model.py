@@ -6,6 +6,7 @@ import cycles.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
@@ -167,8 +168,9 @@ class Article:
     """Why `body` is empty (None when it is not)."""
     parameters: dict[str, int | float | str] = field(default_factory=dict)
     """The parameter values actually used on this page (e.g. the L chosen by the fallback)."""
-    lines: tuple[LineDecision, ...] = ()
-    """The line table the decision was made on."""
+    lines: Sequence[LineDecision] = ()
+    """The line table the decision was made on (the default method builds it on first
+    use)."""
     fallback: str | None = None
     """Where the body came from when the lines could not give it (``json-ld articleBody``,
     ``meta description``); None when the body is the page's own kept lines."""
