@@ -25,8 +25,11 @@ forward and none retries from each "<meta" of a page that never closes one."""
 _SCRIPT_END_RE = re.compile(r"</script", re.I)
 _TITLE_END_RE = re.compile(r"</title", re.I)
 _VALUE = r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"""
-_CONTENT_RE = re.compile(r"(?<![\w-])(content)" + _VALUE, re.I)
-_META_KEY_RE = re.compile(r"(?<![\w-])(name|property|itemprop|http-equiv)" + _VALUE, re.I)
+_META_ATTRIBUTE_RE = re.compile(
+    r"(?:^|(?<=[\s\"'/]))(name|property|itemprop|http-equiv|content)" + _VALUE, re.I
+)
+"""A meta's content and the attributes that name its statement, in one forward pass (a
+value is consumed whole, so ``content="name=x"`` names nothing)."""
 MAX_ATTRIBUTE_CHARS = 4096
 """The script, link and html tags whose attributes are read carry a few short ones; junk
 such as a megabyte of ``a a a ...`` must not become half a million attributes."""
@@ -63,17 +66,23 @@ class PageHead:
     @cached_property
     def metas(self) -> tuple[tuple[str, str], ...]:
         """(key, content) of every ``<meta>`` with a non-empty content, in page order, once
-        per naming attribute (`META_KEYS`); keys lower-cased, contents decoded, stripped.
-        Metas inside scripts (client-side templates) are not the page's."""
+        per naming attribute (name, property, itemprop, http-equiv); keys lower-cased,
+        contents decoded and stripped. Metas inside scripts (client-side templates) are not
+        the page's."""
         found: list[tuple[str, str]] = []
         for tag in self._meta_and_script_tags[0]:
-            content = _attribute(_CONTENT_RE.search(tag)).strip()
+            content: str | None = None
+            keys = []
+            for attribute, double, single, bare in _META_ATTRIBUTE_RE.findall(tag):
+                value = double or single or bare
+                if attribute.lower() != "content":
+                    keys.append(value)
+                elif content is None:
+                    content = value
+            content = _decoded(content or "").strip()
             if content:
-                found.extend(
-                    (key, content)
-                    for key in (_attribute(m).strip().lower() for m in _META_KEY_RE.finditer(tag))
-                    if key
-                )
+                names = (_decoded(key).strip().lower() for key in keys)
+                found.extend((name, content) for name in names if name)
         return tuple(found)
 
     @cached_property
@@ -134,11 +143,7 @@ class PageHead:
         return tuple(found)
 
 
-def _attribute(match: re.Match[str] | None) -> str:
-    """The (entity-decoded) value of an attribute matched by one of the value patterns."""
-    if match is None:
-        return ""
-    value = match[2] if match[2] is not None else match[3] or match[4] or ""
+def _decoded(value: str) -> str:
     return unescape(value) if "&" in value else value
 
 
@@ -149,6 +154,5 @@ def _attributes(attributes: str) -> dict[str, str]:
     for name, double, single, bare in _ATTRIBUTE_RE.findall(attributes[:MAX_ATTRIBUTE_CHARS]):
         key = name.lower()
         if key not in found:
-            value = double or single or bare
-            found[key] = unescape(value) if "&" in value else value
+            found[key] = _decoded(double or single or bare)
     return found
