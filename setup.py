@@ -4,13 +4,21 @@
 Everything else (metadata, package data, the ``scrapy`` entry point scrapyd reads) lives
 in pyproject.toml; without this file scrapyd-deploy would write a template of its own here.
 The extension is optional: where it does not compile, the install only warns and
-`blocks.page_lines` runs its pure-Python loop.
+`blocks.page_lines` runs its pure-Python loop. A scrapyd egg carries no extension: scrapyd
+imports eggs as zip files, from which a compiled module cannot be loaded (setuptools' loader
+stub for one fails with a TypeError), so the egg's spiders run the Python loop.
 """
+
+import sys
 
 from setuptools import Extension, setup
 
+BUILDING_EGG = "bdist_egg" in sys.argv
+
 setup(
-    ext_modules=[
+    ext_modules=[]
+    if BUILDING_EGG
+    else [
         Extension(
             "newscrawl.extract._blockscan",
             ["newscrawl/extract/_blockscan.c"],

@@ -33,7 +33,8 @@ def draw_chart(dataset: str, summaries: Mapping[str, ExtractorSummary], path: Pa
         return summary["sites"][group][key] if summary["sites"] else summary["all"][key]
 
     width = 0.8 / len(names)
-    colors = plt.get_cmap("tab20").colors  # 20 distinct colours: one per extractor
+    palette = plt.get_cmap("tab20")
+    colors = [palette(index) for index in range(palette.N)]  # 20 distinct: one per extractor
     inches = max(6.0, 2.0 + 0.2 * len(groups) * len(names))
     figure, axes = plt.subplots(len(PANELS), 1, figsize=(inches, 8), layout="constrained")
     for axis, (key, label) in zip(axes, PANELS, strict=True):
