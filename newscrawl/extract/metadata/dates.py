@@ -37,7 +37,7 @@ SHANGHAI = ZoneInfo("Asia/Shanghai")
 MIN_YEAR = 1980
 AGREEMENT = timedelta(days=1)
 MAX_SEARCHED_LINES = 50
-MAX_SEARCHED_CHARS = 1000
+MAX_SEARCHED_CHARS = 500
 """Bounds of the whole-page date searches (a labelled date anywhere, a timed date above
 the body): a byline is among the first lines that carry a label or a date, and near the
 start of its line. A page with a thousand such lines (a script pasted as text) would
