@@ -3,7 +3,10 @@
 `blocks._page_lines_native` must return exactly what `blocks._page_lines_python` returns
 (same `Line` tuples, same parents) on every input: the evaluation datasets, hand-written
 edge cases, generated and mutated HTML, and with the limits (`CHUNK`, `MAX_DEPTH`,
-`CLOSE_SEARCH_DEPTH`) shrunk so small pages cross them. Under CI (CI=true) a missing
+`CLOSE_SEARCH_DEPTH`) shrunk so small pages cross them, and with the Python fallbacks
+for patterns C does not implement. C also finishes each line as `blocks._line` does, so
+the generated text here has every whitespace kind, soft break, entity and punctuation
+mark around every other. Under CI (CI=true) a missing
 extension fails these tests: CI proves the build works.
 """
 
@@ -25,6 +28,8 @@ from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import decode_pages
 from newscrawl.extract import blocks
 
+WHITESPACE = tuple(chr(c) for c in range(0x110000) if chr(c).isspace())
+"""Every character `str.split` splits at (and `\\s` matches)."""
 SETTINGS = settings(
     max_examples=300,
     deadline=None,
@@ -44,39 +49,57 @@ def assert_same(page: str) -> None:
     assert blocks._page_lines_native(page) == expected
 
 
-def configure(chunk: int, max_depth: int, close_search_depth: int, class_chars: int) -> bool:
+def configure(
+    chunk: int,
+    max_depth: int,
+    close_search_depth: int,
+    class_chars: int,
+    patterns: tuple[str, ...] | None = None,
+) -> tuple[bool, bool]:
     """Set the limits of both implementations (the Python one reads the globals)."""
     blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH = chunk, max_depth, close_search_depth
     blocks.MAX_CLASS_CHARS = class_chars
-    return bool(
-        blocks._blockscan.configure(
-            blocks._KIND,
-            blocks.NOISE_TAGS,
-            blocks._IMPLIED_END,
-            max_depth,
-            close_search_depth,
-            chunk,
-            class_chars,
-            blocks._attribute_flags,
-            (0, 1, 2, 3, 4, 5, 6, 7, 8),
-            (blocks._HIDDEN_RE.pattern, blocks._CLASS_ID_RE.pattern, blocks.NOISE_WORD_RE.pattern),
-        )
-    )
+    return blocks._configure_native(patterns)
+
+
+DEFAULT_LIMITS = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH, blocks.MAX_CLASS_CHARS
 
 
 @pytest.fixture
 def small_limits() -> Iterator[None]:
-    defaults = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH, blocks.MAX_CLASS_CHARS
     configure(9, 4, 2, 8)
     try:
         yield
     finally:
-        configure(*defaults)
+        configure(*DEFAULT_LIMITS)
 
 
-def test_page_lines_is_the_native_loop_with_native_attribute_flags() -> None:
+@pytest.fixture
+def python_patterns() -> Iterator[None]:
+    """The C loop told that blocks.py's patterns are not the ones it implements (each is
+    wrapped in a group: the same matches), so it calls `_attribute_flags` for every
+    attribute string and `sentence_punctuation` for every line."""
+    patterns = (
+        blocks._HIDDEN_RE.pattern,
+        blocks._CLASS_ID_RE.pattern,
+        blocks.NOISE_WORD_RE.pattern,
+        blocks._CJK_PUNCTUATION_RE.pattern,
+        blocks._LATIN_PUNCTUATION_RE.pattern,
+    )
+    assert configure(*DEFAULT_LIMITS, tuple(f"(?:{pattern})" for pattern in patterns)) == (
+        False,
+        False,
+    )
+    try:
+        yield
+    finally:
+        assert configure(*DEFAULT_LIMITS) == (True, True)
+
+
+def test_page_lines_is_the_native_loop_with_native_flags_and_punctuation() -> None:
     assert blocks.page_lines is blocks._page_lines_native
     assert blocks._NATIVE_FLAGS
+    assert blocks._NATIVE_PUNCTUATION
 
 
 @pytest.mark.parametrize("name", NAMED_DATASETS)
@@ -132,6 +155,35 @@ EDGE_CASES = {
     "<p class=\u3000ad>c</p>",
     "entities": "<p>&amp;&nbsp;&lt;p&gt;&#20013;&#x6587;&copy</p>",
     "whitespace kinds": "<p>\u3000\xa0\x1c\x85</p><p>a\u2028b</p>",
+    "every whitespace kind": "<p>" + "x".join(WHITESPACE) + "</p><p>" + "".join(WHITESPACE) + "y",
+    "not whitespace": "<p>a\u200bb\ufeffc\u180ed\x00e\x7ff</p>",
+    "entities decoding to whitespace and breaks": "<p>a&#x2028;b&#12288;c&#10;d&#0;e&#13;f</p>"
+    "<pre>a&#10;b&#13;&#10;c\rd</pre><p>&nbsp;&#160;&#x20;</p><p>&amp;nbsp;&</p>",
+    "nbsp forms": "".join(
+        f"<p>{text}</p><pre>{text}</pre>"
+        for text in (
+            "a&nbsp;b&nbsp;&nbsp;c",
+            "&nbsp;",
+            "&nbspd",
+            "&nbsp",
+            "x &nbs",
+            "&NBSP;",
+            "&&nbsp;",
+            "&nbsp&nbsp;;",
+            "&nbsp;&amp;nbsp;",
+            "&nbsp;\n&nbsp;,&nbsp;",
+        )
+    ),
+    "entities widening the line": "<p>caf\xe9 &#x1F600; &#20013;</p><p>&#128512;</p>",
+    "an ASCII line of a wide page": "<p>😀</p><p>plain, ascii. text</p><p>\xe9t\xe9</p>",
+    "huge numeric reference": "<p>&#" + "9" * 5_000 + ";x</p>",
+    "soft breaks": "<p><br>a<br> <br>b <br>\x00c\x00\x00 d<br></p><p>\x00</p><p><br> </p>",
+    "pre breaks": "<pre>\n a \r\n\r\n b\r c\n\x00\n</pre><pre> \n </pre><pre>x<br>y\u2028z</pre>"
+    "<pre><b>in</b>\n<a href=x>link</a>\n</pre>",
+    "latin punctuation": '<p>a, b. c; d! e? f: g" h,i.j a.\xa0b,\u3000c!\x85d?\u2028e:'
+    '\x1cf"\tg.</p><p>end.</p><p>end.\n</p><p>x.<br>y,</p><pre>z.\nw</pre>',
+    "cjk punctuation": "<p>新华社北京电，记者。问！答？甲；乙：丙、“引号”\uff0c</p><p>，。</p>",
+    "astral": "<p>𠀀𠀁, 😀. \U0001f600\u3000\U0010ffff</p><p><a href=x>😀😀</a> 😀</p>",
 }
 
 
@@ -142,6 +194,13 @@ def test_the_same_lines_on_edge_cases(page: str) -> None:
 
 @pytest.mark.parametrize("page", EDGE_CASES.values(), ids=EDGE_CASES.keys())
 def test_the_same_lines_on_edge_cases_with_small_limits(page: str, small_limits: None) -> None:
+    assert_same(page)
+
+
+@pytest.mark.parametrize("page", EDGE_CASES.values(), ids=EDGE_CASES.keys())
+def test_the_same_lines_on_edge_cases_with_python_patterns(
+    page: str, python_patterns: None
+) -> None:
     assert_same(page)
 
 
@@ -206,11 +265,81 @@ def test_the_same_lines_on_generated_html_with_small_limits(page: str) -> None:
         configure(*defaults)
 
 
-def test_no_memory_is_leaked() -> None:
+LINE_TOKENS = (
+    *WHITESPACE, "a", "Z", "é", "中", "😀", "\U0010ffff", "\x00", "\u200b",
+    ",", ".", ";", "!", "?", ":", '"', "'", "…", "，", "。", "！", "？", "；", "：", "、", "“", "”",
+    "&", "&amp;", "&nbsp;", "&#10;", "&#x2028;", "&#12288;", "&#0;", "&#128512;", "&lt;b&gt;",
+    "&copy", "&#;", "&nbsp", "nbsp;", "<br>", "<br><br>", "<b>", "</b>", '<a href="x">', "</a>",
+    "<td>", "\r\n",
+)  # fmt: skip
+
+
+@st.composite
+def line_soup(draw: st.DrawFn) -> str:
+    """Text of every whitespace kind, soft break, punctuation and entity, in lines."""
+    element = draw(st.sampled_from(("p", "pre", "li", "td")))
+    text = "".join(draw(st.lists(st.sampled_from(LINE_TOKENS), max_size=40)))
+    return f"<{element}>{text}</{element}>{draw(st.sampled_from(LINE_TOKENS))}"
+
+
+@SETTINGS
+@given(st.lists(line_soup(), max_size=4).map("".join))
+def test_the_same_lines_on_generated_text(page: str) -> None:
+    assert_same(page)
+
+
+@SETTINGS
+@given(st.lists(line_soup(), max_size=4).map("".join))
+def test_the_same_lines_on_generated_text_with_python_patterns(page: str) -> None:
+    assert configure(*DEFAULT_LIMITS, ("",) * 5) == (False, False)
+    try:
+        assert_same(page)
+    finally:
+        configure(*DEFAULT_LIMITS)
+
+
+@SETTINGS
+@given(st.text(max_size=60))
+def test_the_same_line_of_any_text(text: str) -> None:
+    for element in ("p", "pre"):
+        assert_same(f"<{element}>{text}</{element}>")
+
+
+def test_lines_are_made_by_the_c_loop() -> None:
+    lines = blocks._page_lines_native("<p>Hello,\u3000world&amp;co.<br>again。</p>").lines
+    assert lines == [blocks.Line("Hello, world&co.\nagain。", "p", 1, 21, 0, 3, None, 0)]
+    assert type(lines[0]) is blocks.Line
+
+
+def test_bad_configuration_raises_type_errors() -> None:
+    arguments = (
+        blocks._KIND, blocks.NOISE_TAGS, blocks._IMPLIED_END, *DEFAULT_LIMITS[1:3],
+        DEFAULT_LIMITS[0], DEFAULT_LIMITS[3], blocks._attribute_flags, tuple(range(9)), (),
+    )  # fmt: skip
+    for line_class, unescaped in (
+        (dict, blocks._unescaped),
+        (blocks.Line, None),
+    ):
+        with pytest.raises(TypeError):
+            blocks._blockscan.configure(
+                *arguments, line_class, unescaped, blocks.sentence_punctuation
+            )
+    assert blocks._page_lines_native("<p>still configured</p>").lines[0].text == "still configured"
+
+
+def memory_grown() -> int:
+    """Bytes still allocated after 30 rounds of the C loop over a varied corpus."""
     chooser = random.Random(0)
     markup = [f"<{tag}{attribute}>" for tag in TAGS for attribute in ATTRIBUTES]
     corpus = ["".join(chooser.choices(TOKENS + tuple(markup), k=300)) for _ in range(30)]
-    corpus += [EDGE_CASES["deep nesting"], EDGE_CASES["quoted >"], EDGE_CASES["noise words"]]
+    elements = ("<p>", "<pre>", "<li>", "<td>", "<div hidden>", "</pre>")
+    corpus += [  # pages of lines (the tag soup above is mostly dropped in scripts)
+        "".join(chooser.choices(LINE_TOKENS + elements, k=300)) for _ in range(10)
+    ]
+    corpus += [
+        EDGE_CASES[name] for name in ("deep nesting", "quoted >", "noise words", "pre breaks")
+    ]
+    corpus += [EDGE_CASES[name] for name in ("entities", "latin punctuation", "astral")]
     for page in corpus:  # warm up: interned strings, free lists
         blocks._page_lines_native(page)
     tracemalloc.start()
@@ -224,7 +353,15 @@ def test_no_memory_is_leaked() -> None:
         grown = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert grown < 50_000  # a leak of one object per page would be ~100 KB
+    return grown
+
+
+def test_no_memory_is_leaked() -> None:
+    assert memory_grown() < 50_000  # a leak of one object per page would be ~100 KB
+
+
+def test_no_memory_is_leaked_calling_the_python_fallbacks(python_patterns: None) -> None:
+    assert memory_grown() < 50_000
 
 
 def test_bad_arguments_raise_type_errors() -> None:

@@ -2,10 +2,14 @@
  *
  * A line-for-line port of `_page_lines_python` (the reference: see its docstring and the
  * module docstring of blocks.py for the semantics): the same chunks, the same tokens, the
- * same element stack. It returns, for each boundary, the raw text gathered since the last
- * one with the top element's fields, and the parents dict; Python turns the raw texts into
- * `Line`s (`blocks._line`), and works out an attribute string's flags
- * (`blocks._attribute_flags`, once per distinct string per page).
+ * same element stack. At each boundary it finishes the text gathered since the last one
+ * into a `blocks.Line` as `blocks._line` does (whitespace collapsed, soft breaks kept,
+ * character counts, sentence punctuation), and returns the lines and the parents dict.
+ * Python is called only for what C does not implement: decoding the character references
+ * of a line with a '&' other than in "&nbsp;" (`blocks._unescaped`), the flags of an
+ * attribute string that is not ASCII (`blocks._attribute_flags`, once per distinct string
+ * per page), and any pattern of blocks.py that differs from the copy C implements (see
+ * `configure`).
  *
  * The page is read with PyUnicode_READ, so every string kind works; tag names are ASCII.
  * Every search only moves forward (or is cached), the stack is bounded, so the scan is
@@ -47,6 +51,10 @@ static PyObject *attribute_flags_func = NULL;
 static PyObject *root_name = NULL;  /* "": never equal to a tag name */
 static PyObject *root_block = NULL; /* "body" */
 static PyObject *hr_name = NULL;    /* the table's "hr" */
+static PyTypeObject *line_type = NULL;      /* blocks.Line (a tuple subclass) */
+static PyObject *unescape_func = NULL;      /* blocks._unescaped */
+static PyObject *punctuation_func = NULL;   /* blocks.sentence_punctuation */
+static int native_punctuation = 0;          /* blocks.py's punctuation patterns are C's */
 
 static inline unsigned int
 name_hash(const char *name, Py_ssize_t len)
@@ -92,7 +100,7 @@ typedef struct {
     Entry *stack;
     Py_ssize_t depth; /* len(stack), the root included */
 
-    PyObject *records;
+    PyObject *lines;
     PyObject *parents;
     Py_ssize_t element_count;
     PyObject *flags_cache;   /* attribute string -> (hidden, noise word) */
@@ -101,6 +109,8 @@ typedef struct {
     char *buffer; /* the pieces since the last boundary, in the page's kind */
     Py_ssize_t buffer_len, buffer_cap;
     Py_ssize_t pieces;
+    char *out; /* a line's collapsed text (`finish_line`) */
+    Py_ssize_t out_cap; /* in bytes */
 
     Py_ssize_t link_chars;
     int in_link;
@@ -247,7 +257,7 @@ contains_ascii_ci(Scan *s, Py_ssize_t start, Py_ssize_t end, const char *word)
     return 0;
 }
 
-/* ---------------------------------------------------------------- pieces and records */
+/* ---------------------------------------------------------------- pieces */
 
 static int
 buffer_reserve(Scan *s, Py_ssize_t extra)
@@ -303,29 +313,235 @@ append_char(Scan *s, Py_UCS4 ch)
     return 0;
 }
 
-/* `_flush`: the pieces since the last boundary become a record for `blocks._line`. */
+/* ---------------------------------------------------------------- finishing a line */
+
+/* The sentence punctuation `blocks.sentence_punctuation` counts, as blocks.py spells its
+ * two patterns (`configure` compares them; where they differ, it is called instead). */
+static const char CJK_PUNCTUATION_PATTERN[] =
+    "[\xef\xbc\x8c\xe3\x80\x82\xef\xbc\x81\xef\xbc\x9f\xef\xbc\x9b\xef\xbc\x9a\xe3\x80\x81"
+    "\xe2\x80\x9c\xe2\x80\x9d]"; /* [，。！？；：、“”] in UTF-8 */
+static const char LATIN_PUNCTUATION_PATTERN[] = "[,.;!?:\\\"](?=\\s|$)";
+
+static inline int
+is_cjk_punctuation(Py_UCS4 c)
+{
+    switch (c) {
+    case 0xff0c: case 0x3002: case 0xff01: case 0xff1f: case 0xff1b: case 0xff1a:
+    case 0x3001: case 0x201c: case 0x201d:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static inline int
+is_latin_punctuation(Py_UCS4 c)
+{
+    switch (c) {
+    case ',': case '.': case ';': case '!': case '?': case ':': case '"':
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+typedef struct {
+    Py_ssize_t len;   /* of the collapsed text in `out` */
+    Py_ssize_t chars; /* its characters other than whitespace and soft breaks */
+    Py_ssize_t punctuation;
+} Collapsed;
+
+/* `_line`'s whitespace handling of `len` characters of `kind` at `data`, written to `out`
+ * (same kind; at most `len` characters): the words (runs of characters other than
+ * whitespace, Py_UNICODE_ISSPACE like str.split, and soft breaks: '\0', and '\n' in
+ * <pre>), joined by '\n' where a soft break lies between two words, else by ' '. Counts
+ * the sentence punctuation of the result on the way: CJK marks anywhere, Latin ones at the
+ * end of a word (followed by the ' ' or '\n' after it, or the end of the text, which is
+ * all `(?=\s|$)` can see there). With `references` (raw text), "&nbsp;" is a space, as
+ * `blocks._unescaped` replaces it, and any other '&' stops it: returns 1, and the caller
+ * has Python decode the text; else returns 0. */
+static inline int
+collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, void *out,
+         Collapsed *result)
+{
+    Py_ssize_t n = 0, chars = 0, punctuation = 0;
+    int in_word = 0, have_word = 0, soft_break = 0;
+    Py_UCS4 last = 0;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c == '&' && references) {
+            if (i + 5 < len && PyUnicode_READ(kind, data, i + 1) == 'n' &&
+                PyUnicode_READ(kind, data, i + 2) == 'b' &&
+                PyUnicode_READ(kind, data, i + 3) == 's' &&
+                PyUnicode_READ(kind, data, i + 4) == 'p' &&
+                PyUnicode_READ(kind, data, i + 5) == ';') {
+                c = ' '; /* `raw.replace("&nbsp;", " ")`: no "&nbsp;" overlaps another */
+                i += 5;
+            }
+            else {
+                return 1;
+            }
+        }
+        if (c == 0 || (c == '\n' && pre)) {
+            soft_break = 1;
+        }
+        else if (!Py_UNICODE_ISSPACE(c)) {
+            if (!in_word) {
+                if (have_word) {
+                    PyUnicode_WRITE(kind, out, n, soft_break ? '\n' : ' ');
+                    n++;
+                }
+                in_word = have_word = 1;
+                soft_break = 0;
+            }
+            PyUnicode_WRITE(kind, out, n, c);
+            n++;
+            chars++;
+            if (c >= 0x2000 && is_cjk_punctuation(c)) {
+                punctuation++;
+            }
+            last = c;
+            continue;
+        }
+        if (in_word) { /* a word ends */
+            in_word = 0;
+            punctuation += is_latin_punctuation(last);
+        }
+    }
+    if (in_word) {
+        punctuation += is_latin_punctuation(last);
+    }
+    result->len = n;
+    result->chars = chars;
+    result->punctuation = punctuation;
+    return 0;
+}
+
+/* `collapse` specialised for each kind (the switch lets the compiler inline it thrice). */
+static int
+collapse_any(int kind, const void *data, Py_ssize_t len, int pre, int references, void *out,
+             Collapsed *result)
+{
+    switch (kind) {
+    case PyUnicode_1BYTE_KIND:
+        return collapse(PyUnicode_1BYTE_KIND, data, len, pre, references, out, result);
+    case PyUnicode_2BYTE_KIND:
+        return collapse(PyUnicode_2BYTE_KIND, data, len, pre, references, out, result);
+    default:
+        return collapse(PyUnicode_4BYTE_KIND, data, len, pre, references, out, result);
+    }
+}
+
+static int
+out_reserve(Scan *s, Py_ssize_t bytes)
+{
+    if (bytes <= s->out_cap) {
+        return 0;
+    }
+    char *grown = PyMem_Realloc(s->out, (size_t)bytes);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->out = grown;
+    s->out_cap = bytes;
+    return 0;
+}
+
+/* `_line`: the raw text of `len` characters of `kind` at `data`, gathered under `top`,
+ * as a `Line` appended to the lines (nothing if it is blank). */
+static int
+finish_line(Scan *s, int kind, const void *data, Py_ssize_t len, Entry *top)
+{
+    Collapsed done;
+    PyObject *unescaped = NULL;
+    if (out_reserve(s, len * kind) < 0) {
+        return -1;
+    }
+    if (collapse_any(kind, data, len, top->pre, 1, s->out, &done)) {
+        /* a '&' (not "&nbsp;"): Python decodes the references (`blocks._unescaped`) and C
+         * goes on with the text it returns */
+        PyObject *raw = PyUnicode_FromKindAndData(kind, data, len);
+        if (raw == NULL) {
+            return -1;
+        }
+        unescaped = PyObject_CallOneArg(unescape_func, raw);
+        Py_DECREF(raw);
+        if (unescaped == NULL) {
+            return -1;
+        }
+        if (!PyUnicode_Check(unescaped) || PyUnicode_READY(unescaped) < 0) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "_unescaped must return a str");
+            }
+            Py_DECREF(unescaped);
+            return -1;
+        }
+        kind = PyUnicode_KIND(unescaped);
+        data = PyUnicode_DATA(unescaped);
+        len = PyUnicode_GET_LENGTH(unescaped);
+        if (out_reserve(s, len * kind) < 0) {
+            Py_DECREF(unescaped);
+            return -1;
+        }
+        collapse_any(kind, data, len, top->pre, 0, s->out, &done);
+    }
+    PyObject *text = done.len ? PyUnicode_FromKindAndData(kind, s->out, done.len) : NULL;
+    Py_XDECREF(unescaped);
+    if (done.len == 0) { /* blank */
+        return 0;
+    }
+    if (text == NULL) {
+        return -1;
+    }
+    Py_ssize_t punctuation = done.punctuation;
+    if (!native_punctuation) {
+        PyObject *count = PyObject_CallOneArg(punctuation_func, text);
+        punctuation = count == NULL ? -1 : PyLong_AsSsize_t(count);
+        Py_XDECREF(count);
+        if (punctuation == -1 && PyErr_Occurred()) {
+            Py_DECREF(text);
+            return -1;
+        }
+    }
+    /* Line(text, tag, element, chars, link_chars, punctuation, noise, noise_element), made
+     * as tuple.__new__(Line, ...) makes it (the NamedTuple's __new__ adds only a call). */
+    PyObject *line = line_type->tp_alloc(line_type, 8);
+    if (line == NULL) {
+        Py_DECREF(text);
+        return -1;
+    }
+    PyTuple_SET_ITEM(line, 0, text);
+    PyTuple_SET_ITEM(line, 1, Py_NewRef(top->block));
+    PyTuple_SET_ITEM(line, 2, PyLong_FromSsize_t(top->id));
+    PyTuple_SET_ITEM(line, 3, PyLong_FromSsize_t(done.chars));
+    PyTuple_SET_ITEM(line, 4,
+                     PyLong_FromSsize_t(s->link_chars < done.chars ? s->link_chars : done.chars));
+    PyTuple_SET_ITEM(line, 5, PyLong_FromSsize_t(punctuation));
+    PyTuple_SET_ITEM(line, 6, Py_NewRef(top->noise ? top->noise : Py_None));
+    PyTuple_SET_ITEM(line, 7, PyLong_FromSsize_t(top->noise_element));
+    for (int i = 2; i < 8; i++) {
+        if (PyTuple_GET_ITEM(line, i) == NULL) { /* out of memory (the tuple frees the rest) */
+            Py_DECREF(line);
+            return -1;
+        }
+    }
+    int failed = PyList_Append(s->lines, line);
+    Py_DECREF(line);
+    return failed;
+}
+
+/* `_flush`: the pieces since the last boundary become a `Line` (if not blank). */
 static int
 flush(Scan *s)
 {
     if (s->pieces == 0) {
         return 0;
     }
-    Entry *top = TOP(s);
-    PyObject *raw = PyUnicode_FromKindAndData(s->kind, s->buffer, s->buffer_len);
+    Py_ssize_t len = s->buffer_len;
     s->buffer_len = 0;
     s->pieces = 0;
-    if (raw == NULL) {
-        return -1;
-    }
-    PyObject *record = Py_BuildValue("(NOnOnOn)", raw, top->block, top->id,
-                                     top->noise ? top->noise : Py_None, top->noise_element,
-                                     top->pre ? Py_True : Py_False, s->link_chars);
-    if (record == NULL) {
-        return -1;
-    }
-    int failed = PyList_Append(s->records, record);
-    Py_DECREF(record);
-    return failed;
+    return finish_line(s, s->kind, s->buffer, len, TOP(s));
 }
 
 /* The text before a tag (`text_start` already moved up to the scan position). */
@@ -1051,7 +1267,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *page)
     s.stack = PyMem_Malloc(sizeof(Entry) * (size_t)(max_depth + 2));
     s.skip_from = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(skip_count + 1));
     s.skip_found = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(skip_count + 1));
-    s.records = PyList_New(0);
+    s.lines = PyList_New(0);
     s.parents = PyDict_New();
     s.flags_cache = PyDict_New();
     s.unknown_names = PyDict_New();
@@ -1059,7 +1275,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *page)
         PyErr_NoMemory();
         goto done;
     }
-    if (s.records == NULL || s.parents == NULL || s.flags_cache == NULL ||
+    if (s.lines == NULL || s.parents == NULL || s.flags_cache == NULL ||
         s.unknown_names == NULL) {
         goto done;
     }
@@ -1077,7 +1293,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *page)
     s.depth = 1;
 
     if (run(&s) == 0) {
-        result = PyTuple_Pack(2, s.records, s.parents);
+        result = PyTuple_Pack(2, s.lines, s.parents);
     }
 
 done:
@@ -1085,7 +1301,8 @@ done:
     PyMem_Free(s.skip_from);
     PyMem_Free(s.skip_found);
     PyMem_Free(s.buffer);
-    Py_XDECREF(s.records);
+    PyMem_Free(s.out);
+    Py_XDECREF(s.lines);
     Py_XDECREF(s.parents);
     Py_XDECREF(s.flags_cache);
     Py_XDECREF(s.unknown_names);
@@ -1154,25 +1371,43 @@ static PyObject *
 configure(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *kinds, *noise_tags, *implied_end, *flags_func, *kind_order, *patterns;
+    PyObject *line_class, *unescape, *punctuation;
     Py_ssize_t depth, search_depth, chunk, class_limit;
-    if (!PyArg_ParseTuple(args, "O!OOnnnnOO!O!:configure", &PyDict_Type, &kinds, &noise_tags,
-                          &implied_end, &depth, &search_depth, &chunk, &class_limit, &flags_func,
-                          &PyTuple_Type, &kind_order, &PyTuple_Type, &patterns)) {
+    if (!PyArg_ParseTuple(args, "O!OOnnnnOO!O!O!OO:configure", &PyDict_Type, &kinds,
+                          &noise_tags, &implied_end, &depth, &search_depth, &chunk,
+                          &class_limit, &flags_func, &PyTuple_Type, &kind_order,
+                          &PyTuple_Type, &patterns, &PyType_Type, &line_class, &unescape,
+                          &punctuation)) {
         return NULL;
     }
-    /* The native attribute flags only where blocks.py's patterns are the ones in C. */
-    int same = PyTuple_GET_SIZE(patterns) == 3;
-    const char *copies[3] = {HIDDEN_PATTERN, CLASS_ID_PATTERN, NOISE_WORD_PATTERN};
-    for (Py_ssize_t i = 0; same && i < 3; i++) {
+    /* The native attribute flags and punctuation only where blocks.py's patterns are the
+     * ones in C. */
+    int same[5] = {0, 0, 0, 0, 0};
+    const char *copies[5] = {HIDDEN_PATTERN, CLASS_ID_PATTERN, NOISE_WORD_PATTERN,
+                             CJK_PUNCTUATION_PATTERN, LATIN_PUNCTUATION_PATTERN};
+    for (Py_ssize_t i = 0; i < 5 && i < PyTuple_GET_SIZE(patterns); i++) {
         PyObject *pattern = PyTuple_GET_ITEM(patterns, i);
         const char *text = PyUnicode_Check(pattern) ? PyUnicode_AsUTF8(pattern) : NULL;
         if (text == NULL) {
             PyErr_Clear();
-            same = 0;
         }
         else {
-            same = strcmp(text, copies[i]) == 0;
+            same[i] = strcmp(text, copies[i]) == 0;
         }
+    }
+    /* Lines are made as tuple.__new__(line_class, ...): only a plain tuple layout will do
+     * (a NamedTuple: no __dict__, no extra slots). */
+    PyTypeObject *type = (PyTypeObject *)line_class;
+    if (!PyType_IsSubtype(type, &PyTuple_Type) ||
+        type->tp_basicsize != PyTuple_Type.tp_basicsize ||
+        type->tp_itemsize != PyTuple_Type.tp_itemsize || type->tp_dictoffset != 0 ||
+        type->tp_weaklistoffset != 0 || type->tp_alloc == NULL) {
+        PyErr_SetString(PyExc_TypeError, "line_class must be a NamedTuple class");
+        return NULL;
+    }
+    if (!PyCallable_Check(unescape) || !PyCallable_Check(punctuation)) {
+        PyErr_SetString(PyExc_TypeError, "unescape and sentence_punctuation must be callable");
+        return NULL;
     }
     if (PyTuple_GET_SIZE(kind_order) != K_COUNT) {
         PyErr_SetString(PyExc_ValueError, "kind_order must list the 9 kinds");
@@ -1240,13 +1475,21 @@ configure(PyObject *Py_UNUSED(module), PyObject *args)
     }
     Py_INCREF(flags_func);
     Py_XSETREF(attribute_flags_func, flags_func);
-    native_flags = same;
+    Py_INCREF(line_class);
+    Py_XSETREF(line_type, type);
+    Py_INCREF(unescape);
+    Py_XSETREF(unescape_func, unescape);
+    Py_INCREF(punctuation);
+    Py_XSETREF(punctuation_func, punctuation);
+    native_flags = same[0] && same[1] && same[2];
+    native_punctuation = same[3] && same[4];
     max_depth = depth;
     close_depth = search_depth;
     chunk_size = chunk;
     class_chars = class_limit;
     configured = 1;
-    return PyBool_FromLong(native_flags);
+    return Py_BuildValue("(OO)", native_flags ? Py_True : Py_False,
+                         native_punctuation ? Py_True : Py_False);
 
 fail:
     clear_table();
@@ -1276,13 +1519,15 @@ static PyMethodDef methods[] = {
     {"native_attribute_flags", native_attribute_flags, METH_O,
      "The C `_attribute_flags` of an ASCII attribute string (for the tests)."},
     {"scan", scan, METH_O,
-     "scan(page) -> (records, parents): the raw text of each line, as arguments for "
-     "blocks._line, and the element tree (see blocks._page_lines_native)."},
+     "scan(page) -> (lines, parents): the `blocks.Line`s of the page and the element tree "
+     "(see blocks._page_lines_native)."},
     {"configure", configure, METH_VARARGS,
      "configure(kinds, noise_tags, implied_end, max_depth, close_search_depth, chunk, max_class_chars, "
-     "attribute_flags, kind_order, (hidden, class_id, noise_word patterns)): blocks.py's "
-     "tables, once at import; True when the attribute flags of ASCII attributes are "
-     "worked out in C (the patterns are the ones the C code implements)."},
+     "attribute_flags, kind_order, (hidden, class_id, noise_word, cjk_punctuation, "
+     "latin_punctuation patterns), Line, unescaped, sentence_punctuation): blocks.py's "
+     "tables, once at import. Returns (native_flags, native_punctuation): whether the "
+     "attribute flags of ASCII attributes and the sentence punctuation are worked out in C "
+     "(blocks.py's patterns are the ones the C code implements), else Python's are called."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -507,9 +507,7 @@ def _line(
     if raw.isspace():
         return None
     if "&" in raw:
-        raw = raw.replace("&nbsp;", " ")
-        if "&" in raw:
-            raw = unescape(raw)
+        raw = _unescaped(raw)
     if pre:
         raw = raw.replace("\r\n", "\n").replace("\n", _SOFT_BREAK)
     if _SOFT_BREAK in raw:
@@ -533,25 +531,37 @@ def _line(
     )
 
 
+def _unescaped(raw: str) -> str:
+    """`raw` (which has a ``&``) with its character references decoded; ``&nbsp;`` is a
+    plain space. The C loop replaces ``&nbsp;`` itself and calls this for a line with any
+    other ``&``."""
+    raw = raw.replace("&nbsp;", " ")
+    return unescape(raw) if "&" in raw else raw
+
+
 def _page_lines_native(page: str) -> PageLines:
-    """`_page_lines_python` with the per-tag loop in C (`_blockscan.c`); Python finishes
-    each line (`_line`), so both build the same `Line`s."""
-    records, parents = _blockscan.scan(page)
-    lines = []
-    for record in records:
-        line = _line(*record)
-        if line is not None:
-            lines.append(line)
+    """`_page_lines_python` with the per-tag loop and the finishing of each line (`_line`)
+    in C (`_blockscan.c`), which builds the same `Line`s."""
+    lines, parents = _blockscan.scan(page)
     return PageLines(lines, parents)
 
 
-try:
-    import newscrawl.extract._blockscan as _blockscan
-except ImportError:  # built without a C compiler
-    _blockscan = None
-    _NATIVE_FLAGS = False
-else:
-    _NATIVE_FLAGS = _blockscan.configure(
+def _configure_native(patterns: tuple[str, ...] | None = None) -> tuple[bool, bool]:
+    """Hand this module's tables, limits and functions to the C loop (at import; the
+    tests again, with other limits). Returns whether C works out the flags of ASCII
+    attribute strings and the sentence punctuation of lines itself: it implements the
+    five `patterns` below as they are spelled here; if one changes, it calls
+    `_attribute_flags` for every attribute string, or `sentence_punctuation` for every
+    line (the tests pass altered patterns to check these fallbacks)."""
+    if patterns is None:
+        patterns = (
+            _HIDDEN_RE.pattern,
+            _CLASS_ID_RE.pattern,
+            NOISE_WORD_RE.pattern,
+            _CJK_PUNCTUATION_RE.pattern,
+            _LATIN_PUNCTUATION_RE.pattern,
+        )
+    native_flags, native_punctuation = _blockscan.configure(
         _KIND,
         NOISE_TAGS,
         _IMPLIED_END,
@@ -561,10 +571,21 @@ else:
         MAX_CLASS_CHARS,
         _attribute_flags,
         (_INLINE, _BLOCK, _LINK, _BREAK, _VOID, _SKIP, _RAW, _PRE, _CELL),
-        (_HIDDEN_RE.pattern, _CLASS_ID_RE.pattern, NOISE_WORD_RE.pattern),
+        patterns,
+        Line,
+        _unescaped,
+        sentence_punctuation,
     )
-    """Whether C works out the flags of ASCII attribute strings itself (it implements
-    these three patterns; if they change, it calls `_attribute_flags` for every string)."""
+    return bool(native_flags), bool(native_punctuation)
+
+
+try:
+    import newscrawl.extract._blockscan as _blockscan
+except ImportError:  # built without a C compiler
+    _blockscan = None
+    _NATIVE_FLAGS = _NATIVE_PUNCTUATION = False
+else:
+    _NATIVE_FLAGS, _NATIVE_PUNCTUATION = _configure_native()
 
 page_lines = _page_lines_python if _blockscan is None else _page_lines_native
 """Split a decoded page into text lines with features (see the module docstring).
