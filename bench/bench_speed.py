@@ -1,0 +1,77 @@
+"""Extraction speed of our methods against trafilatura and resiliparse, interleaved rounds.
+
+    python bench/bench_speed.py [--rounds 5] [--dataset zh_cwce ...] [--peers trafilatura ...]
+
+`newscrawl eval` times every extractor once, one after the other, so load from anything
+else on the machine lands on whoever runs at that moment. Here each round runs every
+extractor over the whole dataset back to back, the time is the process's CPU time, and the
+best round counts. Ours take the page bytes (decoding included), the peers the text decoded
+once by our decoder, body only (no metadata), as in the eval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
+from newscrawl.evaluation.peers import load_peers
+from newscrawl.evaluation.runner import decode_pages
+from newscrawl.extract import Options, extract
+
+
+def extractors(peers: list[str]) -> dict[str, Callable[[bytes, str], object]]:
+    """Name -> call(page bytes, decoded text): our methods, then the `peers` that import
+    (the eval's own peer calls)."""
+    default = Options(with_metadata=False)
+    paper = Options(method="paper", with_metadata=False)
+    found: dict[str, Callable[[bytes, str], object]] = {
+        "default": lambda data, _text: extract(data, options=default),
+        "paper": lambda data, _text: extract(data, options=paper),
+    }
+    loaded, missing = load_peers(peers)
+    for name, why in missing.items():
+        print(f"{name} left out: {why} (pip install -e '.[bench]')")
+    for name, peer in loaded.items():
+        found[name] = lambda _data, text, peer=peer: peer(text, None)
+    return found
+
+
+def measure(dataset: str, rounds: int, peers: list[str]) -> dict[str, float]:
+    """Best-round CPU seconds per page of every extractor on `dataset`."""
+    loaded = load_dataset(dataset)
+    pages = [page.html for page in loaded.pages]
+    texts = decode_pages(loaded)
+    calls = extractors(peers)
+    best = dict.fromkeys(calls, float("inf"))
+    for call in calls.values():  # warm-up: imports, caches, first-call costs
+        call(pages[0], texts[0])
+    for _ in range(rounds):
+        for name, call in calls.items():
+            start = time.process_time()
+            for data, text in zip(pages, texts, strict=True):
+                call(data, text)
+            best[name] = min(best[name], (time.process_time() - start) / len(pages))
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--dataset", nargs="+", default=list(NAMED_DATASETS))
+    parser.add_argument("--peers", nargs="+", default=["trafilatura", "resiliparse"])
+    args = parser.parse_args()
+    print("| dataset | extractor | pages/s | ms/page | default's speed-up |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for dataset in args.dataset:
+        best = measure(dataset, args.rounds, args.peers)
+        for name, seconds in best.items():
+            ratio = seconds / best["default"]
+            print(
+                f"| {dataset} | {name} | {1 / seconds:.0f} | {1000 * seconds:.2f} | {ratio:.1f}x |"
+            )
+
+
+if __name__ == "__main__":
+    main()
