@@ -288,3 +288,10 @@ def test_a_labelled_date_among_a_thousand_label_lines_is_the_first_one() -> None
         f"<p>发布时间：2024-05-10 09:00</p>{BODY}{junk}</body></html>"
     )
     assert extract_metadata(html).published == shanghai(2024, 5, 10, 9, 0)
+
+
+@pytest.mark.parametrize("offset", ["+88:00", "+8800", "-24:00"])
+def test_an_offset_out_of_range_falls_back_to_the_default_zone(offset: str) -> None:
+    """Found by the fuzz run: a flipped byte in an offset made strptime raise."""
+    head = f'<meta property="article:published_time" content="2024-05-10T09:00:00{offset}">'
+    assert extract_metadata(page(head=head)).published == shanghai(2024, 5, 10, 9, 0)

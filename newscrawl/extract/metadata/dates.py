@@ -462,11 +462,16 @@ def _twelve_hour(hour: int, half: str | None, ampm: str | None) -> int:
 
 
 def _zone(text: str | None) -> tzinfo | None:
+    """The zone of an offset such as ``+08:00``; None for none, or for one that is no zone
+    (``+88:00``, out of the ±24 h range: a corrupted page), so the default zone applies."""
     if not text:
         return None
     if text == "Z":
         return ZoneInfo("UTC")
-    return datetime.strptime(text.replace(":", ""), "%z").tzinfo
+    try:
+        return datetime.strptime(text.replace(":", ""), "%z").tzinfo
+    except ValueError:
+        return None
 
 
 def _relative(match: re.Match[str], context: _Context) -> DateEvidence | None:
