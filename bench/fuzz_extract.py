@@ -15,6 +15,8 @@ ratio over 5 means a super-linear path. A fixed seed makes the run repeatable.
 from __future__ import annotations
 
 import argparse
+import array
+import gc
 import heapq
 import multiprocessing
 import random
@@ -128,12 +130,15 @@ class Timing:
 @dataclass(slots=True)
 class ShardResult:
     failures: int
-    timings: list[Timing]
+    per_mb: array.array[float]
+    """Seconds per MB of every timed extraction (a flat array: a list of objects per input
+    grew the worker's heap until garbage-collection passes landed inside the timings)."""
+    slowest: list[Timing]
 
 
 RETIMED = 20
-"""The slowest inputs of a shard are timed again (best of `RETIMES`) before they count: a
-single slow call can be the machine (another process, a GC pass), not the input."""
+"""The slowest inputs of a shard are timed again (best of `RETIMES`, after a collection)
+before they count: a single slow call can be the machine or a GC pass, not the input."""
 RETIMES = 3
 
 
@@ -148,8 +153,9 @@ def run(pages: int, seed: int, min_bytes: int, jobs: int) -> int:
     with multiprocessing.Pool(jobs) as pool:
         results = pool.map(fuzz_shard, shards)
     failures = sum(result.failures for result in results)
-    timings = [timing for result in results for timing in result.timings]
-    return report(pages, seed, jobs, failures, timings, time.perf_counter() - started)
+    per_mb = [value for result in results for value in result.per_mb]
+    slowest = [timing for result in results for timing in result.slowest]
+    return report(pages, seed, jobs, failures, per_mb, slowest, time.perf_counter() - started)
 
 
 def fuzz_shard(shard: tuple[int, int, int, int, int]) -> ShardResult:
@@ -161,11 +167,12 @@ def fuzz_shard(shard: tuple[int, int, int, int, int]) -> ShardResult:
         for dataset in [load_dataset(name)]
         for page in dataset.pages
     ]
+    gc.freeze()  # the pages stay for the whole run: no collection needs to walk them
     rng = random.Random(f"{seed}/{index}/{count}")
     options = {method: Options(method=method) for method in METHODS}
     failures = 0
-    timings: list[Timing] = []
-    slowest: list[tuple[float, int, Input, str]] = []  # a heap of the slowest inputs
+    per_mb = array.array("d")
+    slowest: list[tuple[float, int, Input, str | None, str]] = []  # a heap
     started = time.perf_counter()
     for number in range(pages):
         name, html, url = rng.choice(sources)
@@ -180,26 +187,25 @@ def fuzz_shard(shard: tuple[int, int, int, int, int]) -> ShardResult:
                 save_failure(f"{index}-{number:06d}", method, case, traceback.format_exc())
                 continue
             if len(case.data) >= min_bytes:
-                per_mb = seconds / len(case.data) * 1e6
-                entry = (per_mb, len(timings), case, method)
-                timings.append(
-                    Timing(per_mb, seconds, len(case.data), f"{method}: {case.description}")
-                )
+                per_mb.append(seconds / len(case.data) * 1e6)
+                entry = (per_mb[-1], len(per_mb) - 1, case, url, method)
                 if len(slowest) < RETIMED:
                     heapq.heappush(slowest, entry)
-                elif per_mb > slowest[0][0]:
+                elif entry[0] > slowest[0][0]:
                     heapq.heapreplace(slowest, entry)
         if (number + 1) % 1000 == 0:
             print(
                 f"shard {index}: {number + 1} pages, {time.perf_counter() - started:.0f} s",
                 file=sys.stderr,
             )
-    for _, at, case, method in slowest:
-        url = None
+    timings = []
+    for _, at, case, url, method in slowest:
+        gc.collect()
         seconds = min(_time_extract(case, url, options[method]) for _ in range(RETIMES))
-        old = timings[at]
-        timings[at] = Timing(seconds / old.size * 1e6, seconds, old.size, old.description)
-    return ShardResult(failures, timings)
+        per_mb[at] = seconds / len(case.data) * 1e6
+        description = f"{method}: {case.description}"
+        timings.append(Timing(per_mb[at], seconds, len(case.data), description))
+    return ShardResult(failures, per_mb, timings)
 
 
 def _time_extract(case: Input, url: str | None, option: Options) -> float:
@@ -220,17 +226,23 @@ def save_failure(number: str, method: str, case: Input, trace: str) -> None:
 
 
 def report(
-    pages: int, seed: int, jobs: int, failures: int, timings: list[Timing], elapsed: float
+    pages: int,
+    seed: int,
+    jobs: int,
+    failures: int,
+    per_mb: list[float],
+    slowest: list[Timing],
+    elapsed: float,
 ) -> int:
-    median = statistics.median(t.seconds_per_mb for t in timings) if timings else 0.0
-    worst = sorted(timings, key=lambda t: t.seconds_per_mb, reverse=True)[:5]
-    ratio = worst[0].seconds_per_mb / median if worst and median else 0.0
+    median = statistics.median(per_mb) if per_mb else 0.0
+    worst = sorted(slowest, key=lambda t: t.seconds_per_mb, reverse=True)[:5]
+    ratio = max(per_mb) / median if per_mb and median else 0.0
     print(
         f"pages: {pages} x methods {', '.join(METHODS)} (seed {seed}, {jobs} processes), "
         f"{elapsed:.0f} s"
     )
     print(f"exceptions: {failures}" + (f" (inputs saved in {OUT})" if failures else ""))
-    print(f"timed inputs: {len(timings)}; median {median:.3f} s/MB; slowest {ratio:.2f}x median")
+    print(f"timed inputs: {len(per_mb)}; median {median:.3f} s/MB; slowest {ratio:.2f}x median")
     for timing in worst:
         print(
             f"  {timing.seconds_per_mb:.3f} s/MB ({timing.seconds:.3f} s, "
