@@ -92,7 +92,8 @@ def extract_metadata(
             tree = LazyTree(markup)
         if "<" not in markup:
             return Metadata()
-        body_lines = body_lines or blocks.page_lines(markup)
+        if body_lines is None:
+            body_lines = blocks.page_lines(markup)
         visible = lines.visible_lines(body_lines)
         return _read(head or PageHead(markup), tree, markup, visible, url, fetched_at, zone)
     except (RecursionError, MemoryError):
