@@ -53,3 +53,12 @@ def test_metas_inside_a_script_template_are_not_the_pages() -> None:
         '<meta property="article:tag" content="经济">'
     )
     assert PageHead(page).metas == (("keywords", "新闻"), ("article:tag", "经济"))
+
+
+def test_a_tag_full_of_junk_is_read_up_to_its_first_16_kb() -> None:
+    """Found by the fuzz run: 1 MB of "a a a" inside a meta made half a million attributes."""
+    junk = " a" * 500_000
+    head = PageHead(f'<html lang="zh"{junk}><meta name="description" content="摘要"{junk}>')
+    assert head.meta_map == {"description": "摘要"} and head.lang == "zh"
+    late = PageHead(f'<meta{junk} name="description" content="太远">')
+    assert late.meta_map == {}

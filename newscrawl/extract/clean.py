@@ -36,6 +36,9 @@ _ATTRIBUTE_RE = re.compile(
     r"""([^\s"'=<>/]+)(?:\s*=\s*(?:"([^"]*)(?:"|\Z)|'([^']*)(?:'|\Z)|([^\s>]*)))?"""
 )
 _TITLE_META_NAMES = frozenset({"title", "og:title"})
+MAX_TAG_CHARS = 16_384
+"""How much of one tag's text is read for its attributes: real tags are far shorter, and a
+megabyte of junk inside a tag must not become half a million attributes."""
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -122,7 +125,7 @@ def meta_title(page: str, lower: str) -> str | None:
         end = lower.find(">", start)
         if end < 0:
             return None
-        attributes = _attributes(page[start + len("<meta") : end])
+        attributes = tag_attributes(page[start + len("<meta") : end])
         names = {attributes.get("name", "").lower(), attributes.get("property", "").lower()}
         if names & _TITLE_META_NAMES and "content" in attributes:
             return collapse_whitespace(unescape(attributes["content"]))
@@ -130,13 +133,12 @@ def meta_title(page: str, lower: str) -> str | None:
     return None
 
 
-def _attributes(tag_text: str) -> dict[str, str]:
-    """Attribute names (lower-cased) and values of one tag's text; the first of a name wins."""
+def tag_attributes(tag_text: str) -> dict[str, str]:
+    """Attribute names (lower-cased) and raw values of one tag's text; the first of a name
+    wins, as in browsers. Only the first `MAX_TAG_CHARS` are read."""
     attributes: dict[str, str] = {}
-    for match in _ATTRIBUTE_RE.finditer(tag_text):
-        name = match.group(1).lower()
-        value = next((group for group in match.groups()[1:] if group is not None), "")
-        attributes.setdefault(name, value)
+    for name, double, single, bare in _ATTRIBUTE_RE.findall(tag_text[:MAX_TAG_CHARS]):
+        attributes.setdefault(name.lower(), double or single or bare)
     return attributes
 
 

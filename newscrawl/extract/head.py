@@ -13,7 +13,7 @@ import re
 from functools import cached_property
 from typing import NamedTuple
 
-from newscrawl.extract.clean import collapse_whitespace, unescape
+from newscrawl.extract.clean import MAX_TAG_CHARS, collapse_whitespace, tag_attributes, unescape
 
 _META_OR_SCRIPT_RE = re.compile(r"<(meta|script)(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
 _LINK_RE = re.compile(r"<link(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
@@ -30,10 +30,6 @@ _META_ATTRIBUTE_RE = re.compile(
 )
 """A meta's content and the attributes that name its statement, in one forward pass (a
 value is consumed whole, so ``content="name=x"`` names nothing)."""
-MAX_ATTRIBUTE_CHARS = 4096
-"""The script, link and html tags whose attributes are read carry a few short ones; junk
-such as a megabyte of ``a a a ...`` must not become half a million attributes."""
-_ATTRIBUTE_RE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
 
 
 class Script(NamedTuple):
@@ -95,7 +91,7 @@ class PageHead:
         while match := _META_OR_SCRIPT_RE.search(self.page, position):
             position = match.end()
             if match[1].lower() == "meta":
-                metas.append(match[2])
+                metas.append(match[2][:MAX_TAG_CHARS])
                 continue
             close = _SCRIPT_END_RE.search(self.page, position)
             end = close.start() if close else len(self.page)
@@ -117,9 +113,9 @@ class PageHead:
         """The first ``<link rel=canonical>``'s ``href`` ("" when absent)."""
         for tag in _LINK_RE.findall(self.page):
             if "canonical" in tag.lower():
-                values = _attributes(tag)
+                values = tag_attributes(tag)
                 if "canonical" in values.get("rel", "").lower().split():
-                    return values.get("href", "").strip()
+                    return _decoded(values.get("href", "")).strip()
         return ""
 
     @cached_property
@@ -128,31 +124,20 @@ class PageHead:
         html = _HTML_RE.search(self.page)
         if html is None:
             return ""
-        values = _attributes(html[1])
-        return values.get("lang") or values.get("xml:lang") or ""
+        values = tag_attributes(html[1])
+        return _decoded(values.get("lang") or values.get("xml:lang") or "")
 
     @cached_property
     def scripts(self) -> tuple[Script, ...]:
         """The inline scripts, in page order."""
         found = []
         for attributes, start, end in self._meta_and_script_tags[1]:
-            values = _attributes(attributes)
+            values = tag_attributes(attributes)
             if "src" not in values:
-                kind = values.get("type", "").strip().lower()
+                kind = _decoded(values.get("type", "")).strip().lower()
                 found.append(Script(kind, self.page[start:end]))
         return tuple(found)
 
 
 def _decoded(value: str) -> str:
     return unescape(value) if "&" in value else value
-
-
-def _attributes(attributes: str) -> dict[str, str]:
-    """A tag's attributes by lower-cased name, values entity-decoded; the first of a name
-    wins, as in browsers. Only the first `MAX_ATTRIBUTE_CHARS` are read."""
-    found: dict[str, str] = {}
-    for name, double, single, bare in _ATTRIBUTE_RE.findall(attributes[:MAX_ATTRIBUTE_CHARS]):
-        key = name.lower()
-        if key not in found:
-            found[key] = _decoded(double or single or bare)
-    return found
