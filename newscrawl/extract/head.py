@@ -22,6 +22,9 @@ _TITLE_RE = re.compile(r"<title(?=[\s/>])[^>]*(?:>|\Z)", re.I)
 """Few scans, each with a pattern whose literal start the regex engine skips ahead to.
 A tag runs to the end of the page when it never closes (``\\Z``), so every scan moves
 forward and none retries from each "<meta" of a page that never closes one."""
+MAX_TITLE_CHARS = 2000
+"""How much of a ``<title>`` is read: headlines are far shorter, and every title rule
+(site-suffix splits, matching against the page's lines) runs on it."""
 _SCRIPT_END_RE = re.compile(r"</script", re.I)
 _TITLE_END_RE = re.compile(r"</title", re.I)
 _VALUE = r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"""
@@ -57,7 +60,8 @@ class PageHead:
         close = _TITLE_END_RE.search(self.page, start.end())
         if close is None:  # an unclosed title would swallow the page
             return ""
-        return collapse_whitespace(unescape(self.page[start.end() : close.start()]))
+        text = self.page[start.end() : min(close.start(), start.end() + MAX_TITLE_CHARS)]
+        return collapse_whitespace(unescape(text))
 
     @cached_property
     def metas(self) -> tuple[tuple[str, str], ...]:
