@@ -67,4 +67,4 @@ def test_a_tag_full_of_junk_is_read_up_to_its_first_16_kb() -> None:
 def test_a_title_is_read_up_to_its_first_2000_characters() -> None:
     """Found by the fuzz run: a 1 MB junk title cost every title rule a megabyte."""
     head = PageHead("<title>标题" + " a" * 500_000 + "</title>")
-    assert head.title.startswith("标题 a a") and len(head.title) < 2000
+    assert head.title.startswith("标题 a a") and len(head.title) <= 2000
