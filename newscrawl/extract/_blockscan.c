@@ -107,7 +107,7 @@ typedef struct {
     PyObject *unknown_names; /* lower-case name -> itself */
 
     char *buffer; /* the pieces since the last boundary, in the page's kind */
-    Py_ssize_t buffer_len, buffer_cap;
+    Py_ssize_t buffer_len, buffer_cap; /* length in characters, capacity in bytes */
     Py_ssize_t pieces;
     char *out; /* a line's collapsed text (`finish_line`) */
     Py_ssize_t out_cap; /* in bytes */
@@ -259,28 +259,39 @@ contains_ascii_ci(Scan *s, Py_ssize_t start, Py_ssize_t end, const char *word)
 
 /* ---------------------------------------------------------------- pieces */
 
+/* Grow `*block` (of `*cap` bytes) to hold `bytes`, doubling so that appends stay linear. */
 static int
-buffer_reserve(Scan *s, Py_ssize_t extra)
+reserve_bytes(char **block, Py_ssize_t *cap, Py_ssize_t bytes)
 {
-    if (s->buffer_len + extra <= s->buffer_cap) {
+    if (bytes <= *cap) {
         return 0;
     }
-    Py_ssize_t cap = s->buffer_cap ? s->buffer_cap : 256;
-    while (cap < s->buffer_len + extra) {
-        if (cap > PY_SSIZE_T_MAX / 2 / 4) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        cap *= 2;
+    if (bytes > PY_SSIZE_T_MAX / 2) {
+        PyErr_NoMemory();
+        return -1;
     }
-    char *grown = PyMem_Realloc(s->buffer, (size_t)cap * (size_t)s->kind);
+    Py_ssize_t grown_cap = *cap * 2 > bytes ? *cap * 2 : bytes;
+    if (grown_cap < 256) {
+        grown_cap = 256;
+    }
+    char *grown = PyMem_Realloc(*block, (size_t)grown_cap);
     if (grown == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    s->buffer = grown;
-    s->buffer_cap = cap;
+    *block = grown;
+    *cap = grown_cap;
     return 0;
+}
+
+static int
+buffer_reserve(Scan *s, Py_ssize_t extra)
+{
+    if (s->buffer_len + extra > PY_SSIZE_T_MAX / 4) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return reserve_bytes(&s->buffer, &s->buffer_cap, (s->buffer_len + extra) * s->kind);
 }
 
 static int
@@ -435,17 +446,7 @@ collapse_any(int kind, const void *data, Py_ssize_t len, int pre, int references
 static int
 out_reserve(Scan *s, Py_ssize_t bytes)
 {
-    if (bytes <= s->out_cap) {
-        return 0;
-    }
-    char *grown = PyMem_Realloc(s->out, (size_t)bytes);
-    if (grown == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    s->out = grown;
-    s->out_cap = bytes;
-    return 0;
+    return reserve_bytes(&s->out, &s->out_cap, bytes);
 }
 
 /* `_line`: the raw text of `len` characters of `kind` at `data`, gathered under `top`,
