@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from newscrawl.extract import Article, Options, extract
+from newscrawl.extract import Article, Options, clean, extract
 
 PAPER = Options(method="paper")
 
@@ -123,3 +123,25 @@ def test_ideographic_and_latin_full_stops_count_by_default() -> None:
     assert run(page(english + ".")).body == english + "."
     assert run(page(english + "!")).body == ""
     assert run(page(english + "."), full_stops="。").body == ""
+
+
+def test_whitespace_collapses_to_single_spaces_and_single_spaces_stay() -> None:
+    assert clean.collapse_whitespace(" a\t\tb\u3000c\xa0 d  e f\x0bg ") == "a b c d e f g"
+    assert clean.collapse_whitespace("a " * 1000) == ("a " * 1000).strip()
+
+
+def test_ascii_lower_keeps_indices_when_lowering_would_lengthen_the_text() -> None:
+    text = "<TITLE>\u0130stanbul</TITLE><H1>x</H1>"
+    lower = clean.ascii_lower(text)
+    assert len(lower) == len(text)
+    assert lower.index("<h1>") == text.index("<H1>")
+    assert clean.page_title(text) == "\u0130stanbul"
+
+
+def test_line_table_is_built_on_demand_and_equals_the_full_table() -> None:
+    article = run(page("导航 首页 新闻", sentence(85), "短句。", "", "页脚版权。"))
+    table = article.lines
+    assert table == tuple(table)  # indexing, iterating and comparing agree
+    assert [line.text for line in table if line.kept] == [sentence(85), "短句。"]
+    groups = {line.text: line.group for line in table}
+    assert groups[sentence(85)] == 1 and groups["导航 首页 新闻"] is None

@@ -25,10 +25,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, overload
+from typing import NamedTuple
 
 from newscrawl.extract.blocks import Line, PageLines
-from newscrawl.extract.model import LineDecision, Options
+from newscrawl.extract.model import DecisionTable, LineDecision, Options
 
 BOILERPLATE_LINE_RE = re.compile(
     r"^\W{0,3}(?:责任编辑|责编|编辑|校对|审核|审校|监制|来源|原标题|本文来源|文章来源|稿件来源"
@@ -83,73 +83,6 @@ class Selection(NamedTuple):
     lines: DecisionTable
     reason: str | None
     """Why nothing was kept (None when something was)."""
-
-
-class DecisionTable(Sequence[LineDecision]):
-    """Every line's features and the rule that kept or dropped it (``--explain``), built on
-    first use: a crawl only needs the kept lines, and building a `LineDecision` with its
-    features for each of a page's hundreds of lines cost a tenth of the extraction."""
-
-    def __init__(
-        self,
-        lines: Sequence[Line],
-        dropped: Sequence[str | None],
-        scores: Sequence[int],
-        inside: Sequence[bool],
-        region: tuple[int, int] | None,
-        plain_title: str,
-    ) -> None:
-        self._facts = (lines, dropped, scores, inside, region, plain_title)
-        self._built: tuple[LineDecision, ...] | None = None
-
-    def decision(self, index: int) -> LineDecision:
-        """The decision on line `index` (0-based)."""
-        lines, dropped, scores, inside, region, plain_title = self._facts
-        line = lines[index]
-        first, last = region or (-1, -1)
-        return LineDecision(
-            index + 1,
-            line.text,
-            _features(line, scores[index]),
-            1 if first <= index <= last else None,
-            *_decide(index, line, dropped[index], inside[index], region, plain_title),
-        )
-
-    def kept(self) -> tuple[LineDecision, ...]:
-        """The kept lines' decisions, without building the others (kept lines are all in
-        the region)."""
-        region = self._facts[4]
-        if region is None:
-            return ()
-        decisions = (self.decision(index) for index in range(region[0], region[1] + 1))
-        return tuple(decision for decision in decisions if decision.kept)
-
-    def _all(self) -> tuple[LineDecision, ...]:
-        if self._built is None:
-            self._built = tuple(self.decision(index) for index in range(len(self._facts[0])))
-        return self._built
-
-    def __len__(self) -> int:
-        return len(self._facts[0])
-
-    @overload
-    def __getitem__(self, index: int) -> LineDecision: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[LineDecision, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> LineDecision | tuple[LineDecision, ...]:
-        return self._all()[index]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, DecisionTable):
-            return self._all() == other._all()
-        return isinstance(other, tuple) and self._all() == other
-
-    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, mutable cache inside
-
-    def __repr__(self) -> str:
-        return f"DecisionTable({len(self)} lines)"
 
 
 def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
@@ -351,12 +284,40 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
             for line, score, within in zip(lines, scores, inside, strict=True)
         ]
     )
-    table = DecisionTable(lines, dropped, scores, inside, region, plain_title)
-    kept_lines = table.kept()
+    table = DecisionTable(
+        len(lines),
+        _Decider(lines, dropped, scores, inside, region, plain_title),
+        range(region[0], region[1] + 1) if region else (),
+    )
+    kept_lines = table.kept
     reason = None
     if not kept_lines:
         reason = "no text lines" if not lines else "no line scores as body text"
     return Selection(kept_lines, table, reason)
+
+
+class _Decider(NamedTuple):
+    """Builds one line's `LineDecision` from what `select` worked out for all of them."""
+
+    lines: Sequence[Line]
+    dropped: Sequence[str | None]
+    scores: Sequence[int]
+    inside: Sequence[bool]
+    region: tuple[int, int] | None
+    plain_title: str
+
+    def __call__(self, index: int) -> LineDecision:
+        line = self.lines[index]
+        first, last = self.region or (-1, -1)
+        return LineDecision(
+            index + 1,
+            line.text,
+            _features(line, self.scores[index]),
+            1 if first <= index <= last else None,
+            *_decide(
+                index, line, self.dropped[index], self.inside[index], self.region, self.plain_title
+            ),
+        )
 
 
 def _quoted_by(description: str) -> Callable[[Line], bool]:

@@ -13,10 +13,11 @@ last line.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
-from newscrawl.extract.model import LineDecision, Options
+from newscrawl.extract.model import DecisionTable, LineDecision, Options
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +31,7 @@ class Group:
 @dataclass(frozen=True, slots=True)
 class Selection:
     kept: tuple[LineDecision, ...]
-    lines: tuple[LineDecision, ...]
+    lines: DecisionTable
     line_length: int
     reason: str | None
 
@@ -71,38 +72,63 @@ def cut_at_first_gap(groups: list[Group], max_gap: int) -> int:
 
 
 def select(texts: list[str], options: Options) -> Selection:
-    """Apply the three rules to preprocessed lines and record a decision for every line."""
+    """Apply the three rules to preprocessed lines; every line's decision is in the
+    (lazily built) `Selection.lines`."""
     lengths = [len(text) for text in texts]
     line_length = choose_line_length(lengths, options)
     groups = find_groups(lengths, line_length)
     survivors = cut_at_first_gap(groups, options.max_gap)
+    candidates = (
+        index for span in groups[:survivors] for index in range(span.first, span.last + 1)
+    )
+    table = DecisionTable(
+        len(texts), _Decider(texts, groups, survivors, line_length, options), candidates
+    )
+    return Selection(
+        table.kept, table, line_length, _empty_reason(table.kept, groups, line_length)
+    )
 
-    group_of: dict[int, int] = {}
-    for number, span in enumerate(groups, start=1):
-        for index in range(span.first, span.last + 1):
-            group_of[index] = number
-    decisions: list[LineDecision] = []
-    outside = (False, "outside groups" if groups else f"no line reaches L={line_length}")
-    full_stop = re.compile(f"[{re.escape(options.full_stops)}]") if options.full_stops else None
-    for index, text in enumerate(texts):
-        has_full_stop = full_stop is not None and full_stop.search(text) is not None
-        group = group_of.get(index)
+
+class _Decider:
+    """Builds one line's `LineDecision`: its group, features and the rule deciding it."""
+
+    def __init__(
+        self,
+        texts: list[str],
+        groups: list[Group],
+        survivors: int,
+        line_length: int,
+        options: Options,
+    ) -> None:
+        self.texts, self.groups, self.survivors = texts, groups, survivors
+        self.line_length, self.max_gap = line_length, options.max_gap
+        self.firsts = [span.first for span in groups]
+        self.full_stop = (
+            re.compile(f"[{re.escape(options.full_stops)}]") if options.full_stops else None
+        )
+        self.outside = (False, "outside groups" if groups else f"no line reaches L={line_length}")
+
+    def __call__(self, index: int) -> LineDecision:
+        text = self.texts[index]
+        has_full_stop = self.full_stop is not None and self.full_stop.search(text) is not None
+        group: int | None = bisect.bisect_right(self.firsts, index)
+        if not group or index > self.groups[group - 1].last:
+            group = None
         kept, rule = (
-            outside
-            if group is None  # most lines: decided without a call
+            self.outside
+            if group is None
             else _decide(
-                index, group, groups, survivors, has_full_stop, line_length, options.max_gap
+                index,
+                group,
+                self.groups,
+                self.survivors,
+                has_full_stop,
+                self.line_length,
+                self.max_gap,
             )
         )
-        features: dict[str, int | float | bool] = {
-            "length": lengths[index],
-            "full_stop": has_full_stop,
-        }
-        decisions.append(LineDecision(index + 1, text, features, group, kept, rule))
-    kept_lines = tuple(decision for decision in decisions if decision.kept)
-    return Selection(
-        kept_lines, tuple(decisions), line_length, _empty_reason(kept_lines, groups, line_length)
-    )
+        features: dict[str, int | float | bool] = {"length": len(text), "full_stop": has_full_stop}
+        return LineDecision(index + 1, text, features, group, kept, rule)
 
 
 def _decide(
