@@ -1,12 +1,13 @@
-"""The optional C extension of `newscrawl.extract.blocks`, and the entry point of
-``scrapyd-deploy``, which builds its egg with ``python setup.py bdist_egg``.
+"""The optional C extensions of `newscrawl.extract` (the line scan of `blocks`, the keyword
+search of `metadata.lines`), and the entry point of ``scrapyd-deploy``, which builds its
+egg with ``python setup.py bdist_egg``.
 
 Everything else (metadata, package data, the ``scrapy`` entry point scrapyd reads) lives
 in pyproject.toml; without this file scrapyd-deploy would write a template of its own here.
-The extension is optional: where it does not compile, the install only warns and
-`blocks.page_lines` runs its pure-Python loop. A scrapyd egg carries no extension: scrapyd
-imports eggs as zip files, from which a compiled module cannot be loaded (setuptools' loader
-stub for one fails with a TypeError), so the egg's spiders run the Python loop.
+The extensions are optional: where they do not compile, the install only warns and the
+pure-Python code runs. A scrapyd egg carries no extension: scrapyd imports eggs as zip
+files, from which a compiled module cannot be loaded (setuptools' loader stub for one
+fails with a TypeError), so the egg's spiders run the Python code.
 """
 
 import sys
@@ -19,10 +20,7 @@ setup(
     ext_modules=[]
     if BUILDING_EGG
     else [
-        Extension(
-            "newscrawl.extract._blockscan",
-            ["newscrawl/extract/_blockscan.c"],
-            optional=True,
-        )
+        Extension(f"newscrawl.extract.{name}", [f"newscrawl/extract/{name}.c"], optional=True)
+        for name in ("_blockscan", "_keywords")
     ]
 )

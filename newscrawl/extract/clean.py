@@ -21,6 +21,8 @@ _WHITESPACE_RE = re.compile(r"\s\s+|[^\S ]")
 """What `collapse_whitespace` replaces: runs, and single whitespace other than a space.
 A single space stays where it is (replacing it with itself made a megabyte of
 "a a a ..." cost half a million replacements)."""
+_INLINE_WHITESPACE_RE = re.compile(r"[^\S\n][^\S\n]+|[^\S\n ]")
+"""`_WHITESPACE_RE` within lines: what it replaces, with line breaks left alone."""
 _NOISE_RE = re.compile(
     # A comment; "<!-->" and "<!--->" are empty ones.
     r"<!--(?:-?>|.*?(?:-->|\Z))"
@@ -98,7 +100,8 @@ def text_lines(page: str) -> list[str]:
     """
     text = unescape(strip_tags(remove_noise(page)))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return [collapse_whitespace(line) for line in text.split("\n")]
+    # `collapse_whitespace` of every line, with one substitution over the whole text.
+    return [line.strip() for line in _INLINE_WHITESPACE_RE.sub(" ", text).split("\n")]
 
 
 def element_text(page: str, lower: str, tag: str) -> str | None:

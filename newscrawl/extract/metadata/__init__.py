@@ -27,6 +27,9 @@ from newscrawl.extract.metadata import dates, jsonld, lines, page_meta, people
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
 from newscrawl.extract.metadata.parse import LazyTree, Source, page_text
 
+KEYWORDS = dates.KEYWORDS + people.KEYWORDS
+"""Every keyword the rules look up in the page's lines (found in one pass, `PageText`)."""
+
 __all__ = ["SHANGHAI", "Metadata", "Precision", "extract_metadata"]
 
 
@@ -113,7 +116,7 @@ def _read(
     ld_objects = jsonld.article_objects(head.scripts)
     scripts = [script.text for script in head.scripts if script.text]
     structured = dates.structured(tree, metas, ld_objects, scripts, markup, url, fetched_at, zone)
-    page_text = lines.PageText.of(visible)
+    page_text = lines.PageText.of(visible, KEYWORDS)
     title_at = lines.title_index(visible, head.title)
     header: list[lines.Line] = []
     header_title_at: int | None = None

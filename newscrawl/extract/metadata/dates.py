@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo
 
 from lxml import etree
 
-from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Line, PageText, is_noise
+from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Keyword, Line, PageText, is_noise
 from newscrawl.extract.metadata.parse import LazyTree
 
 Precision = Literal["month", "day", "minute", "second"]
@@ -118,12 +118,15 @@ _PUBLISH_LABEL_RE = re.compile(
 _REJECT_BEFORE_RE = re.compile(
     r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:", re.I
 )
-_LABEL_KEY_RE = re.compile(
-    r"时间|日期|于|[pP][oO][sSſ][tT]|[pP][uU][bB][lL][iI][sSſ][hH]|[oO][nN]\b"
+_LABEL_KEY = Keyword(
+    re.compile(r"时间|日期|于|[pP][oO][sSſ][tT]|[pP][uU][bB][lL][iI][sSſ][hH]|[oO][nN]\b"),
+    ("时间", "日期", "于", "post", "publish", "on"),
 )
 """Words a labelled date's line needs (`_PUBLISH_LABEL_RE` or "于 … 发布"); case spelled
 out, as in people.py, so that the search can skip ahead."""
 _DATE_HINT_RE = re.compile(r"\d|今天|昨天|前天")
+_YEAR_HINT_RE = re.compile(r"(?:19|20)\d\d")
+"""What `_YMD_RE` and `_MDY_RE` need in a line."""
 """What every date pattern needs in a line: lines without it skip the four date regexes."""
 _PUBLISHED_AFTER_RE = re.compile(r"^[^。，,]{0,20}?(?:首次)?(?:发布|发表)")
 _REJECT_AFTER_RE = re.compile(r"^\s*(?:修改|编辑|更新\S*于)")
@@ -138,7 +141,9 @@ _ISSUE_LINE_RE = re.compile(
 )
 """A line that only cites the print issue the article appeared in: "——《北京之春》1998年3月号",
 "(原载《读书》2001年5月)". Its month is the article's publication month."""
-_ISSUE_KEY_RE = re.compile(r"》\s*(?:第\s*)?(?:19|20)\d{2}\s*年")
+_ISSUE_KEY = Keyword(re.compile(r"》\s*(?:第\s*)?(?:19|20)\d{2}\s*年"), ("》",))
+KEYWORDS = (_LABEL_KEY, _ISSUE_KEY)
+"""The keywords this module looks up with `PageText.having`."""
 _URL_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:[-/_]?(?:0[1-9]|1[0-2]))")
 CONTEXT = 12
 """Characters before/after a date searched for a label (发布时间：) or a veto (修改)."""
@@ -196,7 +201,7 @@ def published(
     context = _Context(zone, fetched_at, url)
     byline = (
         (visible(header, title_at, context, structured) if title_at is not None else None)
-        or labelled(page.having(_LABEL_KEY_RE), context, structured)
+        or labelled(page.having(_LABEL_KEY), context, structured)
         or (None if title_at is not None else _first_timed(page.texts, context, structured))
     )
     if byline is None:
@@ -351,7 +356,7 @@ def month(header: Sequence[Line], page: PageText, context: _Context) -> DateEvid
             found = _month_value(match, context)
             if found is not None:
                 return found
-    for text in page.having(_ISSUE_KEY_RE):
+    for text in page.having(_ISSUE_KEY):
         citation = _ISSUE_LINE_RE.match(text)
         issue = _MONTH_RE.match(citation.group("month")) if citation else None
         found = _month_value(issue, context) if issue else None
@@ -371,16 +376,21 @@ def _month_value(match: re.Match[str], context: _Context) -> DateEvidence | None
 def _line_dates(
     text: str, context: _Context, structured: DateEvidence | None
 ) -> list[tuple[bool, DateEvidence]]:
+    """Every date of a line with whether a publish label introduces it. Each pattern runs
+    only on lines holding what it cannot match without (a year; a colon; 天 or 分钟前):
+    led by a look-behind, the patterns test every position of a line, and most lines
+    have no date."""
     found: list[tuple[bool, DateEvidence]] = []
+    with_year = _YEAR_HINT_RE.search(text) is not None
     for pattern, source in ((_YMD_RE, "text"), (_MDY_RE, "text:m/d/y")):
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(text) if with_year else ():
             label = _label(text, match)
             built = _build(match, context) if label is not None else None
             if label is not None and built is not None:
                 found.append((label, DateEvidence(built[0], built[1], source)))
     if found:
         return found
-    for match in _MD_TIME_RE.finditer(text):
+    for match in _MD_TIME_RE.finditer(text) if ":" in text or "：" in text else ():
         label = _label(text, match)
         year = _guess_year(context, structured)
         if label is None or year is None:
@@ -388,7 +398,7 @@ def _line_dates(
         built = _build(match, context, year)
         if built is not None:
             found.append((label, DateEvidence(built[0], built[1], "text:no-year")))
-    for match in _RELATIVE_RE.finditer(text):
+    for match in _RELATIVE_RE.finditer(text) if "天" in text or "分钟前" in text else ():
         label = _label(text, match)
         relative = _relative(match, context)
         if label is not None and relative is not None:

@@ -9,9 +9,11 @@ So `visible_lines` drops the lines of such boxes, and
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -165,39 +167,78 @@ def header_window(lines: list[Line], index: int) -> list[Line]:
     return window
 
 
+class Keyword(NamedTuple):
+    """A line pattern for `PageText.having`, with `needles`: folded literals (ASCII letters
+    in lower case, "ſ" as "s") at least one of which every line the pattern matches holds.
+    The needles let the C search (`_keywords.c`) find the candidate lines of every keyword
+    in one pass; the pattern confirms each."""
+
+    pattern: re.Pattern[str]
+    needles: tuple[str, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class PageText:
-    """The visible lines joined once, so that a keyword search runs in C over the whole
-    page and only the lines it hits get the slower per-line patterns."""
+    """The visible lines, and the lines holding each of a fixed set of keywords, found for
+    all keywords at once on first use (see `Keyword`): searching the whole page once per
+    keyword kind cost more than the rest of the metadata together on text-heavy pages."""
 
     texts: tuple[str, ...]
     joined: str
-    ends: tuple[int, ...]
-    """Offset in `joined` just past each line (where its "\\n" separator sits)."""
+    """The lines joined by "\\n", for patterns that run over the whole page at once."""
+    keywords: tuple[Keyword, ...]
+    _hits: dict[Keyword, Sequence[int]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, lines: Sequence[Line]) -> PageText:
+    def of(cls, lines: Sequence[Line], keywords: Sequence[Keyword] = ()) -> PageText:
         texts = tuple(line.text for line in lines)
-        ends: list[int] = []
-        at = 0
-        for text in texts:
-            at += len(text)
-            ends.append(at)
-            at += 1
-        return cls(texts, "\n".join(texts), tuple(ends))
+        return cls(texts, "\n".join(texts), tuple(keywords))
 
-    def having(self, keyword: re.Pattern[str], first: int = 0) -> list[str]:
-        """The lines from index `first` on in which `keyword` occurs, in order. A pattern
-        that needs a line to hold `keyword` gives the same results on these lines as on all
-        of them (lines hold no "\\n", so a hit never spans two)."""
-        found: list[str] = []
-        at = self.ends[first - 1] + 1 if 0 < first <= len(self.ends) else 0
-        while True:
-            match = keyword.search(self.joined, at)
-            if match is None:
-                return found
-            index = bisect.bisect_left(self.ends, match.start())
-            if index >= len(self.texts):
-                return found
-            found.append(self.texts[index])
-            at = self.ends[index] + 1
+    def having(self, keyword: Keyword, first: int = 0) -> list[str]:
+        """The lines from index `first` on that `keyword.pattern` matches, in order.
+        `keyword` must be one of the page's `keywords`."""
+        if not self._hits:
+            hits = _line_hits(self.texts, self.joined, self.keywords)
+            self._hits.update(zip(self.keywords, hits, strict=True))
+        search = keyword.pattern.search
+        texts = self.texts
+        return [
+            texts[index]
+            for index in self._hits[keyword][bisect.bisect_left(self._hits[keyword], first) :]
+            if search(texts[index])
+        ]
+
+
+def _line_hits_python(
+    texts: tuple[str, ...], joined: str, keywords: tuple[Keyword, ...]
+) -> list[Sequence[int]]:
+    """For each keyword, the indices of the lines in which its pattern may match: one
+    search per keyword over the `joined` lines (the fallback without `_keywords.c`)."""
+    ends = list(itertools.accumulate(len(text) + 1 for text in texts))
+    found: list[Sequence[int]] = []
+    for keyword in keywords:
+        indices: list[int] = []
+        at = 0
+        while match := keyword.pattern.search(joined, at):
+            index = bisect.bisect_right(ends, match.start())
+            if index >= len(texts):
+                break
+            indices.append(index)
+            at = ends[index]
+        found.append(indices)
+    return found
+
+
+def _line_hits_native(
+    texts: tuple[str, ...], joined: str, keywords: tuple[Keyword, ...]
+) -> list[Sequence[int]]:
+    """Candidate lines by the keywords' needles, in one pass over the page for all of them
+    (`having` confirms each line, so both searches give the same lines in the end)."""
+    return list(_keywords.line_hits(joined, tuple(keyword.needles for keyword in keywords)))
+
+
+try:
+    import newscrawl.extract._keywords as _keywords
+except ImportError:  # built without a C compiler
+    _keywords = None
+_line_hits = _line_hits_python if _keywords is None else _line_hits_native

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from newscrawl.extract.metadata import jsonld
-from newscrawl.extract.metadata.lines import Line, PageText
+from newscrawl.extract.metadata.lines import Keyword, Line, PageText
 
 _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
 """Characters no name contains: separators, brackets, and markup leaking from broken templates
@@ -94,19 +94,27 @@ SURNAMES = frozenset(
 byline when it starts with one."""
 _NAME_LINE_RE = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,4}(?:[、，, ][\u4e00-\u9fff]{2,4}){0,3})$")
 """A line that is nothing but person names: "胡平", "赵延东、风笑天"."""
-_SOURCE_KEY_RE = re.compile(
-    r"来源|来自|出处|稿源|发文机关|发布机构|发文单位|发布单位|[sSſ][oO][uU][rR][cC][eE]"
+_SOURCE_KEY = Keyword(
+    re.compile(r"来源|来自|出处|稿源|发文机关|发布机构|发文单位|发布单位|[sSſ][oO][uU][rR][cC][eE]"),
+    ("来源", "来自", "出处", "稿源", "发文机关", "发布机构", "发文单位", "发布单位", "source"),
 )
-_AUTHOR_KEY_RE = re.compile(
-    r"作者|撰文|执笔|编译|记者|评论员|通讯员|特约撰稿人|文\s*[/／]|[bB][yY]\s"
+_AUTHOR_KEY = Keyword(
+    re.compile(r"作者|撰文|执笔|编译|记者|评论员|通讯员|特约撰稿人|文\s*[/／]|[bB][yY]\s"),
+    ("作者", "撰文", "执笔", "编译", "记者", "评论员", "通讯员", "特约撰稿人", "文", "by"),
 )
-_EDITOR_KEY_RE = re.compile(r"编|审核|校对")
-_BYLINE_KEY_RE = re.compile(r"于|[pP][oO][sSſ][tT][eE][dD]")
-_OWNER_KEY_RE = re.compile(r"的(?:博客|空间|专栏|个人空间)")
-_CREDIT_KEY_RE = re.compile(r"记者|评论员|通讯员|实习生")
+_EDITOR_KEY = Keyword(re.compile(r"编|审核|校对"), ("编", "审核", "校对"))
+_BYLINE_KEY = Keyword(re.compile(r"于|[pP][oO][sSſ][tT][eE][dD]"), ("于", "posted"))
+_OWNER_KEY = Keyword(
+    re.compile(r"的(?:博客|空间|专栏|个人空间)"), ("的博客", "的空间", "的专栏", "的个人空间")
+)
+_CREDIT_KEY = Keyword(
+    re.compile(r"记者|评论员|通讯员|实习生"), ("记者", "评论员", "通讯员", "实习生")
+)
 """Words each pattern above needs in a line: one search over the whole page picks the
 lines worth trying (see `PageText.having`). Case is spelled out rather than re.I, which
 would stop the regex engine from skipping ahead to a first character ("ſ" folds to "s")."""
+KEYWORDS = (_SOURCE_KEY, _AUTHOR_KEY, _EDITOR_KEY, _BYLINE_KEY, _OWNER_KEY, _CREDIT_KEY)
+"""The keywords this module looks up with `PageText.having`."""
 _LABEL_CELL_RE = re.compile(
     r"\n(?P<label>[^\n:：]{1,8}[:：])[ \t]*\n(?P<value>[^\n:：]{2,40})(?=\n|\Z)"
 )
@@ -180,7 +188,7 @@ def people(
         _first_line_match(_SOURCE_RE, header_text)
         or _first_meta(metas, SOURCE_META)
         or _first_ld(ld_objects, "publisher")
-        or _first_line_match(_SOURCE_RE, page.having(_SOURCE_KEY_RE) + cells)
+        or _first_line_match(_SOURCE_RE, page.having(_SOURCE_KEY) + cells)
     )
     byline = (
         _first_ld(ld_objects, "author")
@@ -190,22 +198,22 @@ def people(
         or _script_author(scripts)
     )
     # Credits go with the article: lines above its headline are menus ("记者调查 民意调查").
-    credit = _credit(page.having(_CREDIT_KEY_RE, title_at or 0)) or _trailing_names(page)
+    credit = _credit(page.having(_CREDIT_KEY, title_at or 0)) or _trailing_names(page)
     if credit and (byline is None or (source is not None and byline in source)):
         author: str | None = credit
     else:
         author = (
             byline
-            or _first_line_match(_AUTHOR_RE, page.having(_AUTHOR_KEY_RE) + cells)
+            or _first_line_match(_AUTHOR_RE, page.having(_AUTHOR_KEY) + cells)
             or _first_meta(metas, AUTHOR_META)
-            or _blog_byline(page.having(_BYLINE_KEY_RE))
-            or _first_line_match(_OWNER_RE, page.having(_OWNER_KEY_RE))
+            or _blog_byline(page.having(_BYLINE_KEY))
+            or _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))
             or _name_line(lead)
             or _first_named(_HEADLINE_NAME_RE, page)
             or _first_named(_AUTHOR_CARD_RE, page)
         )
     editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(
-        _EDITOR_RE, page.having(_EDITOR_KEY_RE)
+        _EDITOR_RE, page.having(_EDITOR_KEY)
     )
     return People(author, source, editor)
 

@@ -1,0 +1,105 @@
+"""The keyword search of the metadata rules: ``_keywords.c`` against the Python reference.
+
+`PageText.having` must give the same lines whichever search found the candidates: the
+C one by needles (``_keywords.c``) or the Python one by patterns. That holds when every
+line a keyword's pattern matches holds one of its needles (folded), which is tested here
+on generated text, and the two are compared on the dataset pages' visible lines. Under CI
+(CI=true) a missing extension fails these tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from conftest import UNDER_CI, skip_or_fail
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
+from newscrawl.evaluation.runner import decode_pages
+from newscrawl.extract import blocks
+from newscrawl.extract.metadata import KEYWORDS, lines
+from newscrawl.extract.metadata.lines import PageText
+
+SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=UNDER_CI,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+NEEDLES = [needle for keyword in KEYWORDS for needle in keyword.needles]
+TOKENS = st.sampled_from(
+    [*NEEDLES, *(needle.upper() for needle in NEEDLES), *"".join(NEEDLES), "ſ", "ſOURCE", " ",
+     "\t", "\u3000", "/", "／", "》", "第", "19", "20", "年", "9", "x", "\U0001f600"]
+)  # fmt: skip
+LINE = st.one_of(
+    st.lists(TOKENS, max_size=8).map("".join),
+    *(st.from_regex(keyword.pattern).filter(lambda text: "\n" not in text) for keyword in KEYWORDS),
+)
+"""Lines built of needles (any case), their characters, near misses and the other parts of
+the keyword patterns, in any order; and lines holding a match of a keyword pattern."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def native() -> None:
+    if lines._keywords is None:
+        skip_or_fail("the _keywords C extension is not built")
+
+
+def fold(text: str) -> str:
+    """The folding `_keywords.c` applies: ASCII capitals to lower case, "ſ" to "s"."""
+    return "".join(
+        chr(ord(c) + 32) if "A" <= c <= "Z" else "s" if c == "ſ" else c for c in text
+    )
+
+
+def having_both_ways(texts: list[str]) -> Iterator[tuple[list[str], list[str]]]:
+    """`PageText.having` of every keyword with the native search, then with Python's."""
+    for keyword in KEYWORDS:
+        native_page = PageText.of([lines.Line(text, False, "p") for text in texts], KEYWORDS)
+        python_page = PageText.of([lines.Line(text, False, "p") for text in texts], KEYWORDS)
+        python_page._hits.update(
+            zip(KEYWORDS, lines._line_hits_python(python_page.texts, python_page.joined, KEYWORDS))
+        )
+        yield native_page.having(keyword, 1), python_page.having(keyword, 1)
+
+
+@SETTINGS
+@given(LINE)
+def test_every_line_a_pattern_matches_holds_a_needle(line: str) -> None:
+    for keyword in KEYWORDS:
+        if keyword.pattern.search(line):
+            assert any(needle in fold(line) for needle in keyword.needles), keyword
+
+
+@SETTINGS
+@given(st.lists(LINE, max_size=12))
+def test_native_and_python_search_find_the_same_lines(texts: list[str]) -> None:
+    for native_found, python_found in having_both_ways(texts):
+        assert native_found == python_found
+
+
+def test_native_and_python_search_agree_on_the_dataset_pages(shared_dir: object) -> None:
+    for name in NAMED_DATASETS:
+        dataset = load_dataset(name)
+        for page, text in zip(dataset.pages, decode_pages(dataset), strict=True):
+            visible = [line.text for line in lines.visible_lines(blocks.page_lines(text))]
+            for native_found, python_found in having_both_ways(visible):
+                assert native_found == python_found, page.id
+
+
+def test_line_hits_folds_case_and_long_s_and_counts_each_line_once() -> None:
+    text = "POSTED by me\n来源：新华社 来源\nſource\n\nno match\n\U0001f600来源"
+    assert lines._keywords.line_hits(text, (("posted",), ("来源", "source"), ("xyz",))) == (
+        [0],
+        [1, 2, 5],
+        [],
+    )
+
+
+def test_line_hits_refuses_bad_needles() -> None:
+    with pytest.raises(TypeError):
+        lines._keywords.line_hits("text", (("",),))
+    with pytest.raises(TypeError):
+        lines._keywords.line_hits("text", ("not a tuple",))
