@@ -21,6 +21,6 @@ setup(
     if BUILDING_EGG
     else [
         Extension(f"newscrawl.extract.{name}", [f"newscrawl/extract/{name}.c"], optional=True)
-        for name in ("_blockscan", "_keywords")
+        for name in ("_blockscan", "_textscan")
     ]
 )

@@ -87,6 +87,24 @@ def test_data_publishtime_attribute() -> None:
     assert meta.published_source == "attr:data-publishtime"
 
 
+def test_empty_date_attribute_is_skipped_for_the_next_one() -> None:
+    # An empty data-time once raised StopIteration inside the attribute search.
+    html = page(byline='<span data-time="">x</span><span data-pubtime="2021-03-02 10:00">y</span>')
+    meta = extract_metadata(html)
+    assert meta.published == shanghai(2021, 3, 2, 10, 0)
+    assert meta.published_source == "attr:data-pubtime"
+
+
+def test_itemprop_date_published_in_page_order_with_time_elements() -> None:
+    byline = (
+        '<span itemprop="datePublished" content="2022-01-05T09:30:00+08:00"></span>'
+        '<time datetime="2023-01-01T00:00:00+08:00">x</time>'
+    )
+    meta = extract_metadata(page(byline=byline))
+    assert meta.published == shanghai(2022, 1, 5, 9, 30)
+    assert meta.published_source == "span"
+
+
 def test_csdn_like_script_variable() -> None:
     script = '<script>var username = "x"; var postTime = "2024-11-19 16:16:18";</script>'
     meta = extract_metadata(page(after=script))

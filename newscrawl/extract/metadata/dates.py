@@ -76,8 +76,8 @@ META_KEYS = (
 )
 """Meta names/properties that carry the publication time, most specific first."""
 ATTRIBUTES = ("data-publishtime", "data-publish-time", "data-pubtime", "data-ptime", "data-time")
-_ATTRIBUTE_XPATH = " or ".join(f"@{name}" for name in ATTRIBUTES)
-TIME_MARKERS = ("<time", "<TIME", "datePublished", "datepublished")
+ITEMPROP_MARKERS = ("datePublished", "datepublished")
+TIME_MARKERS = ("<time", "<TIME", *ITEMPROP_MARKERS)
 """Substrings the source must have before the page is parsed for `<time>` elements or
 ``itemprop=datePublished``: plain substring tests, as fast as a memory scan, where a
 case-insensitive regex or a lower-cased copy of the page cost ten times more."""
@@ -244,9 +244,10 @@ def _structured_values(
             yield "json-ld", raw
     yield from ((f"meta:{key}", metas[key]) for key in META_KEYS if key in metas)
     if _has_any(markup, TIME_MARKERS) and (root := tree.root()) is not None:
-        yield from _time_values(root)
-    if _has_any(markup, ATTRIBUTES) and (root := tree.root()) is not None:
-        yield from _attribute_values(root)
+        yield from _time_values(root, _has_any(markup, ITEMPROP_MARKERS))
+    names = [name for name in ATTRIBUTES if name in markup]
+    if names and (root := tree.root()) is not None:
+        yield from _attribute_values(root, names)
     for script in scripts:
         yield from (("script", m.group(1)) for m in _SCRIPT_VAR_RE.finditer(script))
 
@@ -255,17 +256,29 @@ def _has_any(markup: str, needles: Sequence[str]) -> bool:
     return any(needle in markup for needle in needles)
 
 
-def _time_values(root: etree._Element) -> Iterator[tuple[str, str]]:
-    for element in _elements(root, "//time[@datetime] | //*[@itemprop='datePublished']"):
+def _time_values(root: etree._Element, itemprop: bool) -> Iterator[tuple[str, str]]:
+    """`<time datetime>` elements and, when the source names it (`itemprop`), elements
+    with ``itemprop=datePublished``, in page order. Without the latter, lxml's tag index
+    finds the ``<time>`` elements: the ``//*`` search walks every element (0.15 ms on a
+    50 KB page)."""
+    elements = (
+        _elements(root, "//time[@datetime] | //*[@itemprop='datePublished']")
+        if itemprop
+        else [element for element in root.iter("time") if element.get("datetime") is not None]
+    )
+    for element in elements:
         if not _in_noise(element):
             raw = element.get("datetime") or element.get("content") or "".join(element.itertext())
             yield element.tag, raw
 
 
-def _attribute_values(root: etree._Element) -> Iterator[tuple[str, str]]:
-    for element in _elements(root, f"//*[{_ATTRIBUTE_XPATH}]"):
-        if not _in_noise(element):
-            name = next(name for name in ATTRIBUTES if element.get(name))
+def _attribute_values(root: etree._Element, names: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """Elements with a non-empty date attribute among `names` (those of `ATTRIBUTES` the
+    source holds: an XPath testing all five on every element cost 0.35 ms a page)."""
+    path = "//*[" + " or ".join(f"@{name}" for name in names) + "]"
+    for element in _elements(root, path):
+        name = next((name for name in names if element.get(name)), None)
+        if name is not None and not _in_noise(element):
             yield f"attr:{name}", element.get(name) or ""
 
 

@@ -170,7 +170,7 @@ def header_window(lines: list[Line], index: int) -> list[Line]:
 class Keyword(NamedTuple):
     """A line pattern for `PageText.having`, with `needles`: folded literals (ASCII letters
     in lower case, "ſ" as "s") at least one of which every line the pattern matches holds.
-    The needles let the C search (`_keywords.c`) find the candidate lines of every keyword
+    The needles let the C search (`_textscan.c`) find the candidate lines of every keyword
     in one pass; the pattern confirms each."""
 
     pattern: re.Pattern[str]
@@ -213,7 +213,7 @@ def _line_hits_python(
     texts: tuple[str, ...], joined: str, keywords: tuple[Keyword, ...]
 ) -> list[Sequence[int]]:
     """For each keyword, the indices of the lines in which its pattern may match: one
-    search per keyword over the `joined` lines (the fallback without `_keywords.c`)."""
+    search per keyword over the `joined` lines (the fallback without `_textscan.c`)."""
     ends = list(itertools.accumulate(len(text) + 1 for text in texts))
     found: list[Sequence[int]] = []
     for keyword in keywords:
@@ -234,11 +234,11 @@ def _line_hits_native(
 ) -> list[Sequence[int]]:
     """Candidate lines by the keywords' needles, in one pass over the page for all of them
     (`having` confirms each line, so both searches give the same lines in the end)."""
-    return list(_keywords.line_hits(joined, tuple(keyword.needles for keyword in keywords)))
+    return list(_textscan.line_hits(joined, tuple(keyword.needles for keyword in keywords)))
 
 
 try:
-    import newscrawl.extract._keywords as _keywords
+    import newscrawl.extract._textscan as _textscan
 except ImportError:  # built without a C compiler
-    _keywords = None
-_line_hits = _line_hits_python if _keywords is None else _line_hits_native
+    _textscan = None
+_line_hits = _line_hits_python if _textscan is None else _line_hits_native

@@ -10,6 +10,11 @@ from urllib.parse import urljoin
 from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata.lines import PageText
 
+try:
+    import newscrawl.extract._textscan as _textscan
+except ImportError:  # built without a C compiler
+    _textscan = None
+
 _LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _KANA_RE = re.compile(r"[\u3040-\u30ff]+")
@@ -51,13 +56,9 @@ def script_language(page: PageText) -> str | None:
 
 def _script_guess(text: str) -> str | None:
     """zh/ja/ko/en from the share of letters per script; None when there is too little text."""
+    kana, hangul, han, latin = script_letters(text)
     # Latin letters count a quarter: an English word carries about as much as one Han.
-    counts = {
-        "ja": _letters(_KANA_RE, text),
-        "ko": _letters(_HANGUL_RE, text),
-        "zh": _letters(_CJK_RE, text),
-        "en": _letters(_LATIN_RE, text) // 4,
-    }
+    counts = {"ja": kana, "ko": hangul, "zh": han, "en": latin // 4}
     total = sum(counts.values())
     if total < 20:
         return None
@@ -67,8 +68,22 @@ def _script_guess(text: str) -> str | None:
     return lang if count >= total * MIN_SCRIPT_SHARE else None
 
 
+def _script_letters_python(text: str) -> tuple[int, int, int, int]:
+    """How many kana, hangul, Han and Latin letters `text` has (the reference of the C
+    `_textscan.script_letters`, and the fallback without it)."""
+    return (
+        _letters(_KANA_RE, text),
+        _letters(_HANGUL_RE, text),
+        _letters(_CJK_RE, text),
+        _letters(_LATIN_RE, text),
+    )
+
+
 def _letters(script: re.Pattern[str], text: str) -> int:
     return sum(map(len, script.findall(text)))
+
+
+script_letters = _script_letters_python if _textscan is None else _textscan.script_letters
 
 
 def canonical_url(head: PageHead, url: str | None) -> str | None:

@@ -1,9 +1,10 @@
-"""The keyword search of the metadata rules: ``_keywords.c`` against the Python reference.
+"""The text scans of the metadata rules: ``_textscan.c`` against the Python reference.
 
 `PageText.having` must give the same lines whichever search found the candidates: the
-C one by needles (``_keywords.c``) or the Python one by patterns. That holds when every
+C one by needles (``_textscan.c``) or the Python one by patterns. That holds when every
 line a keyword's pattern matches holds one of its needles (folded), which is tested here
-on generated text, and the two are compared on the dataset pages' visible lines. Under CI
+on generated text, and the two are compared on the dataset pages' visible lines. The
+letters per script (`page_meta.script_letters`) are compared on generated text. Under CI
 (CI=true) a missing extension fails these tests.
 """
 
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import decode_pages
 from newscrawl.extract import blocks
-from newscrawl.extract.metadata import KEYWORDS, lines
+from newscrawl.extract.metadata import KEYWORDS, lines, page_meta
 from newscrawl.extract.metadata.lines import PageText
 
 SETTINGS = settings(
@@ -43,12 +44,12 @@ the keyword patterns, in any order; and lines holding a match of a keyword patte
 
 @pytest.fixture(scope="module", autouse=True)
 def native() -> None:
-    if lines._keywords is None:
-        skip_or_fail("the _keywords C extension is not built")
+    if lines._textscan is None:
+        skip_or_fail("the _textscan C extension is not built")
 
 
 def fold(text: str) -> str:
-    """The folding `_keywords.c` applies: ASCII capitals to lower case, "ſ" to "s"."""
+    """The folding `_textscan.c` applies: ASCII capitals to lower case, "ſ" to "s"."""
     return "".join(
         chr(ord(c) + 32) if "A" <= c <= "Z" else "s" if c == "ſ" else c for c in text
     )
@@ -91,7 +92,7 @@ def test_native_and_python_search_agree_on_the_dataset_pages(shared_dir: object)
 
 def test_line_hits_folds_case_and_long_s_and_counts_each_line_once() -> None:
     text = "POSTED by me\n来源：新华社 来源\nſource\n\nno match\n\U0001f600来源"
-    assert lines._keywords.line_hits(text, (("posted",), ("来源", "source"), ("xyz",))) == (
+    assert lines._textscan.line_hits(text, (("posted",), ("来源", "source"), ("xyz",))) == (
         [0],
         [1, 2, 5],
         [],
@@ -100,6 +101,12 @@ def test_line_hits_folds_case_and_long_s_and_counts_each_line_once() -> None:
 
 def test_line_hits_refuses_bad_needles() -> None:
     with pytest.raises(TypeError):
-        lines._keywords.line_hits("text", (("",),))
+        lines._textscan.line_hits("text", (("",),))
     with pytest.raises(TypeError):
-        lines._keywords.line_hits("text", ("not a tuple",))
+        lines._textscan.line_hits("text", ("not a tuple",))
+
+
+@SETTINGS
+@given(st.text(st.sampled_from("aZkあアヿ가힣㐀一鿿豈﫿\U00020000 1。é")))
+def test_script_letters_native_and_python_count_the_same(text: str) -> None:
+    assert page_meta.script_letters(text) == page_meta._script_letters_python(text)

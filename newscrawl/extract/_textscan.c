@@ -1,5 +1,8 @@
-/* Which lines of a text hold which keywords: one pass over the text for every keyword group.
+/* One-pass scans of a page's visible text for the metadata rules (newscrawl.extract.metadata):
+ * which lines hold which keywords (`line_hits`), and how many letters each script has
+ * (`script_letters`).
  *
+ * Keywords:
  * The metadata rules look for lines holding a label (来源, 作者, 发布时间, posted ...) all
  * over the page. With a regular expression per label kind, Python's engine tests every
  * character of the page against a character set once per kind (about 60 ns a character for
@@ -160,21 +163,53 @@ fail:
     return PyErr_Occurred() ? NULL : PyErr_NoMemory();
 }
 
+/* script_letters(text) -> (kana, hangul, han, latin): how many characters of `text` fall in
+ * each of the ranges of page_meta.py's _KANA_RE, _HANGUL_RE, _CJK_RE and _LATIN_RE (one
+ * pass instead of four regular-expression scans). */
+static PyObject *
+script_letters(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "script_letters() needs a str");
+        return NULL;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), kana = 0, hangul = 0, han = 0, latin = 0;
+    for (Py_ssize_t pos = 0; pos < n; pos++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, pos);
+        if (c < 0x80) {
+            latin += (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+        } else if (c >= 0x3040 && c <= 0x30FF) {
+            kana++;
+        } else if (c >= 0xAC00 && c <= 0xD7AF) {
+            hangul++;
+        } else if ((c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) ||
+                   (c >= 0xF900 && c <= 0xFAFF)) {
+            han++;
+        }
+    }
+    return Py_BuildValue("(nnnn)", kana, hangul, han, latin);
+}
+
 static PyMethodDef methods[] = {
     {"line_hits", line_hits, METH_VARARGS,
      "line_hits(text, groups) -> tuple of lists: per group of folded needles, the indices "
      "of the \"\\n\"-separated lines of text holding one of them (see the module source)."},
+    {"script_letters", script_letters, METH_O,
+     "script_letters(text) -> (kana, hangul, han, latin) letter counts (see page_meta.py)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "_keywords",
-    "Which lines of a text hold which keywords, in one pass (see metadata/lines.py).", -1,
+    PyModuleDef_HEAD_INIT, "_textscan",
+    "One-pass scans of visible text for the metadata rules (see metadata/lines.py, "
+    "metadata/page_meta.py).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC
-PyInit__keywords(void)
+PyInit__textscan(void)
 {
     return PyModule_Create(&module_def);
 }
