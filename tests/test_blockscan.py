@@ -369,3 +369,17 @@ def test_bad_arguments_raise_type_errors() -> None:
         blocks._blockscan.scan(b"<p>bytes</p>")
     with pytest.raises(TypeError):
         blocks._blockscan.native_attribute_flags("评论")
+
+
+@pytest.mark.parametrize(
+    "reference",
+    ["&lt;", "&gt;", "&amp;", "&quot;", "&nbsp;", "&#60;", "&#x3C;", "&#X3c;", "&#0000060;",
+     "&#12290;", "&#x1F454;", "&#128;", "&#x85;", "&#0;", "&#xD800;", "&#xFDD0;", "&#xFFFE;",
+     "&#1114112;", "&#99999999;", "&#60", "&lt", "&amp;lt;", "&ltx;", "&#;", "&#x;", "&#9;",
+     "&#32;", "&#160;", "&#12288;", "&copy;"],
+)  # fmt: skip
+@pytest.mark.parametrize("text", ["a{}b", "{}", "x {} 。", "\u4e2d{}\U0001f600"])
+def test_character_references_decode_as_in_python(reference: str, text: str) -> None:
+    # C decodes the plain references itself (the rest go to Python): same lines either way,
+    # in pages of each string kind.
+    assert_same(f"<p>{text.format(reference)}</p><pre>{text.format(reference)}\n</pre>")

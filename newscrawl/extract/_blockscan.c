@@ -362,15 +362,77 @@ typedef struct {
     Py_ssize_t punctuation;
 } Collapsed;
 
+/* The character references C decodes as `blocks._unescaped` does, where the answer is
+ * plain: "&nbsp;" (a space: `raw.replace("&nbsp;", " ")`, and no "&nbsp;" overlaps
+ * another reference), "&lt;", "&gt;", "&amp;", "&quot;", and "&#N;"/"&#xH;" of at most 7
+ * digits naming a character `html.unescape` returns unchanged (printable ASCII, and the
+ * ranges from U+00A0 that hold no surrogate, noncharacter or code `html.unescape` maps
+ * elsewhere). A decoded character is then read like the same character written out.
+ * Returns the index of the reference's ';' with its character in `*c`, or -1: Python
+ * decodes the line. Each is whole (ends in ';'), so html.unescape's longest-prefix rules
+ * for names without ';' never apply. */
+static inline Py_ssize_t
+reference_end(int kind, const void *data, Py_ssize_t amp, Py_ssize_t len, Py_UCS4 *c)
+{
+    static const struct {
+        const char *name;
+        Py_UCS4 ch;
+    } named[] = {{"nbsp;", ' '}, {"lt;", '<'}, {"gt;", '>'}, {"amp;", '&'}, {"quot;", '"'}};
+    Py_ssize_t i = amp + 1;
+    if (i < len && PyUnicode_READ(kind, data, i) == '#') {
+        int hex = i + 1 < len && (PyUnicode_READ(kind, data, i + 1) | 0x20) == 'x';
+        Py_ssize_t digits = 0;
+        Py_UCS4 value = 0;
+        for (i += 1 + hex; i < len && digits < 8; i++, digits++) {
+            Py_UCS4 d = PyUnicode_READ(kind, data, i);
+            if (d >= '0' && d <= '9') {
+                value = value * (hex ? 16 : 10) + (d - '0');
+            }
+            else if (hex && (d | 0x20) >= 'a' && (d | 0x20) <= 'f') {
+                value = value * 16 + ((d | 0x20) - 'a' + 10);
+            }
+            else {
+                break;
+            }
+        }
+        if (digits == 0 || digits > 7 || i >= len || PyUnicode_READ(kind, data, i) != ';') {
+            return -1;
+        }
+        int plain = (value >= 0x21 && value <= 0x7E) || (value >= 0xA0 && value <= 0xD7FF) ||
+                    (value >= 0xE000 && value <= 0xFDCF) ||
+                    (value >= 0xFDF0 && value <= 0x10FFFF && (value & 0xFFFE) != 0xFFFE);
+        Py_UCS4 widest = kind == PyUnicode_1BYTE_KIND   ? 0xFF
+                         : kind == PyUnicode_2BYTE_KIND ? 0xFFFF
+                                                        : 0x10FFFF;
+        if (!plain || value > widest) { /* the line is written in the page's own kind */
+            return -1;
+        }
+        *c = value;
+        return i;
+    }
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
+        const char *name = named[k].name;
+        Py_ssize_t j = 0;
+        while (name[j] && i + j < len && PyUnicode_READ(kind, data, i + j) == (Py_UCS4)name[j]) {
+            j++;
+        }
+        if (name[j] == '\0') {
+            *c = named[k].ch;
+            return i + j - 1;
+        }
+    }
+    return -1;
+}
+
 /* `_line`'s whitespace handling of `len` characters of `kind` at `data`, written to `out`
  * (same kind; at most `len` characters): the words (runs of characters other than
  * whitespace, Py_UNICODE_ISSPACE like str.split, and soft breaks: '\0', and '\n' in
  * <pre>), joined by '\n' where a soft break lies between two words, else by ' '. Counts
  * the sentence punctuation of the result on the way: CJK marks anywhere, Latin ones at the
  * end of a word (followed by the ' ' or '\n' after it, or the end of the text, which is
- * all `(?=\s|$)` can see there). With `references` (raw text), "&nbsp;" is a space, as
- * `blocks._unescaped` replaces it, and any other '&' stops it: returns 1, and the caller
- * has Python decode the text; else returns 0. */
+ * all `(?=\s|$)` can see there). With `references` (raw text), the references
+ * `reference_end` knows are decoded, and any other '&' stops it: returns 1, and the caller
+ * has Python decode the text (`blocks._unescaped`); else returns 0. */
 static inline int
 collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, void *out,
          Collapsed *result)
@@ -381,17 +443,11 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
     for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c == '&' && references) {
-            if (i + 5 < len && PyUnicode_READ(kind, data, i + 1) == 'n' &&
-                PyUnicode_READ(kind, data, i + 2) == 'b' &&
-                PyUnicode_READ(kind, data, i + 3) == 's' &&
-                PyUnicode_READ(kind, data, i + 4) == 'p' &&
-                PyUnicode_READ(kind, data, i + 5) == ';') {
-                c = ' '; /* `raw.replace("&nbsp;", " ")`: no "&nbsp;" overlaps another */
-                i += 5;
-            }
-            else {
+            Py_ssize_t end = reference_end(kind, data, i, len, &c);
+            if (end < 0) {
                 return 1;
             }
+            i = end;
         }
         if (c == 0 || (c == '\n' && pre)) {
             soft_break = 1;
@@ -648,6 +704,7 @@ static const char *const BOUNDED_NOISE_WORDS[] = {"ads", "ad", "foot", "gg", "ho
 static PyObject *noise_word_strs[sizeof(NOISE_WORDS) / sizeof(NOISE_WORDS[0])];
 static PyObject *bounded_word_strs[sizeof(BOUNDED_NOISE_WORDS) / sizeof(BOUNDED_NOISE_WORDS[0])];
 static int native_flags = 0; /* blocks.py's patterns are the ones above */
+static unsigned int noise_first_letters = 0; /* bit k: a word above starts with 'a' + k */
 
 #define LOW(s, i) ascii_lower(CH(s, i))
 
@@ -717,8 +774,15 @@ static PyObject *
 native_noise_in(Scan *s, Py_ssize_t start, Py_ssize_t end)
 {
     for (Py_ssize_t i = start; i < end; i++) {
+        Py_UCS4 c = LOW(s, i);
+        /* Most positions start no word: test the first letter before the word lists
+         * (distinct class strings such as "line number12 index11" are one per element). */
+        if (!is_lower_letter(c) || !(noise_first_letters & (1u << (c - 'a')))) {
+            continue;
+        }
         for (int w = 0; NOISE_WORDS[w]; w++) {
-            if (starts_with(s, i, end, NOISE_WORDS[w])) {
+            if ((Py_UCS4)(unsigned char)NOISE_WORDS[w][0] == c &&
+                starts_with(s, i, end, NOISE_WORDS[w])) {
                 return noise_word_strs[w];
             }
         }
@@ -727,6 +791,9 @@ native_noise_in(Scan *s, Py_ssize_t start, Py_ssize_t end)
         }
         for (int w = 0; BOUNDED_NOISE_WORDS[w]; w++) {
             const char *word = BOUNDED_NOISE_WORDS[w];
+            if ((Py_UCS4)(unsigned char)word[0] != c) {
+                continue;
+            }
             Py_ssize_t after = i + (Py_ssize_t)strlen(word);
             if (starts_with(s, i, end, word) && (after >= end || !is_lower_letter(LOW(s, after)))) {
                 return bounded_word_strs[w];
@@ -1551,9 +1618,11 @@ PyInit__blockscan(void)
             if ((noise_word_strs[w] = PyUnicode_InternFromString(NOISE_WORDS[w])) == NULL) {
                 return NULL;
             }
+            noise_first_letters |= 1u << (NOISE_WORDS[w][0] - 'a');
         }
         for (int w = 0; BOUNDED_NOISE_WORDS[w]; w++) {
             bounded_word_strs[w] = PyUnicode_InternFromString(BOUNDED_NOISE_WORDS[w]);
+            noise_first_letters |= 1u << (BOUNDED_NOISE_WORDS[w][0] - 'a');
             if (bounded_word_strs[w] == NULL) {
                 return NULL;
             }
