@@ -245,7 +245,7 @@ def _structured_values(
     yield from ((f"meta:{key}", metas[key]) for key in META_KEYS if key in metas)
     if _has_any(markup, TIME_MARKERS) and (root := tree.root()) is not None:
         yield from _time_values(root, _has_any(markup, ITEMPROP_MARKERS))
-    names = [name for name in ATTRIBUTES if name in markup]
+    names = [name for name in ATTRIBUTES if name in markup] if "data-" in markup else []
     if names and (root := tree.root()) is not None:
         yield from _attribute_values(root, names)
     for script in scripts:
