@@ -383,3 +383,21 @@ def test_character_references_decode_as_in_python(reference: str, text: str) -> 
     # C decodes the plain references itself (the rest go to Python): same lines either way,
     # in pages of each string kind.
     assert_same(f"<p>{text.format(reference)}</p><pre>{text.format(reference)}\n</pre>")
+
+
+def test_dated_tags_are_recorded_alike_with_their_box_and_text() -> None:
+    page = (
+        '<div class="related"><TIME DateTime="2024-01-01">一月 &amp; 二月</TIME></div>'
+        '<span ITEMPROP="datePublished">2024-02-02</span><p data-time="x">t</p>'
+        '<p class="a">no</p><time>' + "长" * 300
+    )
+    assert_same(page)
+    dated = blocks.page_lines(page).dated
+    assert [(tag.tag, tag.noise) for tag in dated] == [
+        ("time", "related"),
+        ("span", None),
+        ("p", None),
+        ("time", None),
+    ]
+    assert dated[0].text == "一月 &amp; 二月"
+    assert len(dated[3].text) == blocks.DATED_TEXT_CHARS

@@ -313,3 +313,19 @@ def test_an_offset_out_of_range_falls_back_to_the_default_zone(offset: str) -> N
     """Found by the fuzz run: a flipped byte in an offset made strptime raise."""
     head = f'<meta property="article:published_time" content="2024-05-10T09:00:00{offset}">'
     assert extract_metadata(page(head=head)).published == shanghai(2024, 5, 10, 9, 0)
+
+
+def test_time_element_inside_a_page_wide_nav_class_still_counts() -> None:
+    # <body class="nav-..."> makes every line's nearest box "nav"; a box holding most of the
+    # page's text is a wrapper, not a box about other content.
+    html = page(byline='<time datetime="2021-06-01T10:00:00+08:00">June 1</time>').replace(
+        "<body>", '<body class="nav-no-loaded">'
+    )
+    meta = extract_metadata(html)
+    assert meta.published == shanghai(2021, 6, 1, 10, 0)
+    assert meta.published_source == "time"
+
+
+def test_time_element_in_a_related_box_is_ignored() -> None:
+    related = '<div class="related"><time datetime="2019-01-01T00:00:00+08:00">x</time></div>'
+    assert extract_metadata(page(after=related)).published is None

@@ -5,13 +5,18 @@ from __future__ import annotations
 from newscrawl.extract import Options, extract
 from newscrawl.extract.blocks import page_lines
 from newscrawl.extract.metadata import extract_metadata
-from newscrawl.extract.metadata.lines import visible_lines
+from newscrawl.extract.metadata.lines import Line, other_content_boxes, visible_lines
 
 BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 12 + "</p>"
 
 
+def lines_of(html: str) -> list[Line]:
+    page = page_lines(html)
+    return visible_lines(page, other_content_boxes(page))
+
+
 def texts(html: str) -> list[str]:
-    return [line.text for line in visible_lines(page_lines(html))]
+    return [line.text for line in lines_of(html)]
 
 
 def test_boxes_about_other_articles_are_left_out() -> None:
@@ -28,7 +33,7 @@ def test_share_bars_and_toolbars_stay_as_they_may_hold_the_byline() -> None:
 
 
 def test_a_br_starts_a_line_of_its_own_and_headings_are_marked() -> None:
-    lines = visible_lines(page_lines("<h2>标题在这里</h2><p>作者：张三<br>来源：人民网</p>"))
+    lines = lines_of("<h2>标题在这里</h2><p>作者：张三<br>来源：人民网</p>")
     assert [(line.text, line.heading) for line in lines] == [
         ("标题在这里", True),
         ("作者：张三", False),

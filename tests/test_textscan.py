@@ -85,7 +85,9 @@ def test_native_and_python_search_agree_on_the_dataset_pages(shared_dir: object)
     for name in NAMED_DATASETS:
         dataset = load_dataset(name)
         for page, text in zip(dataset.pages, decode_pages(dataset), strict=True):
-            visible = [line.text for line in lines.visible_lines(blocks.page_lines(text))]
+            page_lines = blocks.page_lines(text)
+            boxes = lines.other_content_boxes(page_lines)
+            visible = [line.text for line in lines.visible_lines(page_lines, boxes)]
             for native_found, python_found in having_both_ways(visible):
                 assert native_found == python_found, page.id
 

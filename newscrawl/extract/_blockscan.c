@@ -47,6 +47,7 @@ static Known known[TABLE_SIZE];
 static int configured = 0;
 static int skip_count = 0;
 static Py_ssize_t max_depth = 256, close_depth = 32, chunk_size = 65536, class_chars = 512;
+static const Py_ssize_t dated_text_chars = 200; /* blocks.DATED_TEXT_CHARS */
 static PyObject *attribute_flags_func = NULL;
 static PyObject *root_name = NULL;  /* "": never equal to a tag name */
 static PyObject *root_block = NULL; /* "body" */
@@ -102,6 +103,7 @@ typedef struct {
 
     PyObject *lines;
     PyObject *parents;
+    PyObject *dated; /* `blocks.DatedTag` tuples */
     Py_ssize_t element_count;
     PyObject *flags_cache;   /* attribute string -> (hidden, noise word) */
     PyObject *unknown_names; /* lower-case name -> itself */
@@ -1038,6 +1040,29 @@ close_element(Scan *s, PyObject *name)
     return 0;
 }
 
+/* `blocks._dated_tag`: the (tag, attributes, noise, noise element, text) of a start tag ending at
+ * `position`, appended to the scan's dated tags. */
+static int
+add_dated(Scan *s, PyObject *name, Py_ssize_t attr_start, Py_ssize_t attr_end,
+          Py_ssize_t position)
+{
+    Py_ssize_t limit = position + dated_text_chars < s->n ? position + dated_text_chars : s->n;
+    Py_ssize_t end = find_char(s, '<', position, limit);
+    PyObject *attributes = PyUnicode_Substring(s->page, attr_start, attr_end);
+    PyObject *text = PyUnicode_Substring(s->page, position, end >= 0 ? end : limit);
+    PyObject *noise = TOP(s)->noise ? TOP(s)->noise : Py_None;
+    PyObject *noise_element = PyLong_FromSsize_t(TOP(s)->noise_element);
+    PyObject *tag = attributes && text && noise_element
+                        ? PyTuple_Pack(5, name, attributes, noise, noise_element, text)
+                        : NULL;
+    Py_XDECREF(noise_element);
+    int failed = tag == NULL || PyList_Append(s->dated, tag) < 0;
+    Py_XDECREF(attributes);
+    Py_XDECREF(text);
+    Py_XDECREF(tag);
+    return failed ? -1 : 0;
+}
+
 /* ---------------------------------------------------------------- the loop */
 
 static int
@@ -1160,6 +1185,15 @@ run(Scan *s)
             }
             PyObject *name = info.str;
             int kind = info.kind;
+            if (!closing &&
+                ((PyUnicode_GET_LENGTH(name) == 4 &&
+                  PyUnicode_CompareWithASCIIString(name, "time") == 0) ||
+                 (has_attributes && (contains_ascii_ci(s, attr_start, attr_end, "itemprop") ||
+                                     contains_ascii_ci(s, attr_start, attr_end, "data-"))))) {
+                if (add_dated(s, name, attr_start, attr_end, position) < 0) {
+                    return -1;
+                }
+            }
             int hidden = 0;
             PyObject *noise = NULL;
             int have_flags = 0;
@@ -1337,13 +1371,14 @@ scan(PyObject *Py_UNUSED(module), PyObject *page)
     s.skip_found = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(skip_count + 1));
     s.lines = PyList_New(0);
     s.parents = PyDict_New();
+    s.dated = PyList_New(0);
     s.flags_cache = PyDict_New();
     s.unknown_names = PyDict_New();
     if (s.stack == NULL || s.skip_from == NULL || s.skip_found == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    if (s.lines == NULL || s.parents == NULL || s.flags_cache == NULL ||
+    if (s.lines == NULL || s.parents == NULL || s.dated == NULL || s.flags_cache == NULL ||
         s.unknown_names == NULL) {
         goto done;
     }
@@ -1361,7 +1396,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *page)
     s.depth = 1;
 
     if (run(&s) == 0) {
-        result = PyTuple_Pack(2, s.lines, s.parents);
+        result = PyTuple_Pack(3, s.lines, s.parents, s.dated);
     }
 
 done:
@@ -1372,6 +1407,7 @@ done:
     PyMem_Free(s.out);
     Py_XDECREF(s.lines);
     Py_XDECREF(s.parents);
+    Py_XDECREF(s.dated);
     Py_XDECREF(s.flags_cache);
     Py_XDECREF(s.unknown_names);
     return result;

@@ -35,6 +35,10 @@ CLOSE_SEARCH_DEPTH = 32
 elements above it were left open); further down it is a stray end tag and ignored. This
 bound keeps the scan linear on pages of thousands of unclosed elements."""
 
+DATED_TEXT_CHARS = 200
+"""How much text after a dated tag is kept: a date written out is short."""
+_DATED_RE = re.compile("itemprop|data-", re.IGNORECASE | re.ASCII)
+
 _INLINE, _BLOCK, _LINK, _BREAK, _VOID, _SKIP, _RAW, _PRE, _CELL = range(9)
 
 BLOCK_TAGS = frozenset(
@@ -254,6 +258,24 @@ class PageLines(NamedTuple):
     lines: list[Line]
     parents: dict[int, int]
     """Element id -> id of its parent element (0 for top-level elements)."""
+    dated: list[DatedTag]
+    """The start tags that may carry a publication date (see `DatedTag`), in page order."""
+
+
+class DatedTag(NamedTuple):
+    """A start tag the metadata reads dates from: a ``<time>``, or one whose attributes
+    mention ``itemprop`` or ``data-`` (``itemprop=datePublished``, ``data-publishtime``).
+    Recorded by the scan so that metadata needs no DOM for them."""
+
+    tag: str
+    attributes: str
+    """The raw attribute text, as in the source."""
+    noise: str | None
+    """The boilerplate word of the nearest box around the tag (as `Line.noise`)."""
+    noise_element: int
+    """That box's element id (0 for none, as `Line.noise_element`)."""
+    text: str
+    """Up to `DATED_TEXT_CHARS` of raw text right after the tag, up to the next tag."""
 
 
 # A stack entry: tag, element id, block tag, noise word, noise element, hidden, in <pre>.
@@ -274,6 +296,7 @@ def _page_lines_python(page: str) -> PageLines:
     """
     lines: list[Line] = []
     parents: dict[int, int] = {}
+    dated: list[DatedTag] = []
     stack: list[_Entry] = [_ROOT]
     top = _ROOT
     attribute_flags: dict[str, tuple[bool, str | None]] = {}
@@ -324,6 +347,8 @@ def _page_lines_python(page: str) -> PageLines:
             if kind is None:
                 name = name.lower()
                 kind = _KIND.get(name, _INLINE)
+            if not closing and (name == "time" or (attributes and _DATED_RE.search(attributes))):
+                dated.append(_dated_tag(page, name, attributes, top[3:5], position))
             if kind == _INLINE and not top[5]:  # the commonest tags: decided first
                 if closing:
                     if top[0] != name:
@@ -388,7 +413,19 @@ def _page_lines_python(page: str) -> PageLines:
     if position < len(page) and not top[5]:
         pieces.append(_unclosed_tail(page, max(position, last_tag_end)))
     _flush(pieces, top, link_chars, lines)
-    return PageLines(lines, parents)
+    return PageLines(lines, parents, dated)
+
+
+def _dated_tag(
+    page: str, name: str, attributes: str, noise: tuple[str | None, int], position: int
+) -> DatedTag:
+    """The `DatedTag` of a start tag ending at `position`; `noise`: the nearest box's word
+    and element."""
+    limit = min(len(page), position + DATED_TEXT_CHARS)
+    end = page.find("<", position, limit)
+    return DatedTag(
+        name, attributes, noise[0], noise[1], page[position : end if end >= 0 else limit]
+    )
 
 
 def _unclosed_tail(page: str, start: int) -> str:
@@ -542,8 +579,8 @@ def _unescaped(raw: str) -> str:
 def _page_lines_native(page: str) -> PageLines:
     """`_page_lines_python` with the per-tag loop and the finishing of each line (`_line`)
     in C (`_blockscan.c`), which builds the same `Line`s."""
-    lines, parents = _blockscan.scan(page)
-    return PageLines(lines, parents)
+    lines, parents, dated = _blockscan.scan(page)
+    return PageLines(lines, parents, [DatedTag(*tag) for tag in dated])
 
 
 def _configure_native(patterns: tuple[str, ...] | None = None) -> tuple[bool, bool]:

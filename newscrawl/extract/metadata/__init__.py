@@ -7,9 +7,8 @@ description, tags and lead image.
 
 The page is read with the body extractor's passes: its head scan (`head.PageHead`: metas,
 JSON-LD, scripts, canonical link, language) and its line pass (`blocks.page_lines`: the
-visible text), handed over by a caller that ran them. lxml parses the page only for
-`<time>` and date-attribute evidence, on pages whose JSON-LD and metas carry no date.
-Never raises on bad input: empty, broken or binary pages give an empty `Metadata`. Pure
+visible text, and the tags that may carry a date: `<time>`, ``itemprop``, ``data-*``),
+handed over by a caller that ran them; no DOM is built. Never raises on bad input: empty, broken or binary pages give an empty `Metadata`. Pure
 and thread-safe.
 """
 
@@ -21,11 +20,11 @@ from datetime import datetime, tzinfo
 from lxml import etree
 
 from newscrawl.extract import blocks
-from newscrawl.extract.blocks import PageLines
+from newscrawl.extract.blocks import DatedTag, PageLines
 from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata import dates, jsonld, lines, page_meta, people
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
-from newscrawl.extract.metadata.parse import LazyTree, Source, page_text
+from newscrawl.extract.metadata.parse import Source, page_text
 
 KEYWORDS = dates.KEYWORDS + people.KEYWORDS
 """Every keyword the rules look up in the page's lines (found in one pass, `PageText`)."""
@@ -89,24 +88,23 @@ def extract_metadata(
     try:
         if isinstance(page, etree._Element):
             markup = etree.tostring(page, encoding="unicode", method="html")
-            tree = LazyTree(markup, page)
         else:
             markup = page_text(page)
-            tree = LazyTree(markup)
         if "<" not in markup:
             return Metadata()
         if body_lines is None:
             body_lines = blocks.page_lines(markup)
-        visible = lines.visible_lines(body_lines)
-        return _read(head or PageHead(markup), tree, markup, visible, url, fetched_at, zone)
+        other_content = lines.other_content_boxes(body_lines)
+        visible = lines.visible_lines(body_lines, other_content)
+        dated = [tag for tag in body_lines.dated if tag.noise_element not in other_content]
+        return _read(head or PageHead(markup), dated, visible, url, fetched_at, zone)
     except (RecursionError, MemoryError):
         return Metadata()
 
 
 def _read(
     head: PageHead,
-    tree: LazyTree,
-    markup: str,
+    dated: list[DatedTag],
     visible: list[lines.Line],
     url: str | None,
     fetched_at: datetime | None,
@@ -115,7 +113,7 @@ def _read(
     metas = head.meta_map
     ld_objects = jsonld.article_objects(head.scripts)
     scripts = [script.text for script in head.scripts if script.text]
-    structured = dates.structured(tree, metas, ld_objects, scripts, markup, url, fetched_at, zone)
+    structured = dates.structured(dated, metas, ld_objects, scripts, url, fetched_at, zone)
     page_text = lines.PageText.of(visible, KEYWORDS)
     title_at = lines.title_index(visible, head.title)
     header: list[lines.Line] = []

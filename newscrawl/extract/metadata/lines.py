@@ -15,28 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from lxml import etree
+from newscrawl.extract.blocks import PageLines
 
-from newscrawl.extract.blocks import MAX_CLASS_CHARS, PageLines
-
-SKIP_TAGS = frozenset(
-    {
-        "script",
-        "style",
-        "noscript",
-        "template",
-        "iframe",
-        "svg",
-        "select",
-        "textarea",
-        "aside",
-        "nav",
-        "footer",
-        "head",
-        "title",
-        "button",
-    }
-)
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
 OTHER_CONTENT_WORDS = frozenset(
     {
@@ -59,17 +39,9 @@ OTHER_CONTENT_WORDS = frozenset(
     }
 )
 """The body pass's boilerplate words (`blocks.NOISE_WORD_RE`, nearest box) that mark a box
-about *other* content, whose dates and names are not this article's. Share bars, toolbars
+about *other* content, whose dates (in lines and in dated tags) and names are not this
+article's. Share bars, toolbars
 and breadcrumbs are boilerplate for the body but may hold the byline, so they stay."""
-_NOISE_WORDS = (
-    r"(?:related|relate[-_]|recommend|recom[-_]|comment|sidebar|pinglun|tuijian|xiangguan|"
-    r"(?:side|aside|reply|replies|footer|hot|rank|cmt|xgxw|rec)(?=$|[\s_\d-]))"
-)
-_NOISE_RE = re.compile(r"[\s_-]" + _NOISE_WORDS, re.IGNORECASE)
-"""Class/id words of boxes about other articles: related lists, recommendations, comments,
-sidebars, hot/rank lists. Matched per word (after a separator; `is_noise` prefixes a space)
-so that e.g. "padding" never matches "ad". Led by a character class, the regex engine skips
-ahead to separators instead of trying every word at every position."""
 _SPACE_RE = re.compile(r"[\s\u3000\xa0]+")
 _TITLE_SPLIT_RE = re.compile(r"\s*(?:[_|｜]|--|—|\s-\s)\s*")
 """Separators between a <title>'s headline and the site name ("标题_新浪网", "标题 - 网易")."""
@@ -95,27 +67,14 @@ class Line:
     tag: str
 
 
-def is_noise(element: etree._Element) -> bool:
-    """True for boxes about other content (sidebar, related, comments) by tag or class/id."""
-    tag = element.tag
-    if not isinstance(tag, str) or tag in SKIP_TAGS:
-        return True
-    names = element.get("class")
-    identifier = element.get("id")
-    if not names and not identifier:
-        return False
-    words = f" {(names or '')[:MAX_CLASS_CHARS]} {(identifier or '')[:MAX_CLASS_CHARS]}"
-    return _NOISE_RE.search(words) is not None
-
-
-def visible_lines(page: PageLines) -> list[Line]:
+def visible_lines(page: PageLines, other_content: set[int]) -> list[Line]:
     """The body pass's lines (`blocks.page_lines`, so the page is scanned once for both)
-    as metadata sees them: lines inside boxes about other content (`OTHER_CONTENT_WORDS`)
-    left out, a ``<br>`` break (kept inside a body line) starting a line of its own, as
-    bylines are often set one field per ``<br>``, and each line cut at `MAX_LINE_CHARS`."""
+    as metadata sees them: lines inside boxes about other content (`other_content`) left
+    out, a ``<br>`` break (kept inside a body line) starting a line of its own, as bylines
+    are often set one field per ``<br>``, and each line cut at `MAX_LINE_CHARS`."""
     visible: list[Line] = []
     for line in page.lines:
-        if line.noise in OTHER_CONTENT_WORDS:
+        if line.noise_element in other_content:
             continue
         heading = line.tag in HEADING_TAGS
         if "\n" in line.text:
@@ -125,6 +84,25 @@ def visible_lines(page: PageLines) -> list[Line]:
         else:
             visible.append(Line(line.text[:MAX_LINE_CHARS], heading, line.tag))
     return visible
+
+
+def other_content_boxes(page: PageLines) -> set[int]:
+    """The boxes about other content: elements named by an `OTHER_CONTENT_WORDS` word,
+    unless one holds most of the page's text as the nearest box of its lines: that is a
+    page-wide wrapper (``<body class="nav-no-loaded">``), not a sidebar."""
+    chars: dict[int, int] = {}
+    total = 0
+    for line in page.lines:
+        total += line.chars
+        if line.noise in OTHER_CONTENT_WORDS:
+            chars[line.noise_element] = chars.get(line.noise_element, 0) + line.chars
+    boxes = {element for element, held in chars.items() if held * 2 <= total}
+    boxes.update(
+        tag.noise_element
+        for tag in page.dated
+        if tag.noise in OTHER_CONTENT_WORDS and tag.noise_element not in chars
+    )
+    return boxes
 
 
 def title_index(lines: list[Line], page_title: str) -> int | None:
