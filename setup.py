@@ -1,6 +1,6 @@
-"""The optional C extensions of `newscrawl.extract` (the line scan of `blocks`, the keyword
-search of `metadata.lines`), and the entry point of ``scrapyd-deploy``, which builds its
-egg with ``python setup.py bdist_egg``.
+"""The optional C extensions of `newscrawl.extract` (the line scan of `blocks`, the line
+scores of `default`, the text scans of the metadata), and the entry point of
+``scrapyd-deploy``, which builds its egg with ``python setup.py bdist_egg``.
 
 Everything else (metadata, package data, the ``scrapy`` entry point scrapyd reads) lives
 in pyproject.toml; without this file scrapyd-deploy would write a template of its own here.
@@ -21,6 +21,6 @@ setup(
     if BUILDING_EGG
     else [
         Extension(f"newscrawl.extract.{name}", [f"newscrawl/extract/{name}.c"], optional=True)
-        for name in ("_blockscan", "_textscan")
+        for name in ("_blockscan", "_select", "_textscan")
     ]
 )

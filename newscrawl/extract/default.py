@@ -255,26 +255,9 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     meta, whose quoted short lines count as body (`Options.description_weight`).
     """
     lines = page.lines
-    noisy = boilerplate_elements(page, options)
-    quoted = _quoted_by(description)
     plain_title = "".join(title.split())
-    link_rule = f"link line: link share > {options.max_link_share}"
-    dropped: list[str | None] = []
-    scores: list[int] = []
-    title_chars = len(plain_title)
-    headline = None
-    for index, line in enumerate(lines):
-        # The hot loop of the method (hundreds of lines a page): the cheap tests inline.
-        reason = _boilerplate_reason(line, noisy)
-        if reason is None and line.link_chars and _is_link_line(line, options):
-            reason = link_rule
-        score = line_score(line, reason is not None, options)
-        if score <= 0 and reason is None and quoted(line):
-            score = options.description_weight * line.chars
-        if headline is None and line.chars == title_chars and _is_headline(line, plain_title):
-            headline = index
-        dropped.append(reason)
-        scores.append(score)
+    noisy = boilerplate_elements(page, options)
+    dropped, scores, headline = _score_lines(lines, noisy, options, plain_title, description)
     chosen = main_elements(lines, scores, page.parents, headline, options)
     inside_element = _inside_elements(chosen, page.parents)
     inside = [inside_element[line.element] for line in lines]
@@ -294,6 +277,82 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     if not kept_lines:
         reason = "no text lines" if not lines else "no line scores as body text"
     return Selection(kept_lines, table, reason)
+
+
+LineScores = tuple[list[str | None], list[int], int | None]
+"""Per line the rule that drops it (None: kept so far) and its score; the headline's index."""
+
+
+def _score_lines_python(
+    lines: Sequence[Line], noisy: set[int], options: Options, plain_title: str, description: str
+) -> LineScores:
+    """Rule 1 of the module docstring for every line, and the headline line (the first
+    whose text, whitespace removed, is `plain_title`): the reference of the C loop
+    (`_select.c`) and the fallback without it."""
+    quoted = _quoted_by(description)
+    link_rule = _link_rule(options)
+    dropped: list[str | None] = []
+    scores: list[int] = []
+    title_chars = len(plain_title)
+    headline = None
+    for index, line in enumerate(lines):
+        reason = _boilerplate_reason(line, noisy)
+        if reason is None and line.link_chars and _is_link_line(line, options):
+            reason = link_rule
+        score = line_score(line, reason is not None, options)
+        if score <= 0 and reason is None and quoted(line):
+            score = options.description_weight * line.chars
+        if headline is None and line.chars == title_chars and _is_headline(line, plain_title):
+            headline = index
+        dropped.append(reason)
+        scores.append(score)
+    return dropped, scores, headline
+
+
+def _score_lines_native(
+    lines: Sequence[Line], noisy: set[int], options: Options, plain_title: str, description: str
+) -> LineScores:
+    """`_score_lines_python` in C (the method's hot loop: hundreds of lines a page), for
+    options whose costs are ints (the C loop's arithmetic); others run the Python loop."""
+    costs = tuple(getattr(options, name) for name in _INT_COSTS)
+    if not all(type(cost) is int for cost in costs) or not isinstance(lines, list):
+        return _score_lines_python(lines, noisy, options, plain_title, description)
+    result: LineScores = _select.score_lines(
+        lines,
+        noisy,
+        costs,
+        float(options.max_link_share),
+        plain_title,
+        "".join(description.split()),
+        _link_rule(options),
+        _is_boilerplate_line,
+    )
+    return result
+
+
+_INT_COSTS = (
+    "line_cost",
+    "short_line_cost",
+    "punctuation_weight",
+    "prose_link_chars",
+    "description_weight",
+)
+"""The `Options` the C loop reads as ints, in its order."""
+
+
+def _link_rule(options: Options) -> str:
+    return f"link line: link share > {options.max_link_share}"
+
+
+def _is_boilerplate_line(text: str) -> bool:
+    return BOILERPLATE_LINE_RE.search(text) is not None
+
+
+try:
+    import newscrawl.extract._select as _select
+except ImportError:  # built without a C compiler
+    _select = None
+_score_lines = _score_lines_python if _select is None else _score_lines_native
 
 
 class _Decider(NamedTuple):
@@ -355,7 +414,7 @@ def _boilerplate_reason(line: Line, noisy: set[int]) -> str | None:
     if (
         line.chars <= MAX_BOILERPLATE_LINE
         and _MAY_BE_BOILERPLATE_RE.search(line.text)
-        and BOILERPLATE_LINE_RE.search(line.text)
+        and _is_boilerplate_line(line.text)
     ):
         return "boilerplate line: credit/statement"
     return None

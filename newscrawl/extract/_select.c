@@ -1,0 +1,246 @@
+/* The per-line loop of newscrawl.extract.default.select, in C.
+ *
+ * score_lines(lines, noisy, costs, max_link_share, plain_title, plain_description,
+ *             link_rule, boilerplate_line) -> (dropped, scores, headline)
+ *
+ * A port of `default._score_lines_python` (the reference: see its docstring for the
+ * rules): for each `blocks.Line` the rule that drops it (a str, or None), its score, and
+ * the index of the headline line (or None). `costs` is the tuple of int options
+ * (line_cost, short_line_cost, punctuation_weight, prose_link_chars, description_weight);
+ * `boilerplate_line(text)` is `BOILERPLATE_LINE_RE`'s test, called only for short lines
+ * that hold what every match holds (a colon, 权, "ight" in any case). Lines are read by
+ * index: text, tag, element, chars, link_chars, punctuation, noise, noise_element.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+enum { F_TEXT = 0, F_CHARS = 3, F_LINK_CHARS = 4, F_PUNCTUATION = 5, F_NOISE = 6,
+       F_NOISE_ELEMENT = 7, LINE_FIELDS = 8 };
+
+#define MAX_BOILERPLATE_LINE 200 /* default.MAX_BOILERPLATE_LINE */
+#define MIN_QUOTED_CHARS 6       /* default.MIN_QUOTED_CHARS */
+
+/* `_MAY_BE_BOILERPLATE_RE.search(text)`: "[：:权]|[iI][gG][hH][tT]". */
+static int
+may_be_boilerplate(PyObject *text)
+{
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c == ':' || c == 0xFF1A || c == 0x6743) {
+            return 1;
+        }
+        if ((c | 0x20) == 'i' && i + 3 < n && (PyUnicode_READ(kind, data, i + 1) | 0x20) == 'g' &&
+            (PyUnicode_READ(kind, data, i + 2) | 0x20) == 'h' &&
+            (PyUnicode_READ(kind, data, i + 3) | 0x20) == 't') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* `"".join(text.split())`: the text without its whitespace. */
+static PyObject *
+without_whitespace(PyObject *text)
+{
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), kept = 0;
+    Py_UCS4 *chars = PyMem_Malloc(sizeof(Py_UCS4) * (size_t)(n ? n : 1));
+    if (chars == NULL) {
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (!Py_UNICODE_ISSPACE(c)) {
+            chars[kept++] = c;
+        }
+    }
+    PyObject *result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars, kept);
+    PyMem_Free(chars);
+    return result;
+}
+
+static int
+read_long(PyObject *tuple, Py_ssize_t index, long long *value)
+{
+    PyObject *item = PyTuple_GET_ITEM(tuple, index);
+    if (!PyLong_CheckExact(item)) {
+        PyErr_SetString(PyExc_TypeError, "line fields and costs must be ints");
+        return -1;
+    }
+    *value = PyLong_AsLongLong(item);
+    return *value == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* The reason string of a boilerplate element, one per noise word (cached in `reasons`). */
+static PyObject *
+element_reason(PyObject *reasons, PyObject *noise)
+{
+    PyObject *reason = PyDict_GetItemWithError(reasons, noise);
+    if (reason != NULL || PyErr_Occurred()) {
+        return reason;
+    }
+    reason = PyUnicode_FromFormat("boilerplate element: %S", noise);
+    if (reason == NULL || PyDict_SetItem(reasons, noise, reason) < 0) {
+        Py_XDECREF(reason);
+        return NULL;
+    }
+    Py_DECREF(reason); /* the dict holds it */
+    return reason;
+}
+
+static PyObject *
+score_lines(PyObject *self, PyObject *args)
+{
+    PyObject *lines, *noisy, *costs, *plain_title, *plain_description, *link_rule, *boilerplate;
+    double max_link_share;
+    if (!PyArg_ParseTuple(args, "O!OO!dUUUO:score_lines", &PyList_Type, &lines, &noisy,
+                          &PyTuple_Type, &costs, &max_link_share, &plain_title,
+                          &plain_description, &link_rule, &boilerplate)) {
+        return NULL;
+    }
+    long long cost[5];
+    if (PyTuple_GET_SIZE(costs) != 5) {
+        PyErr_SetString(PyExc_TypeError, "costs must hold five ints");
+        return NULL;
+    }
+    for (int k = 0; k < 5; k++) {
+        if (read_long(costs, k, &cost[k]) < 0) {
+            return NULL;
+        }
+    }
+    long long line_cost = cost[0], short_line_cost = cost[1], punctuation_weight = cost[2],
+              prose_link_chars = cost[3], description_weight = cost[4];
+    Py_ssize_t count = PyList_GET_SIZE(lines);
+    Py_ssize_t title_chars = PyUnicode_GET_LENGTH(plain_title);
+    int have_description = PyUnicode_GET_LENGTH(plain_description) > 0;
+    PyObject *dropped = PyList_New(count), *scores = PyList_New(count);
+    PyObject *reasons = PyDict_New(), *credit = PyUnicode_FromString(
+                                          "boilerplate line: credit/statement");
+    PyObject *headline = Py_None, *result = NULL;
+    Py_INCREF(headline);
+    if (dropped == NULL || scores == NULL || reasons == NULL || credit == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < count; index++) {
+        PyObject *line = PyList_GET_ITEM(lines, index);
+        if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS) {
+            PyErr_SetString(PyExc_TypeError, "lines must be blocks.Line tuples");
+            goto done;
+        }
+        PyObject *text = PyTuple_GET_ITEM(line, F_TEXT);
+        long long chars, link_chars, punctuation;
+        if (!PyUnicode_Check(text) || read_long(line, F_CHARS, &chars) < 0 ||
+            read_long(line, F_LINK_CHARS, &link_chars) < 0 ||
+            read_long(line, F_PUNCTUATION, &punctuation) < 0) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "a line's text must be a str");
+            }
+            goto done;
+        }
+        PyObject *reason = NULL; /* borrowed */
+        int in_noisy = PySet_Contains(noisy, PyTuple_GET_ITEM(line, F_NOISE_ELEMENT));
+        if (in_noisy < 0) {
+            goto done;
+        }
+        if (in_noisy) {
+            if ((reason = element_reason(reasons, PyTuple_GET_ITEM(line, F_NOISE))) == NULL) {
+                goto done;
+            }
+        }
+        else if (chars <= MAX_BOILERPLATE_LINE && may_be_boilerplate(text)) {
+            PyObject *hit = PyObject_CallOneArg(boilerplate, text);
+            int is_credit = hit == NULL ? -1 : PyObject_IsTrue(hit);
+            Py_XDECREF(hit);
+            if (is_credit < 0) {
+                goto done;
+            }
+            if (is_credit) {
+                reason = credit;
+            }
+        }
+        if (reason == NULL && link_chars &&
+            (double)link_chars > max_link_share * (double)chars &&
+            (chars - link_chars < prose_link_chars || !punctuation)) {
+            reason = link_rule;
+        }
+        long long score;
+        if (reason != NULL) {
+            score = -chars;
+        }
+        else {
+            score = chars - link_chars + punctuation_weight * punctuation - line_cost;
+            if (score < -short_line_cost) {
+                score = -short_line_cost;
+            }
+        }
+        int need_plain = (score <= 0 && reason == NULL && have_description &&
+                          chars >= MIN_QUOTED_CHARS && link_chars * 2 <= chars) ||
+                         (headline == Py_None && chars == title_chars);
+        if (need_plain) {
+            PyObject *plain = without_whitespace(text);
+            if (plain == NULL) {
+                goto done;
+            }
+            if (score <= 0 && reason == NULL && have_description &&
+                chars >= MIN_QUOTED_CHARS && link_chars * 2 <= chars) {
+                int quoted = PyUnicode_Contains(plain_description, plain);
+                if (quoted < 0) {
+                    Py_DECREF(plain);
+                    goto done;
+                }
+                if (quoted) {
+                    score = description_weight * chars;
+                }
+            }
+            if (headline == Py_None && chars == title_chars &&
+                PyUnicode_Compare(plain, plain_title) == 0) {
+                Py_DECREF(headline);
+                if ((headline = PyLong_FromSsize_t(index)) == NULL) {
+                    Py_DECREF(plain);
+                    goto done;
+                }
+            }
+            Py_DECREF(plain);
+        }
+        PyObject *value = PyLong_FromLongLong(score);
+        if (value == NULL) {
+            goto done;
+        }
+        PyObject *rule = reason ? reason : Py_None;
+        Py_INCREF(rule);
+        PyList_SET_ITEM(dropped, index, rule);
+        PyList_SET_ITEM(scores, index, value);
+    }
+    result = PyTuple_Pack(3, dropped, scores, headline);
+done:
+    Py_XDECREF(dropped);
+    Py_XDECREF(scores);
+    Py_XDECREF(reasons);
+    Py_XDECREF(credit);
+    Py_XDECREF(headline);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"score_lines", score_lines, METH_VARARGS,
+     "score_lines(lines, noisy, costs, max_link_share, plain_title, plain_description, "
+     "link_rule, boilerplate_line) -> (dropped, scores, headline): default.select's "
+     "per-line loop (see default._score_lines_python)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_select",
+    "The per-line loop of newscrawl.extract.default.select in C (see default.py).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__select(void)
+{
+    return PyModule_Create(&module_def);
+}

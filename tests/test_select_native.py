@@ -1,0 +1,92 @@
+"""The default method's per-line loop in C (``_select.c``) against the Python reference.
+
+`default._score_lines_native` must return exactly what `default._score_lines_python`
+returns (the rule dropping each line, each score, the headline's index) on the dataset
+pages, with and without a description, and on generated lines built to hit every rule:
+boilerplate elements, credit lines, link lines, quoted lines, the headline. Under CI
+(CI=true) a missing extension fails these tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from conftest import UNDER_CI, skip_or_fail
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
+from newscrawl.evaluation.runner import decode_pages
+from newscrawl.extract import blocks, default, head, pagemeta
+from newscrawl.extract.blocks import Line
+from newscrawl.extract.model import Options
+
+SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=UNDER_CI,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+OPTIONS = Options()
+WORDS = st.sampled_from(
+    ["责任编辑：", "来源:", "版权所有", "Copyright 2024", "all rights reserved", "RIGHT",
+     "正文内容。", "链接", "标题", " ", "\u3000", "\n", "a", "权", "，"]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module", autouse=True)
+def native() -> None:
+    if default._select is None:
+        skip_or_fail("the _select C extension is not built")
+
+
+def assert_same(
+    lines: list[Line], noisy: set[int], title: str, description: str, options: Options = OPTIONS
+) -> None:
+    plain_title = "".join(title.split())
+    expected = default._score_lines_python(lines, noisy, options, plain_title, description)
+    assert default._score_lines_native(lines, noisy, options, plain_title, description) == expected
+
+
+def test_dataset_pages_score_alike(shared_dir: object) -> None:
+    for name in NAMED_DATASETS:
+        dataset = load_dataset(name)
+        for text in decode_pages(dataset):
+            page = blocks.page_lines(text)
+            meta = pagemeta.page_meta(head.PageHead(text))
+            noisy = default.boilerplate_elements(page, OPTIONS)
+            headings = [line.text for line in page.lines if line.tag == "h1"]
+            title = headings[0] if headings else meta.og_title
+            assert_same(page.lines, noisy, title, meta.description)
+            assert_same(page.lines, noisy, title, "")
+
+
+@st.composite
+def lines_and_context(draw: st.DrawFn) -> tuple[list[Line], set[int], str, str]:
+    texts = draw(st.lists(st.lists(WORDS, max_size=6).map("".join), max_size=12))
+    lines = []
+    for element, text in enumerate(texts, start=1):
+        chars = len("".join(text.split()))
+        link_chars = draw(st.integers(0, chars))
+        noise_element = draw(st.sampled_from([0, element, 99]))
+        noise = draw(st.sampled_from(["comment", "footer"])) if noise_element else None
+        punctuation = draw(st.integers(0, 5))
+        lines.append(Line(text, "p", element, chars, link_chars, punctuation, noise, noise_element))
+    noisy = draw(st.sets(st.sampled_from([1, 2, 3, 99])))
+    title = draw(st.sampled_from(["", *texts[:2]]))
+    description = draw(st.sampled_from(["", "".join(texts[:3]), "正文内容。链接"]))
+    return lines, noisy, title, description
+
+
+@SETTINGS
+@given(lines_and_context())
+def test_generated_lines_score_alike(case: tuple[list[Line], set[int], str, str]) -> None:
+    assert_same(*case)
+
+
+def test_options_that_are_not_ints_run_the_python_loop() -> None:
+    lines = [Line("正文内容。" * 10, "p", 1, 50, 0, 10, None, 0)]
+    halves = replace(OPTIONS, line_cost=2.5)  # type: ignore[arg-type]
+    assert_same(lines, set(), "", "", halves)
+    assert default._score_lines_native(lines, set(), halves, "", "")[1] == [pytest.approx(97.5)]
