@@ -10,10 +10,19 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = PROJECT_ROOT.parent / "shared"
 UNDER_CI = os.environ.get("CI", "").lower() == "true"
+NATIVE_SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=UNDER_CI,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+"""Hypothesis settings of the tests that hold a C extension to its Python reference:
+repeatable under CI, many examples elsewhere."""
 
 
 def skip_or_fail(reason: str) -> None:

@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import UNDER_CI, skip_or_fail
-from hypothesis import HealthCheck, given, settings
+from conftest import NATIVE_SETTINGS, skip_or_fail
+from hypothesis import given
 from hypothesis import strategies as st
 from test_fuzz_extract import mutated_pages, pages
 
@@ -30,12 +30,6 @@ from newscrawl.extract import blocks
 
 WHITESPACE = tuple(chr(c) for c in range(0x110000) if chr(c).isspace())
 """Every character `str.split` splits at (and `\\s` matches)."""
-SETTINGS = settings(
-    max_examples=300,
-    deadline=None,
-    derandomize=UNDER_CI,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -212,7 +206,7 @@ ATTRIBUTE_TOKENS = (
 )  # fmt: skip
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(st.lists(st.sampled_from(ATTRIBUTE_TOKENS), max_size=16).map("".join))
 def test_the_attribute_flags_in_c_are_the_python_ones(attributes: str) -> None:
     native_flags = blocks._blockscan.native_attribute_flags(attributes)
@@ -248,13 +242,13 @@ def tag_soup(draw: st.DrawFn) -> str:
     return "".join(parts)
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(st.one_of(tag_soup(), pages(), mutated_pages()))
 def test_the_same_lines_on_generated_html(page: str) -> None:
     assert_same(page)
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(tag_soup())
 def test_the_same_lines_on_generated_html_with_small_limits(page: str) -> None:
     defaults = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH, blocks.MAX_CLASS_CHARS
@@ -282,13 +276,13 @@ def line_soup(draw: st.DrawFn) -> str:
     return f"<{element}>{text}</{element}>{draw(st.sampled_from(LINE_TOKENS))}"
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(st.lists(line_soup(), max_size=4).map("".join))
 def test_the_same_lines_on_generated_text(page: str) -> None:
     assert_same(page)
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(st.lists(line_soup(), max_size=4).map("".join))
 def test_the_same_lines_on_generated_text_with_python_patterns(page: str) -> None:
     assert configure(*DEFAULT_LIMITS, ("",) * 5) == (False, False)
@@ -298,7 +292,7 @@ def test_the_same_lines_on_generated_text_with_python_patterns(page: str) -> Non
         configure(*DEFAULT_LIMITS)
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(st.text(max_size=60))
 def test_the_same_line_of_any_text(text: str) -> None:
     for element in ("p", "pre"):

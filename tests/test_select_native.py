@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from conftest import UNDER_CI, skip_or_fail
-from hypothesis import HealthCheck, given, settings
+from conftest import NATIVE_SETTINGS, skip_or_fail
+from hypothesis import given
 from hypothesis import strategies as st
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
@@ -22,12 +22,6 @@ from newscrawl.extract import blocks, default, head, pagemeta
 from newscrawl.extract.blocks import Line
 from newscrawl.extract.model import Options
 
-SETTINGS = settings(
-    max_examples=300,
-    deadline=None,
-    derandomize=UNDER_CI,
-    suppress_health_check=[HealthCheck.too_slow],
-)
 OPTIONS = Options()
 WORDS = st.sampled_from(
     ["责任编辑：", "来源:", "版权所有", "Copyright 2024", "all rights reserved", "RIGHT",
@@ -79,7 +73,7 @@ def lines_and_context(draw: st.DrawFn) -> tuple[list[Line], set[int], str, str]:
     return lines, noisy, title, description
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(lines_and_context())
 def test_generated_lines_score_alike(case: tuple[list[Line], set[int], str, str]) -> None:
     assert_same(*case)

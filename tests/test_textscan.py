@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from conftest import UNDER_CI, skip_or_fail
-from hypothesis import HealthCheck, given, settings
+from conftest import NATIVE_SETTINGS, skip_or_fail
+from hypothesis import given
 from hypothesis import strategies as st
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
@@ -23,12 +23,6 @@ from newscrawl.extract import blocks
 from newscrawl.extract.metadata import KEYWORDS, lines, page_meta
 from newscrawl.extract.metadata.lines import PageText
 
-SETTINGS = settings(
-    max_examples=300,
-    deadline=None,
-    derandomize=UNDER_CI,
-    suppress_health_check=[HealthCheck.too_slow],
-)
 NEEDLES = [needle for keyword in KEYWORDS for needle in keyword.needles]
 TOKENS = st.sampled_from(
     [*NEEDLES, *(needle.upper() for needle in NEEDLES), *"".join(NEEDLES), "ſ", "ſOURCE", " ",
@@ -50,9 +44,7 @@ def native() -> None:
 
 def fold(text: str) -> str:
     """The folding `_textscan.c` applies: ASCII capitals to lower case, "ſ" to "s"."""
-    return "".join(
-        chr(ord(c) + 32) if "A" <= c <= "Z" else "s" if c == "ſ" else c for c in text
-    )
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else "s" if c == "ſ" else c for c in text)
 
 
 def having_both_ways(texts: list[str]) -> Iterator[tuple[list[str], list[str]]]:
@@ -60,13 +52,12 @@ def having_both_ways(texts: list[str]) -> Iterator[tuple[list[str], list[str]]]:
     for keyword in KEYWORDS:
         native_page = PageText.of([lines.Line(text, False, "p") for text in texts], KEYWORDS)
         python_page = PageText.of([lines.Line(text, False, "p") for text in texts], KEYWORDS)
-        python_page._hits.update(
-            zip(KEYWORDS, lines._line_hits_python(python_page.texts, python_page.joined, KEYWORDS))
-        )
+        hits = lines._line_hits_python(python_page.texts, python_page.joined, KEYWORDS)
+        python_page._hits.update(zip(KEYWORDS, hits, strict=True))
         yield native_page.having(keyword, 1), python_page.having(keyword, 1)
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(LINE)
 def test_every_line_a_pattern_matches_holds_a_needle(line: str) -> None:
     for keyword in KEYWORDS:
@@ -74,7 +65,7 @@ def test_every_line_a_pattern_matches_holds_a_needle(line: str) -> None:
             assert any(needle in fold(line) for needle in keyword.needles), keyword
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(st.lists(LINE, max_size=12))
 def test_native_and_python_search_find_the_same_lines(texts: list[str]) -> None:
     for native_found, python_found in having_both_ways(texts):
@@ -108,7 +99,7 @@ def test_line_hits_refuses_bad_needles() -> None:
         lines._textscan.line_hits("text", ("not a tuple",))
 
 
-@SETTINGS
+@NATIVE_SETTINGS
 @given(st.text(st.sampled_from("aZkあアヿ가힣㐀一鿿豈﫿\U00020000 1。é")))
 def test_script_letters_native_and_python_count_the_same(text: str) -> None:
     assert page_meta.script_letters(text) == page_meta._script_letters_python(text)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from newscrawl.extract.blocks import Line, PageLines
@@ -355,7 +356,8 @@ except ImportError:  # built without a C compiler
 _score_lines = _score_lines_python if _select is None else _score_lines_native
 
 
-class _Decider(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Decider:
     """Builds one line's `LineDecision` from what `select` worked out for all of them."""
 
     lines: Sequence[Line]

@@ -164,9 +164,7 @@ class DecisionTable(Sequence[LineDecision]):
     ) -> None:
         self._count = count
         self._decide = decide
-        self.kept = tuple(
-            decision for decision in map(decide, candidates) if decision.kept
-        )
+        self.kept = tuple(decision for decision in map(decide, candidates) if decision.kept)
         """The kept lines' decisions, in page order."""
         self._built: tuple[LineDecision, ...] | None = None
 

@@ -84,9 +84,7 @@ def select(texts: list[str], options: Options) -> Selection:
     table = DecisionTable(
         len(texts), _Decider(texts, groups, survivors, line_length, options), candidates
     )
-    return Selection(
-        table.kept, table, line_length, _empty_reason(table.kept, groups, line_length)
-    )
+    return Selection(table.kept, table, line_length, _empty_reason(table.kept, groups, line_length))
 
 
 class _Decider:

@@ -8,8 +8,8 @@ description, tags and lead image.
 The page is read with the body extractor's passes: its head scan (`head.PageHead`: metas,
 JSON-LD, scripts, canonical link, language) and its line pass (`blocks.page_lines`: the
 visible text, and the tags that may carry a date: `<time>`, ``itemprop``, ``data-*``),
-handed over by a caller that ran them; no DOM is built. Never raises on bad input: empty, broken or binary pages give an empty `Metadata`. Pure
-and thread-safe.
+handed over by a caller that ran them; no DOM is built. Never raises on bad input: empty,
+broken or binary pages give an empty `Metadata`. Pure and thread-safe.
 """
 
 from __future__ import annotations

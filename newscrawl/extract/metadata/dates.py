@@ -119,9 +119,9 @@ _LABEL_KEY = Keyword(
 """Words a labelled date's line needs (`_PUBLISH_LABEL_RE` or "于 … 发布"); case spelled
 out, as in people.py, so that the search can skip ahead."""
 _DATE_HINT_RE = re.compile(r"\d|今天|昨天|前天")
+"""What every date pattern needs in a line: lines without it skip the four date regexes."""
 _YEAR_HINT_RE = re.compile(r"(?:19|20)\d\d")
 """What `_YMD_RE` and `_MDY_RE` need in a line."""
-"""What every date pattern needs in a line: lines without it skip the four date regexes."""
 _PUBLISHED_AFTER_RE = re.compile(r"^[^。，,]{0,20}?(?:首次)?(?:发布|发表)")
 _REJECT_AFTER_RE = re.compile(r"^\s*(?:修改|编辑|更新\S*于)")
 _MONTH_RE = re.compile(

@@ -40,8 +40,8 @@ OTHER_CONTENT_WORDS = frozenset(
 )
 """The body pass's boilerplate words (`blocks.NOISE_WORD_RE`, nearest box) that mark a box
 about *other* content, whose dates (in lines and in dated tags) and names are not this
-article's. Share bars, toolbars
-and breadcrumbs are boilerplate for the body but may hold the byline, so they stay."""
+article's. Share bars, toolbars and breadcrumbs are boilerplate for the body but may hold
+the byline, so they stay."""
 _SPACE_RE = re.compile(r"[\s\u3000\xa0]+")
 _TITLE_SPLIT_RE = re.compile(r"\s*(?:[_|｜]|--|—|\s-\s)\s*")
 """Separators between a <title>'s headline and the site name ("标题_新浪网", "标题 - 网易")."""

@@ -95,7 +95,9 @@ byline when it starts with one."""
 _NAME_LINE_RE = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,4}(?:[、，, ][\u4e00-\u9fff]{2,4}){0,3})$")
 """A line that is nothing but person names: "胡平", "赵延东、风笑天"."""
 _SOURCE_KEY = Keyword(
-    re.compile(r"来源|来自|出处|稿源|发文机关|发布机构|发文单位|发布单位|[sSſ][oO][uU][rR][cC][eE]"),
+    re.compile(
+        r"来源|来自|出处|稿源|发文机关|发布机构|发文单位|发布单位|[sSſ][oO][uU][rR][cC][eE]"
+    ),
     ("来源", "来自", "出处", "稿源", "发文机关", "发布机构", "发文单位", "发布单位", "source"),
 )
 _AUTHOR_KEY = Keyword(
