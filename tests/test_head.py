@@ -68,3 +68,10 @@ def test_a_title_is_read_up_to_its_first_2000_characters() -> None:
     """Found by the fuzz run: a 1 MB junk title cost every title rule a megabyte."""
     head = PageHead("<title>标题" + " a" * 500_000 + "</title>")
     assert head.title.startswith("标题 a a") and len(head.title) <= 2000
+
+
+def test_a_meta_repeated_a_thousand_times_reads_like_each_copy() -> None:
+    meta = '<meta name="author" content="张三 &amp; 李四"><meta property="og:title" content="">'
+    head = PageHead(f"<html><head>{meta * 1000}<meta name=x content=y></head></html>")
+    assert head.metas == (("author", "张三 & 李四"),) * 1000 + (("x", "y"),)
+    assert head.meta_map == {"author": "张三 & 李四", "x": "y"}

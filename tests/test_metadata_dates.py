@@ -329,3 +329,9 @@ def test_time_element_inside_a_page_wide_nav_class_still_counts() -> None:
 def test_time_element_in_a_related_box_is_ignored() -> None:
     related = '<div class="related"><time datetime="2019-01-01T00:00:00+08:00">x</time></div>'
     assert extract_metadata(page(after=related)).published is None
+
+
+def test_a_dated_tag_repeated_a_thousand_times_reads_like_one() -> None:
+    repeated = '<span data-pubtime="">x</span>' * 1000 + '<span data-pubtime="2022-03-04 05:06">'
+    meta = extract_metadata(page(byline=repeated))
+    assert meta.published == shanghai(2022, 3, 4, 5, 6)

@@ -70,19 +70,12 @@ class PageHead:
         contents decoded and stripped. Metas inside scripts (client-side templates) are not
         the page's."""
         found: list[tuple[str, str]] = []
+        read: dict[str, list[tuple[str, str]]] = {}  # a tag repeated is read once
         for tag in self._meta_and_script_tags[0]:
-            content: str | None = None
-            keys = []
-            for attribute, double, single, bare in _META_ATTRIBUTE_RE.findall(tag):
-                value = double or single or bare
-                if attribute.lower() != "content":
-                    keys.append(value)
-                elif content is None:
-                    content = value
-            content = _decoded(content or "").strip()
-            if content:
-                names = (_decoded(key).strip().lower() for key in keys)
-                found.extend((name, content) for name in names if name)
+            pairs = read.get(tag)
+            if pairs is None:
+                pairs = read[tag] = _meta_pairs(tag)
+            found.extend(pairs)
         return tuple(found)
 
     @cached_property
@@ -141,6 +134,23 @@ class PageHead:
                 kind = _decoded(values.get("type", "")).strip().lower()
                 found.append(Script(kind, self.page[start:end]))
         return tuple(found)
+
+
+def _meta_pairs(tag: str) -> list[tuple[str, str]]:
+    """(key, content) of one ``<meta>``'s attribute string (see `PageHead.metas`)."""
+    content: str | None = None
+    keys = []
+    for attribute, double, single, bare in _META_ATTRIBUTE_RE.findall(tag):
+        value = double or single or bare
+        if attribute.lower() != "content":
+            keys.append(value)
+        elif content is None:
+            content = value
+    content = _decoded(content or "").strip()
+    if not content:
+        return []
+    names = (_decoded(key).strip().lower() for key in keys)
+    return [(name, content) for name in names if name]
 
 
 def _decoded(value: str) -> str:

@@ -233,14 +233,31 @@ def _structured_values(
         if isinstance(raw, str):
             yield "json-ld", raw
     yield from ((f"meta:{key}", metas[key]) for key in META_KEYS if key in metas)
-    tags = [(tag.tag, tag_attributes(tag.attributes), tag.text) for tag in dated]
+    tags = _read_tags(dated)
     yield from _time_values(tags)
     yield from _attribute_values(tags)
     for script in scripts:
         yield from (("script", m.group(1)) for m in _SCRIPT_VAR_RE.finditer(script))
 
 
-def _time_values(tags: list[tuple[str, dict[str, str], str]]) -> Iterator[tuple[str, str]]:
+_Tag = tuple[str, dict[str, str], str]
+"""A dated tag's name, attributes (names lower-cased, values raw) and following text."""
+
+
+def _read_tags(dated: Sequence[DatedTag]) -> list[_Tag]:
+    """The `_Tag`s of the dated tags; an attribute string repeated (a tag duplicated a
+    thousand times in a broken page) is read once."""
+    read: dict[str, dict[str, str]] = {}
+    tags: list[_Tag] = []
+    for tag in dated:
+        attributes = read.get(tag.attributes)
+        if attributes is None:
+            attributes = read[tag.attributes] = tag_attributes(tag.attributes)
+        tags.append((tag.tag, attributes, tag.text))
+    return tags
+
+
+def _time_values(tags: list[_Tag]) -> Iterator[tuple[str, str]]:
     """`<time datetime>` and ``itemprop=datePublished`` tags, in page order."""
     for tag, attributes, text in tags:
         if (tag == "time" and "datetime" in attributes) or (
@@ -250,7 +267,7 @@ def _time_values(tags: list[tuple[str, dict[str, str], str]]) -> Iterator[tuple[
             yield tag, unescape(raw) if raw else unescape(text)
 
 
-def _attribute_values(tags: list[tuple[str, dict[str, str], str]]) -> Iterator[tuple[str, str]]:
+def _attribute_values(tags: list[_Tag]) -> Iterator[tuple[str, str]]:
     """Tags with a non-empty date attribute (`ATTRIBUTES`, first named first)."""
     for _, attributes, _ in tags:
         name = next((name for name in ATTRIBUTES if attributes.get(name)), None)
