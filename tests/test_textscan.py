@@ -49,11 +49,12 @@ def fold(text: str) -> str:
 
 def having_both_ways(texts: list[str]) -> Iterator[tuple[list[str], list[str]]]:
     """`PageText.having` of every keyword with the native search, then with Python's."""
+    visible = [lines.Line(text, False, "p") for text in texts]
+    native_page = PageText.of(visible, KEYWORDS)
+    python_page = PageText.of(visible, KEYWORDS)
+    hits = lines._line_hits_python(python_page.texts, python_page.joined, KEYWORDS)
+    python_page._hits.update(zip(KEYWORDS, hits, strict=True))
     for keyword in KEYWORDS:
-        native_page = PageText.of([lines.Line(text, False, "p") for text in texts], KEYWORDS)
-        python_page = PageText.of([lines.Line(text, False, "p") for text in texts], KEYWORDS)
-        hits = lines._line_hits_python(python_page.texts, python_page.joined, KEYWORDS)
-        python_page._hits.update(zip(KEYWORDS, hits, strict=True))
         yield native_page.having(keyword, 1), python_page.having(keyword, 1)
 
 

@@ -38,6 +38,8 @@ bound keeps the scan linear on pages of thousands of unclosed elements."""
 DATED_TEXT_CHARS = 200
 """How much text after a dated tag is kept: a date written out is short."""
 _DATED_RE = re.compile("itemprop|data-", re.IGNORECASE | re.ASCII)
+"""What a tag's attributes hold when it may carry a date (``_blockscan.c`` tests the same,
+ASCII case-insensitively)."""
 
 _INLINE, _BLOCK, _LINK, _BREAK, _VOID, _SKIP, _RAW, _PRE, _CELL = range(9)
 

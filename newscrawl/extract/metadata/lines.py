@@ -168,7 +168,7 @@ class PageText:
     _hits: dict[Keyword, Sequence[int]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, lines: Sequence[Line], keywords: Sequence[Keyword] = ()) -> PageText:
+    def of(cls, lines: Sequence[Line], keywords: Sequence[Keyword]) -> PageText:
         texts = tuple(line.text for line in lines)
         return cls(texts, "\n".join(texts), tuple(keywords))
 
