@@ -47,12 +47,13 @@ static Known known[TABLE_SIZE];
 static int configured = 0;
 static int skip_count = 0;
 static Py_ssize_t max_depth = 256, close_depth = 32, chunk_size = 65536, class_chars = 512;
-static const Py_ssize_t dated_text_chars = 200; /* blocks.DATED_TEXT_CHARS */
+static Py_ssize_t dated_text_chars = 200; /* blocks.DATED_TEXT_CHARS (`configure`) */
 static PyObject *attribute_flags_func = NULL;
 static PyObject *root_name = NULL;  /* "": never equal to a tag name */
 static PyObject *root_block = NULL; /* "body" */
 static PyObject *hr_name = NULL;    /* the table's "hr" */
 static PyTypeObject *line_type = NULL;      /* blocks.Line (a tuple subclass) */
+static PyTypeObject *dated_type = NULL;     /* blocks.DatedTag (a tuple subclass) */
 static PyObject *unescape_func = NULL;      /* blocks._unescaped */
 static PyObject *punctuation_func = NULL;   /* blocks.sentence_punctuation */
 static int native_punctuation = 0;          /* blocks.py's punctuation patterns are C's */
@@ -1040,26 +1041,26 @@ close_element(Scan *s, PyObject *name)
     return 0;
 }
 
-/* `blocks._dated_tag`: the (tag, attributes, noise, noise element, text) of a start tag ending at
- * `position`, appended to the scan's dated tags. */
+/* `blocks._dated_tag`: DatedTag(tag, attributes, noise, noise_element, text) of a start tag
+ * ending at `position`, made as `finish_line` makes a Line, appended to the dated tags. */
 static int
 add_dated(Scan *s, PyObject *name, Py_ssize_t attr_start, Py_ssize_t attr_end,
           Py_ssize_t position)
 {
     Py_ssize_t limit = position + dated_text_chars < s->n ? position + dated_text_chars : s->n;
     Py_ssize_t end = find_char(s, '<', position, limit);
-    PyObject *attributes = PyUnicode_Substring(s->page, attr_start, attr_end);
-    PyObject *text = PyUnicode_Substring(s->page, position, end >= 0 ? end : limit);
-    PyObject *noise = TOP(s)->noise ? TOP(s)->noise : Py_None;
-    PyObject *noise_element = PyLong_FromSsize_t(TOP(s)->noise_element);
-    PyObject *tag = attributes && text && noise_element
-                        ? PyTuple_Pack(5, name, attributes, noise, noise_element, text)
-                        : NULL;
-    Py_XDECREF(noise_element);
-    int failed = tag == NULL || PyList_Append(s->dated, tag) < 0;
-    Py_XDECREF(attributes);
-    Py_XDECREF(text);
-    Py_XDECREF(tag);
+    PyObject *tag = dated_type->tp_alloc(dated_type, 5);
+    if (tag == NULL) {
+        return -1;
+    }
+    PyTuple_SET_ITEM(tag, 0, Py_NewRef(name));
+    PyTuple_SET_ITEM(tag, 1, PyUnicode_Substring(s->page, attr_start, attr_end));
+    PyTuple_SET_ITEM(tag, 2, Py_NewRef(TOP(s)->noise ? TOP(s)->noise : Py_None));
+    PyTuple_SET_ITEM(tag, 3, PyLong_FromSsize_t(TOP(s)->noise_element));
+    PyTuple_SET_ITEM(tag, 4, PyUnicode_Substring(s->page, position, end >= 0 ? end : limit));
+    int failed = PyTuple_GET_ITEM(tag, 1) == NULL || PyTuple_GET_ITEM(tag, 3) == NULL ||
+                 PyTuple_GET_ITEM(tag, 4) == NULL || PyList_Append(s->dated, tag) < 0;
+    Py_DECREF(tag);
     return failed ? -1 : 0;
 }
 
@@ -1471,17 +1472,28 @@ add_name(PyObject *name, int kind, int set_kind)
     return 0;
 }
 
+/* Lines and dated tags are made as tuple.__new__(cls, ...): only a plain tuple layout will
+ * do (a NamedTuple: no __dict__, no extra slots). */
+static int
+is_plain_tuple_class(PyTypeObject *type)
+{
+    return PyType_IsSubtype(type, &PyTuple_Type) &&
+           type->tp_basicsize == PyTuple_Type.tp_basicsize &&
+           type->tp_itemsize == PyTuple_Type.tp_itemsize && type->tp_dictoffset == 0 &&
+           type->tp_weaklistoffset == 0 && type->tp_alloc != NULL;
+}
+
 static PyObject *
 configure(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *kinds, *noise_tags, *implied_end, *flags_func, *kind_order, *patterns;
-    PyObject *line_class, *unescape, *punctuation;
-    Py_ssize_t depth, search_depth, chunk, class_limit;
-    if (!PyArg_ParseTuple(args, "O!OOnnnnOO!O!O!OO:configure", &PyDict_Type, &kinds,
+    PyObject *line_class, *unescape, *punctuation, *dated_class;
+    Py_ssize_t depth, search_depth, chunk, class_limit, dated_limit;
+    if (!PyArg_ParseTuple(args, "O!OOnnnnOO!O!O!OOO!n:configure", &PyDict_Type, &kinds,
                           &noise_tags, &implied_end, &depth, &search_depth, &chunk,
                           &class_limit, &flags_func, &PyTuple_Type, &kind_order,
                           &PyTuple_Type, &patterns, &PyType_Type, &line_class, &unescape,
-                          &punctuation)) {
+                          &punctuation, &PyType_Type, &dated_class, &dated_limit)) {
         return NULL;
     }
     /* The native attribute flags and punctuation only where blocks.py's patterns are the
@@ -1499,14 +1511,10 @@ configure(PyObject *Py_UNUSED(module), PyObject *args)
             same[i] = strcmp(text, copies[i]) == 0;
         }
     }
-    /* Lines are made as tuple.__new__(line_class, ...): only a plain tuple layout will do
-     * (a NamedTuple: no __dict__, no extra slots). */
     PyTypeObject *type = (PyTypeObject *)line_class;
-    if (!PyType_IsSubtype(type, &PyTuple_Type) ||
-        type->tp_basicsize != PyTuple_Type.tp_basicsize ||
-        type->tp_itemsize != PyTuple_Type.tp_itemsize || type->tp_dictoffset != 0 ||
-        type->tp_weaklistoffset != 0 || type->tp_alloc == NULL) {
-        PyErr_SetString(PyExc_TypeError, "line_class must be a NamedTuple class");
+    PyTypeObject *dated = (PyTypeObject *)dated_class;
+    if (!is_plain_tuple_class(type) || !is_plain_tuple_class(dated)) {
+        PyErr_SetString(PyExc_TypeError, "Line and DatedTag must be NamedTuple classes");
         return NULL;
     }
     if (!PyCallable_Check(unescape) || !PyCallable_Check(punctuation)) {
@@ -1525,7 +1533,7 @@ configure(PyObject *Py_UNUSED(module), PyObject *args)
         }
     }
     if (depth < 1 || depth > 1000000 || search_depth < 0 || chunk < 1 || class_limit < 1 ||
-        !PyCallable_Check(flags_func)) {
+        dated_limit < 0 || !PyCallable_Check(flags_func)) {
         PyErr_SetString(PyExc_ValueError, "bad limits or attribute_flags");
         return NULL;
     }
@@ -1581,6 +1589,8 @@ configure(PyObject *Py_UNUSED(module), PyObject *args)
     Py_XSETREF(attribute_flags_func, flags_func);
     Py_INCREF(line_class);
     Py_XSETREF(line_type, type);
+    Py_INCREF(dated_class);
+    Py_XSETREF(dated_type, dated);
     Py_INCREF(unescape);
     Py_XSETREF(unescape_func, unescape);
     Py_INCREF(punctuation);
@@ -1591,6 +1601,7 @@ configure(PyObject *Py_UNUSED(module), PyObject *args)
     close_depth = search_depth;
     chunk_size = chunk;
     class_chars = class_limit;
+    dated_text_chars = dated_limit;
     configured = 1;
     return Py_BuildValue("(OO)", native_flags ? Py_True : Py_False,
                          native_punctuation ? Py_True : Py_False);
@@ -1623,12 +1634,14 @@ static PyMethodDef methods[] = {
     {"native_attribute_flags", native_attribute_flags, METH_O,
      "The C `_attribute_flags` of an ASCII attribute string (for the tests)."},
     {"scan", scan, METH_O,
-     "scan(page) -> (lines, parents): the `blocks.Line`s of the page and the element tree "
+     "scan(page) -> (lines, parents, dated): the `blocks.Line`s of the page, the element tree "
+     "and the `blocks.DatedTag`s "
      "(see blocks._page_lines_native)."},
     {"configure", configure, METH_VARARGS,
      "configure(kinds, noise_tags, implied_end, max_depth, close_search_depth, chunk, max_class_chars, "
      "attribute_flags, kind_order, (hidden, class_id, noise_word, cjk_punctuation, "
-     "latin_punctuation patterns), Line, unescaped, sentence_punctuation): blocks.py's "
+     "latin_punctuation patterns), Line, unescaped, sentence_punctuation, DatedTag, "
+     "dated_text_chars): blocks.py's "
      "tables, once at import. Returns (native_flags, native_punctuation): whether the "
      "attribute flags of ASCII attributes and the sentence punctuation are worked out in C "
      "(blocks.py's patterns are the ones the C code implements), else Python's are called."},

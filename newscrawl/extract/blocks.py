@@ -582,7 +582,7 @@ def _page_lines_native(page: str) -> PageLines:
     """`_page_lines_python` with the per-tag loop and the finishing of each line (`_line`)
     in C (`_blockscan.c`), which builds the same `Line`s."""
     lines, parents, dated = _blockscan.scan(page)
-    return PageLines(lines, parents, [DatedTag(*tag) for tag in dated])
+    return PageLines(lines, parents, dated)
 
 
 def _configure_native(patterns: tuple[str, ...] | None = None) -> tuple[bool, bool]:
@@ -614,6 +614,8 @@ def _configure_native(patterns: tuple[str, ...] | None = None) -> tuple[bool, bo
         Line,
         _unescaped,
         sentence_punctuation,
+        DatedTag,
+        DATED_TEXT_CHARS,
     )
     return bool(native_flags), bool(native_punctuation)
 
