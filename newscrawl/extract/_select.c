@@ -5,8 +5,9 @@
  *
  * A port of `default._score_lines_python` (the reference: see its docstring for the
  * rules): for each `blocks.Line` the rule that drops it (a str, or None), its score, and
- * the index of the headline line (or None). `costs` is the tuple of int options
- * (line_cost, short_line_cost, punctuation_weight, prose_link_chars, description_weight);
+ * the index of the headline line (or None). `costs` is the tuple of ints line_cost,
+ * short_line_cost, punctuation_weight, prose_link_chars, description_weight (the options)
+ * and MAX_BOILERPLATE_LINE, MIN_QUOTED_CHARS (default.py's limits);
  * `boilerplate_line(text)` is `BOILERPLATE_LINE_RE`'s test, called only for short lines
  * that hold what every match holds (a colon, 权, "ight" in any case). Lines are read by
  * index: text, tag, element, chars, link_chars, punctuation, noise, noise_element.
@@ -16,9 +17,6 @@
 
 enum { F_TEXT = 0, F_CHARS = 3, F_LINK_CHARS = 4, F_PUNCTUATION = 5, F_NOISE = 6,
        F_NOISE_ELEMENT = 7, LINE_FIELDS = 8 };
-
-#define MAX_BOILERPLATE_LINE 200 /* default.MAX_BOILERPLATE_LINE */
-#define MIN_QUOTED_CHARS 6       /* default.MIN_QUOTED_CHARS */
 
 /* `_MAY_BE_BOILERPLATE_RE.search(text)`: "[：:权]|[iI][gG][hH][tT]". */
 static int
@@ -102,18 +100,19 @@ score_lines(PyObject *self, PyObject *args)
                           &plain_description, &link_rule, &boilerplate)) {
         return NULL;
     }
-    long long cost[5];
-    if (PyTuple_GET_SIZE(costs) != 5) {
-        PyErr_SetString(PyExc_TypeError, "costs must hold five ints");
+    long long cost[7];
+    if (PyTuple_GET_SIZE(costs) != 7) {
+        PyErr_SetString(PyExc_TypeError, "costs must hold seven ints");
         return NULL;
     }
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 7; k++) {
         if (read_long(costs, k, &cost[k]) < 0) {
             return NULL;
         }
     }
     long long line_cost = cost[0], short_line_cost = cost[1], punctuation_weight = cost[2],
-              prose_link_chars = cost[3], description_weight = cost[4];
+              prose_link_chars = cost[3], description_weight = cost[4],
+              max_boilerplate_line = cost[5], min_quoted_chars = cost[6];
     Py_ssize_t count = PyList_GET_SIZE(lines);
     Py_ssize_t title_chars = PyUnicode_GET_LENGTH(plain_title);
     int have_description = PyUnicode_GET_LENGTH(plain_description) > 0;
@@ -151,7 +150,7 @@ score_lines(PyObject *self, PyObject *args)
                 goto done;
             }
         }
-        else if (chars <= MAX_BOILERPLATE_LINE && may_be_boilerplate(text)) {
+        else if (chars <= max_boilerplate_line && may_be_boilerplate(text)) {
             PyObject *hit = PyObject_CallOneArg(boilerplate, text);
             int is_credit = hit == NULL ? -1 : PyObject_IsTrue(hit);
             Py_XDECREF(hit);
@@ -177,16 +176,16 @@ score_lines(PyObject *self, PyObject *args)
                 score = -short_line_cost;
             }
         }
-        int need_plain = (score <= 0 && reason == NULL && have_description &&
-                          chars >= MIN_QUOTED_CHARS && link_chars * 2 <= chars) ||
-                         (headline == Py_None && chars == title_chars);
-        if (need_plain) {
+        /* `_quoted_by` and `_is_headline`: both compare the text without its whitespace. */
+        int may_be_quoted = score <= 0 && reason == NULL && have_description &&
+                            chars >= min_quoted_chars && link_chars * 2 <= chars;
+        int may_be_headline = headline == Py_None && chars == title_chars;
+        if (may_be_quoted || may_be_headline) {
             PyObject *plain = without_whitespace(text);
             if (plain == NULL) {
                 goto done;
             }
-            if (score <= 0 && reason == NULL && have_description &&
-                chars >= MIN_QUOTED_CHARS && link_chars * 2 <= chars) {
+            if (may_be_quoted) {
                 int quoted = PyUnicode_Contains(plain_description, plain);
                 if (quoted < 0) {
                     Py_DECREF(plain);
@@ -196,8 +195,7 @@ score_lines(PyObject *self, PyObject *args)
                     score = description_weight * chars;
                 }
             }
-            if (headline == Py_None && chars == title_chars &&
-                PyUnicode_Compare(plain, plain_title) == 0) {
+            if (may_be_headline && PyUnicode_Compare(plain, plain_title) == 0) {
                 Py_DECREF(headline);
                 if ((headline = PyLong_FromSsize_t(index)) == NULL) {
                     Py_DECREF(plain);

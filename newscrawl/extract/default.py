@@ -321,7 +321,7 @@ def _score_lines_native(
     result: LineScores = _select.score_lines(
         lines,
         noisy,
-        costs,
+        (*costs, MAX_BOILERPLATE_LINE, MIN_QUOTED_CHARS),
         float(options.max_link_share),
         plain_title,
         "".join(description.split()),
