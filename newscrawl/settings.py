@@ -80,6 +80,10 @@ ITEM_PIPELINES = {
 }
 NEWSCRAWL_EXTRACT_METHOD = "default"
 """The `newscrawl.extract` method the pipeline runs (paper or default)."""
+NEWSCRAWL_EXTRACT_PROCESSES = 0
+"""Extract in this many worker processes (0: in the crawl's own thread). A polite crawl of
+live sites waits on the network and needs none; a replay, or a fast crawl of many sites,
+gets the crawl's thread back for downloading and uses more cores (BENCHMARKS.md)."""
 
 # Where `scrapy crawl <site>` writes when the user gives no -o/-O/FEEDS (%(name)s is the
 # spider, %(time)s the start time); set it empty to write no default feed.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from itemadapter import ItemAdapter
@@ -13,6 +13,7 @@ from site_fixtures import article_response, make_spider, stats
 
 from newscrawl.items import ArticleItem, RawPage
 from newscrawl.pipelines.extract import ExtractPipeline
+from newscrawl.pipelines.worker_pool import WorkerDied, WorkerPool
 
 PARAGRAPH = (
     "国家统计局今天发布的数据显示，十月份全国规模以上工业增加值同比增长百分之五点三，"
@@ -136,3 +137,41 @@ def test_saved_utf8_sina_page_through_spider_and_pipeline(shared_dir: Path) -> N
     assert article.encoding == "utf-8"
     assert str(article.published).startswith("2024-05-10")
     assert stats(spider) == {"newscrawl/extracted": 1}
+
+
+def test_extraction_processes_give_the_same_articles_as_the_crawl_thread() -> None:
+    bodies = [
+        ARTICLE_HTML.format(charset="gb2312", paragraph=PARAGRAPH).encode("gbk"),
+        ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH[::-1]).encode("utf-8"),
+    ]
+    items = [raw_page(body, "text/html") for body in bodies]
+    in_thread = [ItemAdapter(run(pipeline(), item)).asdict() for item in items]
+    workers = pipeline(NEWSCRAWL_EXTRACT_PROCESSES=2)
+
+    async def through_workers() -> list[Any]:
+        try:
+            return await asyncio.gather(*(workers.process_item(item) for item in items))
+        finally:
+            await workers.close_spider()
+
+    assert [ItemAdapter(item).asdict() for item in asyncio.run(through_workers())] == in_thread
+    assert workers.stats.get_value("newscrawl/extracted") == 2
+    assert workers.stats.get_value("newscrawl/extract_pool_restarts") == 0
+
+
+def test_a_page_that_kills_its_extraction_process_is_dropped_and_counted() -> None:
+    class DyingWorkers:
+        async def run(self, *_: object) -> None:
+            raise WorkerDied("extract_page killed its worker process")
+
+    pipe = pipeline()
+    pipe.workers = cast(WorkerPool, DyingWorkers())
+    body = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).encode("utf-8")
+    with pytest.raises(DropItem, match="killed its worker process"):
+        run(pipe, raw_page(body))
+    assert pipe.stats.get_value("newscrawl/dropped/extraction process died") == 1
+
+
+def test_a_negative_process_count_fails_at_start() -> None:
+    with pytest.raises(ValueError, match="NEWSCRAWL_EXTRACT_PROCESSES must be 0 or more"):
+        pipeline(NEWSCRAWL_EXTRACT_PROCESSES=-1)

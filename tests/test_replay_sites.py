@@ -20,7 +20,7 @@ import gzip
 import json
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -121,8 +121,11 @@ def write_archive(path: Path, pages: dict[str, bytes]) -> None:
             )
 
 
-def replay_crawl(site: str, saved: SavedSite, workdir: Path) -> dict[str, dict[str, str]]:
-    """`scrapy crawl <site>` from the archive; the items by requested URL."""
+def replay_crawl(
+    site: str, saved: SavedSite, workdir: Path, settings: Sequence[str] = ()
+) -> dict[str, dict[str, str]]:
+    """`scrapy crawl <site>` from the archive, with these extra `settings` (NAME=value); the
+    items by requested URL."""
     archive = workdir / f"{site}.warc.gz"
     write_archive(archive, saved.pages)
     items_path = workdir / "items.jsonl"
@@ -132,6 +135,8 @@ def replay_crawl(site: str, saved: SavedSite, workdir: Path) -> dict[str, dict[s
     # No article store: it would write data/newscrawl.db here, and its incremental skip
     # would drop every article on the next run.
     command += ["-s", "NEWSCRAWL_DB_ENABLED=False"]
+    for setting in settings:
+        command += ["-s", setting]
     done = subprocess.run(
         command, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300, check=False
     )
@@ -191,3 +196,22 @@ def test_replayed_article_body(name: str, replayed: Callable[[str], Outcome]) ->
     assert outcome.item is not None, f"no item for {outcome.gold.url}"
     f1 = score_page(name, outcome.gold.body, outcome.item["body"]).f1
     assert f1 >= MIN_BODY_F1, f"body F1 {f1:.3f}"
+
+
+def test_extraction_processes_give_the_items_the_crawl_thread_gives(
+    shared_dir: Path, replayed: Callable[[str], Outcome], tmp_path: Path
+) -> None:
+    """The same crawl with extraction in two worker processes (NEWSCRAWL_EXTRACT_PROCESSES)."""
+    site = "sina"
+    config = load_site(PROJECT_ROOT / "newscrawl" / "configs" / "sites" / f"{site}.toml")
+    saved = saved_site(shared_dir / "datasets" / "sites", site, config)
+    items = replay_crawl(site, saved, tmp_path, ["NEWSCRAWL_EXTRACT_PROCESSES=2"])
+    assert len(items) == len(saved.articles)
+    for name, gold in saved.articles.items():
+        in_thread = replayed(name).item
+        assert in_thread is not None
+        assert _without_fetch_time(items[gold.url]) == _without_fetch_time(in_thread)
+
+
+def _without_fetch_time(item: dict[str, str]) -> dict[str, str]:
+    return {key: value for key, value in item.items() if key != "fetched"}
