@@ -16,6 +16,7 @@ from typing import Any
 
 from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.lines import Keyword, Line, PageText
+from newscrawl.extract.metadata.scripts import ScriptVariables
 
 _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
 """Characters no name contains: separators, brackets, and markup leaking from broken templates
@@ -48,12 +49,9 @@ _BYLINE_NAME_RE = re.compile(
 """Blog bylines name the writer next to the date: CSDN "中草药z 于 2024-05-12 09:24:57 发布",
 cnblogs "posted @ 2024-05-09 14:45 好看的hk"."""
 _OWNER_RE = re.compile(r"^(?P<name>[^\s|｜]{2,20})的(?:博客|空间|专栏|个人空间)$")
-_SCRIPT_AUTHOR_RE = re.compile(
-    r"(?:n(?<!\wn)ick[Nn]ame|a(?<!\wa)uthor(?:Name|_name))\b"
-    r"[\"']?\s*[:=]\s*[\"']([^\"'\n]{1,40})[\"']"
+_SCRIPT_AUTHORS = ScriptVariables(
+    ("nickName", "nickname", "authorName", "author_name"), min_chars=1, max_chars=40
 )
-"""nickName/authorName at a word boundary, checked after the first letter so that the
-regex engine can skip ahead (as dates._SCRIPT_VAR_RE)."""
 _CREDIT_RE = re.compile(
     r"^[□■（(【\[]?\s*[^\d。，,：:（(]{0,14}?(?:记者|评论员|通讯员|实习生)\s*[:：]?\s*"
     r"(?P<name>[^\d()（）\[\]【】:：。，,！？!?/]{2,24}?)"
@@ -279,9 +277,9 @@ def _blog_byline(texts: Sequence[str]) -> str | None:
 def _script_author(scripts: Sequence[str]) -> str | None:
     """The writer's display name some blogs keep in inline JS (CSDN `var nickName`)."""
     for script in scripts:
-        match = _SCRIPT_AUTHOR_RE.search(script)
-        if match and _clean(match.group(1)):
-            return _clean(match.group(1))
+        name = _clean(next(_SCRIPT_AUTHORS.values(script), ""))
+        if name:
+            return name
     return None
 
 
