@@ -29,6 +29,7 @@ from zoneinfo import ZoneInfo
 from newscrawl.extract.blocks import DatedTag
 from newscrawl.extract.clean import tag_attributes, unescape
 from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Keyword, Line, PageText
+from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import ScriptVariables
 
 Precision = Literal["month", "day", "minute", "second"]
@@ -123,11 +124,16 @@ _REJECT_BEFORE_RE = re.compile(
     r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:", re.I
 )
 _LABEL_KEY = Keyword(
-    re.compile(r"时间|日期|于|[pP][oO][sSſ][tT]|[pP][uU][bB][lL][iI][sSſ][hH]|[oO][nN]\b"),
+    re.compile(
+        one_of(
+            ["时间", "日期", "于", *any_case("post"), *any_case("publish")]
+            + [on + r"\b" for on in any_case("on")]
+        )
+    ),
     ("时间", "日期", "于", "post", "publish", "on"),
 )
-"""Words a labelled date's line needs (`_PUBLISH_LABEL_RE` or "于 … 发布"); case spelled
-out, as in people.py, so that the search can skip ahead."""
+"""Words a labelled date's line needs (`_PUBLISH_LABEL_RE` or "于 … 发布"); a flat
+alternation with the case spelled out (`patterns`), so that the search skips ahead."""
 _DATE_HINT_RE = re.compile(r"\d|今天|昨天|前天")
 """What every date pattern needs in a line: lines without it skip the four date regexes."""
 _YEAR_HINT_RE = re.compile(r"(?:19|20)\d\d")

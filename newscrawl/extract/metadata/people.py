@@ -16,6 +16,7 @@ from typing import Any
 
 from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.lines import Keyword, Line, PageText
+from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import ScriptVariables
 
 _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
@@ -23,20 +24,29 @@ _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
 (`来源： size="20"`)."""
 _STOP = r"(?=\s*(?:[/／" + _NOT_IN_NAME + r"]|来源|作者|记者|编辑|责编|时间|日期|发布|\d{4}|$))"
 _NAME = r"(?P<name>[^\s\d" + _NOT_IN_NAME + r"][^\d" + _NOT_IN_NAME + r"]{0,29}?)"
+_SOURCE_WORDS = ("来源", "来自", "出处", "稿源", "发文机关", "发布机构", "发文单位", "发布单位")
 _SOURCE_RE = re.compile(
-    r"(?:来源|来自|出处|稿源|发文机关|发布机构|发文单位|发布单位|source)\s*[:：]\s*[\[【]?\s*"
-    r"(?P<name>[^\s" + _NOT_IN_NAME + r"]{2,30})",
-    re.I,
+    one_of([*_SOURCE_WORDS, *any_case("source")], r"\s*[:：]")
+    + r"\s*[\[【]?\s*(?P<name>[^\s"
+    + _NOT_IN_NAME
+    + r"]{2,30})"
 )
 """Outlet names have no spaces: "来源: 总台环球资讯广播 北京" ends before the IP location.
 Government notices name their issuing body instead (发文机关：吉林省人民政府): it is the
 publisher, so it is the source."""
 _EDITOR_RE = re.compile(r"(?:责任编辑|责编|编辑|编者|审核|校对)\s*[:：/／]\s*" + _NAME + _STOP)
+_AUTHOR_WORDS = ("作者", "撰文", "执笔", "编译", "记者", "评论员", "通讯员", "特约撰稿人")
 _AUTHOR_RE = re.compile(
-    r"(?:(?:作者|撰文|执笔人?|编译|记者|评论员|通讯员|特约撰稿人)\s*[:：]|文\s*[/／]|\bby\s+)\s*"
+    one_of(
+        [
+            *(word + r"\s*[:：]" for word in (*_AUTHOR_WORDS, "执笔人")),
+            r"文\s*[/／]",
+            *(by + r"\s+" for by in any_case("by", word_start=True)),
+        ]
+    )
+    + r"\s*"
     + _NAME
-    + _STOP,
-    re.I,
+    + _STOP
 )
 """A labelled byline: "作者：张三", "记者：李四", "文/栗思", "by 眉间尺" (never "BY-SA")."""
 _BYLINE_NAME_RE = re.compile(
@@ -93,17 +103,14 @@ byline when it starts with one."""
 _NAME_LINE_RE = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,4}(?:[、，, ][\u4e00-\u9fff]{2,4}){0,3})$")
 """A line that is nothing but person names: "胡平", "赵延东、风笑天"."""
 _SOURCE_KEY = Keyword(
-    re.compile(
-        r"来源|来自|出处|稿源|发文机关|发布机构|发文单位|发布单位|[sSſ][oO][uU][rR][cC][eE]"
-    ),
-    ("来源", "来自", "出处", "稿源", "发文机关", "发布机构", "发文单位", "发布单位", "source"),
+    re.compile(one_of([*_SOURCE_WORDS, *any_case("source")])), (*_SOURCE_WORDS, "source")
 )
 _AUTHOR_KEY = Keyword(
-    re.compile(r"作者|撰文|执笔|编译|记者|评论员|通讯员|特约撰稿人|文\s*[/／]|[bB][yY]\s"),
-    ("作者", "撰文", "执笔", "编译", "记者", "评论员", "通讯员", "特约撰稿人", "文", "by"),
+    re.compile(one_of([*_AUTHOR_WORDS, r"文\s*[/／]", *(by + r"\s" for by in any_case("by"))])),
+    (*_AUTHOR_WORDS, "文", "by"),
 )
 _EDITOR_KEY = Keyword(re.compile(r"编|审核|校对"), ("编", "审核", "校对"))
-_BYLINE_KEY = Keyword(re.compile(r"于|[pP][oO][sSſ][tT][eE][dD]"), ("于", "posted"))
+_BYLINE_KEY = Keyword(re.compile(one_of(["于", *any_case("posted")])), ("于", "posted"))
 _OWNER_KEY = Keyword(
     re.compile(r"的(?:博客|空间|专栏|个人空间)"), ("的博客", "的空间", "的专栏", "的个人空间")
 )
@@ -111,8 +118,8 @@ _CREDIT_KEY = Keyword(
     re.compile(r"记者|评论员|通讯员|实习生"), ("记者", "评论员", "通讯员", "实习生")
 )
 """Words each pattern above needs in a line: one search over the whole page picks the
-lines worth trying (see `PageText.having`). Case is spelled out rather than re.I, which
-would stop the regex engine from skipping ahead to a first character ("ſ" folds to "s")."""
+lines worth trying (see `PageText.having`). Patterns are flat alternations with the case
+spelled out (`patterns`), so that the regex engine skips ahead to a first character."""
 KEYWORDS = (_SOURCE_KEY, _AUTHOR_KEY, _EDITOR_KEY, _BYLINE_KEY, _OWNER_KEY, _CREDIT_KEY)
 """The keywords this module looks up with `PageText.having`."""
 _LABEL_CELL_RE = re.compile(
