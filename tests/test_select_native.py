@@ -1,10 +1,11 @@
-"""The default method's per-line loop in C (``_select.c``) against the Python reference.
+"""The default method's per-line loops in C (``_select.c``) against the Python reference.
 
 `default._score_lines_native` must return exactly what `default._score_lines_python`
 returns (the rule dropping each line, each score, the headline's index) on the dataset
 pages, with and without a description, and on generated lines built to hit every rule:
-boilerplate elements, credit lines, link lines, quoted lines, the headline. Under CI
-(CI=true) a missing extension fails these tests.
+boilerplate elements, credit lines, link lines, quoted lines, the headline. The best
+region (`_select.best_region`) must be `default._best_region_python`'s on the same pages
+and on generated scores. Under CI (CI=true) a missing extension fails these tests.
 """
 
 from __future__ import annotations
@@ -54,6 +55,18 @@ def test_dataset_pages_score_alike(shared_dir: object) -> None:
             title = headings[0] if headings else meta.og_title
             assert_same(page.lines, noisy, title, meta.description)
             assert_same(page.lines, noisy, title, "")
+            plain_title = "".join(title.split())
+            _, scores, headline = default._score_lines(
+                page.lines, noisy, OPTIONS, plain_title, meta.description
+            )
+            chosen = default.main_elements(page.lines, scores, page.parents, headline, OPTIONS)
+            inside = default._inside_elements(chosen, page.parents)
+            assert_same_region(page.lines, scores, inside)
+
+
+def assert_same_region(lines: list[Line], scores: list[int], inside: list[bool]) -> None:
+    expected = default._best_region_python(lines, scores, inside)
+    assert default._select.best_region(lines, scores, inside) == expected
 
 
 @st.composite
@@ -77,6 +90,21 @@ def lines_and_context(draw: st.DrawFn) -> tuple[list[Line], set[int], str, str]:
 @given(lines_and_context())
 def test_generated_lines_score_alike(case: tuple[list[Line], set[int], str, str]) -> None:
     assert_same(*case)
+
+
+@NATIVE_SETTINGS
+@given(st.lists(st.tuples(st.integers(-300, 300), st.integers(0, 80), st.booleans()), max_size=40))
+def test_generated_scores_give_the_same_region(rows: list[tuple[int, int, bool]]) -> None:
+    lines = [
+        Line("x", "p", index, chars, 0, 0, None, 0) for index, (_, chars, _) in enumerate(rows)
+    ]
+    scores = [score for score, _, _ in rows]
+    assert_same_region(lines, scores, [inside for _, _, inside in rows])
+
+
+def test_best_region_refuses_a_line_outside_the_elements() -> None:
+    with pytest.raises(IndexError):
+        default._select.best_region([Line("x", "p", 5, 1, 0, 0, None, 0)], [1], [True])
 
 
 def test_options_that_are_not_ints_run_the_python_loop() -> None:

@@ -11,11 +11,17 @@
  * `boilerplate_line(text)` is `BOILERPLATE_LINE_RE`'s test, called only for short lines
  * that hold what every match holds (a colon, 权, "ight" in any case). Lines are read by
  * index: text, tag, element, chars, link_chars, punctuation, noise, noise_element.
+ *
+ * best_region(lines, scores, inside_element) -> (first, last) or None
+ *
+ * A port of `default._best_region_python`: the contiguous run of lines with the highest
+ * positive sum, each line counting its score when its element is inside the article's
+ * elements (`inside_element[line.element]`) and minus its chars when not.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-enum { F_TEXT = 0, F_CHARS = 3, F_LINK_CHARS = 4, F_PUNCTUATION = 5, F_NOISE = 6,
+enum { F_TEXT = 0, F_ELEMENT = 2, F_CHARS = 3, F_LINK_CHARS = 4, F_PUNCTUATION = 5, F_NOISE = 6,
        F_NOISE_ELEMENT = 7, LINE_FIELDS = 8 };
 
 /* `_MAY_BE_BOILERPLATE_RE.search(text)`: "[：:权]|[iI][gG][hH][tT]". */
@@ -223,11 +229,67 @@ done:
     return result;
 }
 
+static PyObject *
+best_region(PyObject *self, PyObject *args)
+{
+    PyObject *lines, *scores, *inside_element;
+    if (!PyArg_ParseTuple(args, "O!O!O!:best_region", &PyList_Type, &lines, &PyList_Type,
+                          &scores, &PyList_Type, &inside_element)) {
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(lines);
+    if (PyList_GET_SIZE(scores) != n) {
+        PyErr_SetString(PyExc_ValueError, "best_region() needs one score per line");
+        return NULL;
+    }
+    long long best = 0, running = 0;
+    Py_ssize_t start = 0, first = -1, last = -1;
+    for (Py_ssize_t index = 0; index < n; index++) {
+        PyObject *line = PyList_GET_ITEM(lines, index);
+        if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS) {
+            PyErr_SetString(PyExc_TypeError, "best_region() needs blocks.Line tuples");
+            return NULL;
+        }
+        Py_ssize_t element = PyLong_AsSsize_t(PyTuple_GET_ITEM(line, F_ELEMENT));
+        if (element == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (element < 0 || element >= PyList_GET_SIZE(inside_element)) {
+            PyErr_SetString(PyExc_IndexError, "a line's element is not in inside_element");
+            return NULL;
+        }
+        int inside = PyObject_IsTrue(PyList_GET_ITEM(inside_element, element));
+        long long value = inside ? PyLong_AsLongLong(PyList_GET_ITEM(scores, index))
+                                 : -PyLong_AsLongLong(PyTuple_GET_ITEM(line, F_CHARS));
+        if (inside < 0 || PyErr_Occurred()) {
+            return NULL;
+        }
+        if (running <= 0) {
+            running = value;
+            start = index;
+        } else {
+            running += value;
+        }
+        if (running > best) {
+            best = running;
+            first = start;
+            last = index;
+        }
+    }
+    if (first < 0) {
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(nn)", first, last);
+}
+
 static PyMethodDef methods[] = {
     {"score_lines", score_lines, METH_VARARGS,
      "score_lines(lines, noisy, costs, max_link_share, plain_title, plain_description, "
      "link_rule, boilerplate_line) -> (dropped, scores, headline): default.select's "
      "per-line loop (see default._score_lines_python)."},
+    {"best_region", best_region, METH_VARARGS,
+     "best_region(lines, scores, inside_element) -> (first, last) or None: the run of lines "
+     "with the highest positive sum (see default._best_region_python)."},
     {NULL, NULL, 0, NULL},
 };
 

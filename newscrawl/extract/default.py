@@ -133,6 +133,20 @@ def best_region(scores: Sequence[int]) -> tuple[int, int] | None:
     return best_span
 
 
+def _best_region_python(
+    lines: Sequence[Line], scores: Sequence[int], inside_element: Sequence[bool]
+) -> tuple[int, int] | None:
+    """`best_region` over the lines, each scoring its score inside the article's elements
+    and minus its chars outside: the reference of the C one (`_select.c`) and the fallback
+    without it."""
+    return best_region(
+        [
+            score if inside_element[line.element] else -line.chars
+            for line, score in zip(lines, scores, strict=True)
+        ]
+    )
+
+
 def main_elements(
     lines: Sequence[Line],
     scores: Sequence[int],
@@ -261,16 +275,10 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     dropped, scores, headline = _score_lines(lines, noisy, options, plain_title, description)
     chosen = main_elements(lines, scores, page.parents, headline, options)
     inside_element = _inside_elements(chosen, page.parents)
-    inside = [inside_element[line.element] for line in lines]
-    region = best_region(
-        [
-            score if within else -line.chars
-            for line, score, within in zip(lines, scores, inside, strict=True)
-        ]
-    )
+    region = _best_region(lines, scores, inside_element)
     table = DecisionTable(
         len(lines),
-        _Decider(lines, dropped, scores, inside, region, plain_title),
+        _Decider(lines, dropped, scores, inside_element, region, plain_title),
         range(region[0], region[1] + 1) if region else (),
     )
     kept_lines = table.kept
@@ -354,6 +362,7 @@ try:
 except ImportError:  # built without a C compiler
     _select = None
 _score_lines = _score_lines_python if _select is None else _score_lines_native
+_best_region = _best_region_python if _select is None else _select.best_region
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,7 +372,7 @@ class _Decider:
     lines: Sequence[Line]
     dropped: Sequence[str | None]
     scores: Sequence[int]
-    inside: Sequence[bool]
+    inside_element: Sequence[bool]
     region: tuple[int, int] | None
     plain_title: str
 
@@ -376,7 +385,12 @@ class _Decider:
             _features(line, self.scores[index]),
             1 if first <= index <= last else None,
             *_decide(
-                index, line, self.dropped[index], self.inside[index], self.region, self.plain_title
+                index,
+                line,
+                self.dropped[index],
+                self.inside_element[line.element],
+                self.region,
+                self.plain_title,
             ),
         )
 
