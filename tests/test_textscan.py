@@ -4,7 +4,8 @@
 C one by needles (``_textscan.c``) or the Python one by patterns. That holds when every
 line a keyword's pattern matches holds one of its needles (folded), which is tested here
 on generated text, and the two are compared on the dataset pages' visible lines. The
-letters per script (`page_meta.script_letters`) are compared on generated text. Under CI
+letters per script (`page_meta.script_letters`) are compared on generated text, and the
+chars per box (`_textscan.box_chars`) on the dataset pages and generated lines. Under CI
 (CI=true) a missing extension fails these tests.
 """
 
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import decode_pages
 from newscrawl.extract import blocks
+from newscrawl.extract.blocks import Line
 from newscrawl.extract.metadata import KEYWORDS, lines, page_meta
 from newscrawl.extract.metadata.lines import PageText
 
@@ -82,6 +84,10 @@ def test_native_and_python_search_agree_on_the_dataset_pages(shared_dir: object)
             visible = [line.text for line in lines.visible_lines(page_lines, boxes)]
             for native_found, python_found in having_both_ways(visible):
                 assert native_found == python_found, page.id
+            expected = lines._box_chars_python(page_lines.lines, lines.OTHER_CONTENT_WORDS)
+            assert (
+                lines._textscan.box_chars(page_lines.lines, lines.OTHER_CONTENT_WORDS) == expected
+            )
 
 
 def test_line_hits_folds_case_and_long_s_and_counts_each_line_once() -> None:
@@ -104,3 +110,26 @@ def test_line_hits_refuses_bad_needles() -> None:
 @given(st.text(st.sampled_from("aZkあアヿ가힣㐀一鿿豈﫿\U00020000 1。é")))
 def test_script_letters_native_and_python_count_the_same(text: str) -> None:
     assert page_meta.script_letters(text) == page_meta._script_letters_python(text)
+
+
+@NATIVE_SETTINGS
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 500), st.sampled_from([None, "comment", "related", "nav"])),
+        max_size=30,
+    )
+)
+def test_box_chars_native_and_python_sum_the_same(rows: list[tuple[int, str | None]]) -> None:
+    page = [
+        Line("x", "p", 1, chars, 0, 0, noise, index % 4 if noise else 0)
+        for index, (chars, noise) in enumerate(rows)
+    ]
+    words = frozenset({"comment", "related"})
+    assert lines._textscan.box_chars(page, words) == lines._box_chars_python(page, words)
+
+
+def test_box_chars_refuses_what_is_not_a_line() -> None:
+    with pytest.raises(TypeError):
+        lines._textscan.box_chars([("too", "short")], frozenset())
+    with pytest.raises(TypeError):
+        lines._textscan.box_chars([], ["not", "a", "set"])

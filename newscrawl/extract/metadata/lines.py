@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from newscrawl.extract.blocks import Line as BlockLine
 from newscrawl.extract.blocks import PageLines
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
@@ -90,12 +91,7 @@ def other_content_boxes(page: PageLines) -> set[int]:
     """The boxes about other content: elements named by an `OTHER_CONTENT_WORDS` word,
     unless one holds most of the page's text as the nearest box of its lines: that is a
     page-wide wrapper (``<body class="nav-no-loaded">``), not a sidebar."""
-    chars: dict[int, int] = {}
-    total = 0
-    for line in page.lines:
-        total += line.chars
-        if line.noise in OTHER_CONTENT_WORDS:
-            chars[line.noise_element] = chars.get(line.noise_element, 0) + line.chars
+    total, chars = _box_chars(page.lines, OTHER_CONTENT_WORDS)
     boxes = {element for element, held in chars.items() if held * 2 <= total}
     boxes.update(
         tag.noise_element
@@ -103,6 +99,20 @@ def other_content_boxes(page: PageLines) -> set[int]:
         if tag.noise in OTHER_CONTENT_WORDS and tag.noise_element not in chars
     )
     return boxes
+
+
+def _box_chars_python(
+    lines: Sequence[BlockLine], words: frozenset[str]
+) -> tuple[int, dict[int, int]]:
+    """The chars of all `lines`, and per noise element the chars of the lines whose noise
+    word is in `words`: the reference of `_textscan.box_chars` and the fallback without it."""
+    chars: dict[int, int] = {}
+    total = 0
+    for line in lines:
+        total += line.chars
+        if line.noise in words:
+            chars[line.noise_element] = chars.get(line.noise_element, 0) + line.chars
+    return total, chars
 
 
 def title_index(lines: list[Line], page_title: str) -> int | None:
@@ -220,3 +230,4 @@ try:
 except ImportError:  # built without a C compiler
     _textscan = None
 _line_hits = _line_hits_python if _textscan is None else _line_hits_native
+_box_chars = _box_chars_python if _textscan is None else _textscan.box_chars
