@@ -5,8 +5,9 @@ C one by needles (``_textscan.c``) or the Python one by patterns. That holds whe
 line a keyword's pattern matches holds one of its needles (folded), which is tested here
 on generated text, and the two are compared on the dataset pages' visible lines. The
 letters per script (`page_meta.script_letters`) are compared on generated text, and the
-chars per box (`_textscan.box_chars`) on the dataset pages and generated lines. Under CI
-(CI=true) a missing extension fails these tests.
+chars per box (`_textscan.box_chars`) and the head's start tags (`_textscan.tag_starts`)
+on the dataset pages and generated input. Under CI (CI=true) a missing extension fails
+these tests.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import decode_pages
-from newscrawl.extract import blocks
+from newscrawl.extract import blocks, head
 from newscrawl.extract.blocks import Line
 from newscrawl.extract.metadata import KEYWORDS, lines, page_meta
 from newscrawl.extract.metadata.lines import PageText
@@ -84,6 +85,8 @@ def test_native_and_python_search_agree_on_the_dataset_pages(shared_dir: object)
             visible = [line.text for line in lines.visible_lines(page_lines, boxes)]
             for native_found, python_found in having_both_ways(visible):
                 assert native_found == python_found, page.id
+            expected_tags = head._tag_starts_python(text, head._HEAD_TAGS)
+            assert lines._textscan.tag_starts(text, head._HEAD_TAGS) == expected_tags, page.id
             expected = lines._box_chars_python(page_lines.lines, lines.OTHER_CONTENT_WORDS)
             assert (
                 lines._textscan.box_chars(page_lines.lines, lines.OTHER_CONTENT_WORDS) == expected
@@ -133,3 +136,31 @@ def test_box_chars_refuses_what_is_not_a_line() -> None:
         lines._textscan.box_chars([("too", "short")], frozenset())
     with pytest.raises(TypeError):
         lines._textscan.box_chars([], ["not", "a", "set"])
+
+
+@NATIVE_SETTINGS
+@given(
+    st.lists(
+        st.sampled_from(["<meta", "<META", "<Script", "<link", "<linkx", "<", ">", " ", "/",
+                         "\u3000", "'", "x=1", "</script>", "ſ", "\U0001f600"])
+    ).map("".join)
+)  # fmt: skip
+def test_tag_starts_native_and_python_find_the_same_tags(text: str) -> None:
+    expected = head._tag_starts_python(text, head._HEAD_TAGS)
+    assert lines._textscan.tag_starts(text, head._HEAD_TAGS) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "tags"),
+    [
+        ("<META a><meta/><Link\u3000rel=x>", [("meta", 0, 7), ("meta", 8, 14), ("link", 15, 26)]),
+        ("<metadata><scripts><meta", []),  # other names, and nothing after the name
+        ("<meta content='<link rel=canonical>'><link>", [("meta", 0, 34), ("link", 37, 42)]),
+        ("<meta x" + "<meta " * 3, [("meta", 0, 25)]),  # unclosed: the rest is its attributes
+    ],
+)  # fmt: skip
+def test_tag_starts_reads_start_tags_as_html_does(
+    text: str, tags: list[tuple[str, int, int]]
+) -> None:
+    assert lines._textscan.tag_starts(text, head._HEAD_TAGS) == tags
+    assert head._tag_starts_python(text, head._HEAD_TAGS) == tags

@@ -16,6 +16,14 @@
  * the Python patterns it stands in front of (`metadata.lines.Keyword`), which confirm
  * every line. The text is read with PyUnicode_READ (any string kind); linear time.
  *
+ * tag_starts(text, names) -> list of (name, start, end): every "<name" of `text` followed by
+ * whitespace (as Python's \s), "/" or ">", with `name` one of `names` (lower case, matched
+ * ASCII-case-insensitively, as HTML reads tag names): the matches of the regex
+ * <(name)(?=[\s/>]), in text order, leaving out those inside the previous one (before its
+ * ">": attribute text, not a tag). `start` is the index of the "<", `end` the index of the
+ * first ">" after the name (len(text) when none). `head.PageHead` reads its metas, scripts
+ * and links from these instead of running a regex over the whole page for each.
+ *
  * box_chars(lines, words) -> (total, {element: chars}): the chars of all `lines`
  * (`blocks.Line` tuples, read by index), and per noise element the chars of the lines
  * whose noise word is in `words` (a set): what `metadata.lines.other_content_boxes`
@@ -197,6 +205,91 @@ script_letters(PyObject *self, PyObject *text)
     return Py_BuildValue("(nnnn)", kana, hangul, han, latin);
 }
 
+static inline Py_UCS4
+ascii_lower(Py_UCS4 c)
+{
+    return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* The index of the first `c` (an ASCII character) in data[pos:n], or n. */
+static Py_ssize_t
+find_ascii(int kind, const void *data, Py_ssize_t pos, Py_ssize_t n, Py_UCS4 c)
+{
+    if (pos >= n) {
+        return n;
+    }
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *found = memchr((const Py_UCS1 *)data + pos, (int)c, (size_t)(n - pos));
+        return found ? found - (const Py_UCS1 *)data : n;
+    }
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *chars = data;
+        while (pos < n && chars[pos] != c) {
+            pos++;
+        }
+        return pos;
+    }
+    const Py_UCS4 *chars = data;
+    while (pos < n && chars[pos] != c) {
+        pos++;
+    }
+    return pos;
+}
+
+static PyObject *
+tag_starts(PyObject *self, PyObject *args)
+{
+    PyObject *text, *names;
+    if (!PyArg_ParseTuple(args, "UO!:tag_starts", &text, &PyTuple_Type, &names)) {
+        return NULL;
+    }
+    Py_ssize_t n_names = PyTuple_GET_SIZE(names);
+    for (Py_ssize_t i = 0; i < n_names; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        if (!PyUnicode_Check(name) || PyUnicode_GET_LENGTH(name) == 0 ||
+            PyUnicode_KIND(name) != PyUnicode_1BYTE_KIND) {
+            PyErr_SetString(PyExc_TypeError, "tag_starts() needs non-empty ASCII names");
+            return NULL;
+        }
+    }
+    PyObject *found = PyList_New(0);
+    if (found == NULL) {
+        return NULL;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    for (Py_ssize_t start = find_ascii(kind, data, 0, n, '<'); start < n;
+         start = find_ascii(kind, data, start + 1, n, '<')) {
+        for (Py_ssize_t i = 0; i < n_names; i++) {
+            PyObject *name = PyTuple_GET_ITEM(names, i);
+            const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(name);
+            Py_ssize_t len = PyUnicode_GET_LENGTH(name), k = 0;
+            if (start + 1 + len >= n) {
+                continue; /* the lookahead needs a character after the name */
+            }
+            while (k < len && ascii_lower(PyUnicode_READ(kind, data, start + 1 + k)) == chars[k]) {
+                k++;
+            }
+            Py_UCS4 after = PyUnicode_READ(kind, data, start + 1 + len);
+            if (k < len || !(Py_UNICODE_ISSPACE(after) || after == '/' || after == '>')) {
+                continue;
+            }
+            Py_ssize_t end = find_ascii(kind, data, start + 1 + len, n, '>');
+            PyObject *entry = Py_BuildValue("(Onn)", name, start, end);
+            if (entry == NULL || PyList_Append(found, entry) < 0) {
+                Py_XDECREF(entry);
+                Py_DECREF(found);
+                return NULL;
+            }
+            Py_DECREF(entry);
+            start = end; /* the scan goes on after this tag's ">" */
+            break;
+        }
+    }
+    return found;
+}
+
 enum { F_CHARS = 3, F_NOISE = 6, F_NOISE_ELEMENT = 7, LINE_FIELDS = 8 };
 
 static PyObject *
@@ -257,6 +350,9 @@ static PyMethodDef methods[] = {
     {"line_hits", line_hits, METH_VARARGS,
      "line_hits(text, groups) -> tuple of lists: per group of folded needles, the indices "
      "of the \"\\n\"-separated lines of text holding one of them (see the module source)."},
+    {"tag_starts", tag_starts, METH_VARARGS,
+     "tag_starts(text, names) -> list of (name, start, end): every \"<name\" start tag, "
+     "the index of its \"<\" and of the next \">\" (see the module source)."},
     {"box_chars", box_chars, METH_VARARGS,
      "box_chars(lines, words) -> (total, {element: chars}): all lines' chars, and per "
      "noise element the chars of its lines named by a word (see other_content_boxes)."},

@@ -3,8 +3,9 @@
 
 The default method (title, description, JSON-LD ``articleBody``) and the metadata package
 (dates, names, canonical URL, language, tags) both read this, so the page is scanned for
-it once, with a few forward regex scans (no DOM: parsing the page with lxml cost as much
-as the whole body extraction).
+it once: one pass finds its ``<meta>``, ``<script>`` and ``<link>`` start tags
+(``_textscan.tag_starts``), a few forward regex scans the rest (no DOM: parsing the page
+with lxml cost as much as the whole body extraction).
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from typing import NamedTuple
 
 from newscrawl.extract.clean import MAX_TAG_CHARS, collapse_whitespace, tag_attributes, unescape
 
-_META_OR_SCRIPT_RE = re.compile(r"<(meta|script)(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
-_LINK_RE = re.compile(r"<link(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
+_HEAD_TAGS = ("meta", "script", "link")
+"""The start tags read from all over the page (`PageHead._head_tags`)."""
 _HTML_RE = re.compile(r"<html(?=[\s/>])([^>]*)(?:>|\Z)", re.I)
 _TITLE_RE = re.compile(r"<title(?=[\s/>])[^>]*(?:>|\Z)", re.I)
-"""Few scans, each with a pattern whose literal start the regex engine skips ahead to.
-A tag runs to the end of the page when it never closes (``\\Z``), so every scan moves
+"""A tag runs to the end of the page when it never closes (``\\Z``), so every scan moves
 forward and none retries from each "<meta" of a page that never closes one."""
 MAX_TITLE_CHARS = 2000
 """How much of a ``<title>`` is read: headlines are far shorter, and every title rule
@@ -81,20 +81,29 @@ class PageHead:
     @cached_property
     def _meta_and_script_tags(self) -> tuple[list[str], list[tuple[str, int, int]]]:
         """The attribute strings of the page's metas, and of its scripts with their content
-        span: one scan that jumps over each script's content."""
+        span, in one forward walk that jumps over each script's content."""
         metas: list[str] = []
         scripts: list[tuple[str, int, int]] = []
         position = 0
-        while match := _META_OR_SCRIPT_RE.search(self.page, position):
-            position = match.end()
-            if match[1].lower() == "meta":
-                metas.append(match[2][:MAX_TAG_CHARS])
+        for name, start, end in self._head_tags:
+            if name == "link" or start < position:
+                continue
+            attributes = self.page[start + 1 + len(name) : end]
+            position = end + 1
+            if name == "meta":
+                metas.append(attributes[:MAX_TAG_CHARS])
                 continue
             close = _SCRIPT_END_RE.search(self.page, position)
-            end = close.start() if close else len(self.page)
-            scripts.append((match[2], position, end))
-            position = end
+            script_end = close.start() if close else len(self.page)
+            scripts.append((attributes, min(position, len(self.page)), script_end))
+            position = script_end
         return metas, scripts
+
+    @cached_property
+    def _head_tags(self) -> list[tuple[str, int, int]]:
+        """(name, index of "<", index of the next ">" or the page's length) of every
+        `_HEAD_TAGS` start tag, in page order: one pass for the metas, scripts and links."""
+        return _tag_starts(self.page, _HEAD_TAGS)
 
     @cached_property
     def meta_map(self) -> dict[str, str]:
@@ -108,7 +117,10 @@ class PageHead:
     @cached_property
     def canonical(self) -> str:
         """The first ``<link rel=canonical>``'s ``href`` ("" when absent)."""
-        for tag in _LINK_RE.findall(self.page):
+        for name, start, end in self._head_tags:
+            if name != "link":
+                continue
+            tag = self.page[start + len("<link") : end]
             if "canonical" in tag.lower():
                 values = tag_attributes(tag)
                 if "canonical" in values.get("rel", "").lower().split():
@@ -136,6 +148,26 @@ class PageHead:
         return tuple(found)
 
 
+def _tag_starts_python(page: str, names: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """(name, index of "<", index of the next ">" or len(page)) of every start tag of one
+    of `names` (lower case, matched ASCII-case-insensitively) that is not inside the
+    previous one's attributes: the reference of `_textscan.tag_starts` and the fallback
+    without it."""
+    pattern = re.compile(
+        "<("
+        + "|".join("".join(f"[{c}{c.upper()}]" for c in name) for name in names)
+        + r")(?=[\s/>])"
+    )
+    found = []
+    position = 0
+    while match := pattern.search(page, position):
+        end = page.find(">", match.end())
+        end = len(page) if end < 0 else end
+        found.append((match[1].lower(), match.start(), end))
+        position = end
+    return found
+
+
 def _meta_pairs(tag: str) -> list[tuple[str, str]]:
     """(key, content) of one ``<meta>``'s attribute string (see `PageHead.metas`)."""
     content: str | None = None
@@ -155,3 +187,10 @@ def _meta_pairs(tag: str) -> list[tuple[str, str]]:
 
 def _decoded(value: str) -> str:
     return unescape(value) if "&" in value else value
+
+
+try:
+    import newscrawl.extract._textscan as _textscan
+except ImportError:  # built without a C compiler
+    _textscan = None
+_tag_starts = _tag_starts_python if _textscan is None else _textscan.tag_starts
