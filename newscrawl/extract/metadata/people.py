@@ -217,7 +217,8 @@ def people(
             or _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))
             or _name_line(lead)
             or _first_named(_HEADLINE_NAME_RE, page)
-            or _first_named(_AUTHOR_CARD_RE, page)
+            or ("简介" in page.joined and _first_named(_AUTHOR_CARD_RE, page))
+            or None
         )
     editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(
         _EDITOR_RE, page.having(_EDITOR_KEY)
@@ -251,7 +252,10 @@ def _lines_text(page: PageText) -> str:
 def _trailing_names(page: PageText) -> str | None:
     """The last paragraph-closing "（name name）" of the page."""
     found: str | None = None
-    for match in _TRAILING_NAMES_RE.finditer(page.joined):
+    joined = page.joined
+    if not (")\n" in joined or "）\n" in joined or joined.endswith((")", "）"))):
+        return None  # the quicker test: no line ends with a closing bracket
+    for match in _TRAILING_NAMES_RE.finditer(joined):
         if match.group("name") not in NOT_NAMES:
             found = match.group("name")
     return found
@@ -328,9 +332,9 @@ def _credit(texts: Sequence[str]) -> str | None:
     """The last reporter credit of the page (credits close the article body)."""
     found: str | None = None
     for text in texts:
-        match = (
-            _CREDIT_RE.match(text) if len(text) <= CREDIT_LINE_CHARS else None
-        ) or _INLINE_CREDIT_RE.search(text)
+        match = (_CREDIT_RE.match(text) if len(text) <= CREDIT_LINE_CHARS else None) or (
+            _INLINE_CREDIT_RE.search(text) if "(" in text or "（" in text else None
+        )
         if match:
             found = _clean(match.group("name")) or found
     return found
