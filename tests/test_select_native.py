@@ -5,7 +5,9 @@ returns (the rule dropping each line, each score, the headline's index) on the d
 pages, with and without a description, and on generated lines built to hit every rule:
 boilerplate elements, credit lines, link lines, quoted lines, the headline. The best
 region (`_select.best_region`) must be `default._best_region_python`'s on the same pages
-and on generated scores. Under CI (CI=true) a missing extension fails these tests.
+and on generated scores, and so must the element-tree loops (`boilerplate_elements`,
+`subtree_scores`, `inside_elements`) be their Python references' on the same pages and on
+generated trees. Under CI (CI=true) a missing extension fails these tests.
 """
 
 from __future__ import annotations
@@ -62,6 +64,16 @@ def test_dataset_pages_score_alike(shared_dir: object) -> None:
             chosen = default.main_elements(page.lines, scores, page.parents, headline, OPTIONS)
             inside = default._inside_elements(chosen, page.parents)
             assert_same_region(page.lines, scores, inside)
+            assert_same_tree(page, scores, chosen)
+
+
+def assert_same_tree(page: blocks.PageLines, scores: list[int], chosen: set[int]) -> None:
+    python = default._boilerplate_elements_python(page, OPTIONS)
+    assert default.boilerplate_elements(page, OPTIONS) == python
+    expected = default.subtree_scores(page.lines, scores, page.parents)
+    assert default._select.subtree_scores(page.lines, scores, page.parents) == expected
+    inside = default._inside_elements_python(chosen, page.parents)
+    assert default._select.inside_elements(chosen, page.parents) == inside
 
 
 def assert_same_region(lines: list[Line], scores: list[int], inside: list[bool]) -> None:
@@ -100,6 +112,42 @@ def test_generated_scores_give_the_same_region(rows: list[tuple[int, int, bool]]
     ]
     scores = [score for score, _, _ in rows]
     assert_same_region(lines, scores, [inside for _, _, inside in rows])
+
+
+@st.composite
+def trees(draw: st.DrawFn) -> tuple[blocks.PageLines, list[int], set[int]]:
+    """A random element tree (each parent an earlier element or the page), lines hanging in
+    it with random features and noise boxes, scores, and a chosen set (the page, ids out of
+    the tree and bools included)."""
+    size = draw(st.integers(0, 12))
+    parents = {element: draw(st.integers(0, element - 1)) for element in range(1, size + 1)}
+    ids = st.integers(0, size)
+    lines = []
+    for _ in range(draw(st.integers(0, 15))):
+        chars = draw(st.integers(0, 60))
+        lines.append(
+            Line("x", "p", draw(ids), chars, draw(st.integers(0, chars)),
+                 draw(st.integers(0, 3)), "comment", draw(ids))
+        )  # fmt: skip
+    scores = draw(st.lists(st.integers(-50, 80), min_size=len(lines), max_size=len(lines)))
+    chosen = draw(st.sets(st.one_of(ids, st.integers(-2, 30), st.just(True))))
+    return blocks.PageLines(lines, parents, []), scores, chosen
+
+
+@NATIVE_SETTINGS
+@given(trees())
+def test_generated_trees_give_the_same_elements(
+    case: tuple[blocks.PageLines, list[int], set[int]],
+) -> None:
+    assert_same_tree(*case)
+
+
+def test_element_trees_with_gaps_are_refused() -> None:
+    lines = [Line("x", "p", 1, 5, 0, 1, None, 0)]
+    with pytest.raises(IndexError, match="from 1 to len"):
+        default._select.subtree_scores(lines, [5], {1: 0, 3: 1})
+    with pytest.raises(IndexError, match="from 1 to len"):
+        default._select.inside_elements({1}, {1: 7})
 
 
 def test_best_region_refuses_a_line_outside_the_elements() -> None:

@@ -1,4 +1,4 @@
-/* The per-line loop of newscrawl.extract.default.select, in C.
+/* The loops of newscrawl.extract.default.select over lines and the element tree, in C.
  *
  * score_lines(lines, noisy, costs, max_link_share, plain_title, plain_description,
  *             link_rule, boilerplate_line) -> (dropped, scores, headline)
@@ -17,6 +17,13 @@
  * A port of `default._best_region_python`: the contiguous run of lines with the highest
  * positive sum, each line counting its score when its element is inside the article's
  * elements (`inside_element[line.element]`) and minus its chars when not.
+ *
+ * The element-tree loops, ports of their namesakes in default.py (element ids run 1..n in
+ * document order; `parents` maps each to its parent, 0 for the page):
+ * subtree_scores(lines, scores, parents) -> list of each element's summed positive score;
+ * inside_elements(chosen, parents) -> list of whether each element is or lies in one of
+ * `chosen`; boilerplate_elements(lines, parents, max_link_share, prose_link_chars,
+ * wrapper_share) -> set of the noise elements that are not layout wrappers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -282,6 +289,245 @@ best_region(PyObject *self, PyObject *args)
     return Py_BuildValue("(nn)", first, last);
 }
 
+/* `parents` (a dict of element id -> parent id, ids 1..n) as an array indexed by id, with
+ * parent[0] = 0; NULL with an exception when an id is out of range. */
+static Py_ssize_t *
+parent_array(PyObject *parents, Py_ssize_t *size)
+{
+    if (!PyDict_Check(parents)) {
+        PyErr_SetString(PyExc_TypeError, "parents must be a dict");
+        return NULL;
+    }
+    Py_ssize_t n = PyDict_GET_SIZE(parents), position = 0;
+    Py_ssize_t *parent = PyMem_Malloc(((size_t)n + 1) * sizeof(Py_ssize_t));
+    if (parent == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    parent[0] = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(parents, &position, &key, &value)) {
+        Py_ssize_t element = PyLong_AsSsize_t(key), up = PyLong_AsSsize_t(value);
+        if (PyErr_Occurred()) {
+            PyMem_Free(parent);
+            return NULL;
+        }
+        if (element < 1 || element > n || up < 0 || up > n) {
+            PyErr_SetString(PyExc_IndexError, "element ids must run from 1 to len(parents)");
+            PyMem_Free(parent);
+            return NULL;
+        }
+        parent[element] = up;
+    }
+    *size = n + 1; /* n distinct keys, each in 1..n: every id has its parent */
+    return parent;
+}
+
+/* Field `field` of `line` (a blocks.Line tuple) as a C integer; -1 with an exception when
+ * it is not an int. */
+static int
+line_field(PyObject *line, Py_ssize_t field, long long *value)
+{
+    if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS) {
+        PyErr_SetString(PyExc_TypeError, "lines must be blocks.Line tuples");
+        return -1;
+    }
+    return read_long(line, field, value);
+}
+
+static PyObject *
+subtree_scores(PyObject *self, PyObject *args)
+{
+    PyObject *lines, *scores, *parents;
+    if (!PyArg_ParseTuple(args, "O!O!O:subtree_scores", &PyList_Type, &lines, &PyList_Type,
+                          &scores, &parents)) {
+        return NULL;
+    }
+    Py_ssize_t size, n = PyList_GET_SIZE(lines);
+    if (PyList_GET_SIZE(scores) != n) {
+        PyErr_SetString(PyExc_ValueError, "subtree_scores() needs one score per line");
+        return NULL;
+    }
+    Py_ssize_t *parent = parent_array(parents, &size);
+    long long *mass = parent ? PyMem_Calloc((size_t)size, sizeof(long long)) : NULL;
+    PyObject *result = NULL;
+    if (mass == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < n; index++) {
+        long long element, score = PyLong_AsLongLong(PyList_GET_ITEM(scores, index));
+        if ((score == -1 && PyErr_Occurred()) ||
+            line_field(PyList_GET_ITEM(lines, index), F_ELEMENT, &element) < 0) {
+            goto done;
+        }
+        if (score > 0) {
+            if (element < 0 || element >= size) {
+                PyErr_SetString(PyExc_IndexError, "a line's element is not in parents");
+                goto done;
+            }
+            mass[element] += score;
+        }
+    }
+    for (Py_ssize_t element = size - 1; element > 0; element--) {
+        mass[parent[element]] += mass[element];
+    }
+    if ((result = PyList_New(size)) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t element = 0; element < size; element++) {
+        PyObject *value = PyLong_FromLongLong(mass[element]);
+        if (value == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, element, value);
+    }
+done:
+    if (parent != NULL && mass == NULL && !PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    PyMem_Free(parent);
+    PyMem_Free(mass);
+    return result;
+}
+
+static PyObject *
+inside_elements(PyObject *self, PyObject *args)
+{
+    PyObject *chosen, *parents;
+    if (!PyArg_ParseTuple(args, "OO:inside_elements", &chosen, &parents)) {
+        return NULL;
+    }
+    if (!PyAnySet_Check(chosen)) {
+        PyErr_SetString(PyExc_TypeError, "chosen must be a set");
+        return NULL;
+    }
+    Py_ssize_t size;
+    Py_ssize_t *parent = parent_array(parents, &size);
+    char *inside = parent ? PyMem_Calloc((size_t)size, 1) : NULL;
+    PyObject *result = NULL, *iterator = NULL, *item;
+    if (inside == NULL) {
+        goto done;
+    }
+    /* The chosen ids first (an id outside the tree chooses nothing, as in Python)... */
+    if ((iterator = PyObject_GetIter(chosen)) == NULL) {
+        goto done;
+    }
+    int everything = 0;
+    while ((item = PyIter_Next(iterator)) != NULL) {
+        Py_ssize_t element = PyLong_Check(item) ? PyLong_AsSsize_t(item) : -1;
+        Py_DECREF(item);
+        if (PyErr_Occurred()) {
+            PyErr_Clear(); /* a huge int is no element either */
+        } else if (element == 0) {
+            everything = 1;
+        } else if (element > 0 && element < size) {
+            inside[element] = 1;
+        }
+    }
+    if (PyErr_Occurred()) {
+        goto done;
+    }
+    /* ...then each element after its parent, ids growing in document order. */
+    for (Py_ssize_t element = 1; element < size; element++) {
+        inside[element] = (char)(everything || inside[element] || inside[parent[element]]);
+    }
+    inside[0] = (char)everything;
+    if ((result = PyList_New(size)) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t element = 0; element < size; element++) {
+        PyObject *flag = inside[element] ? Py_True : Py_False;
+        Py_INCREF(flag);
+        PyList_SET_ITEM(result, element, flag);
+    }
+done:
+    if (parent != NULL && inside == NULL && !PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    Py_XDECREF(iterator);
+    PyMem_Free(parent);
+    PyMem_Free(inside);
+    return result;
+}
+
+static PyObject *
+boilerplate_elements(PyObject *self, PyObject *args)
+{
+    PyObject *lines, *parents;
+    double max_link_share, wrapper_share;
+    long long prose_link_chars;
+    if (!PyArg_ParseTuple(args, "O!OdLd:boilerplate_elements", &PyList_Type, &lines, &parents,
+                          &max_link_share, &prose_link_chars, &wrapper_share)) {
+        return NULL;
+    }
+    Py_ssize_t size, n = PyList_GET_SIZE(lines);
+    Py_ssize_t *parent = parent_array(parents, &size);
+    char *named = parent ? PyMem_Calloc((size_t)size, 1) : NULL;
+    long long *prose = named ? PyMem_Calloc((size_t)size, sizeof(long long)) : NULL;
+    PyObject *result = NULL;
+    long long total = 0;
+    if (prose == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < n; index++) {
+        long long noise_element;
+        if (line_field(PyList_GET_ITEM(lines, index), F_NOISE_ELEMENT, &noise_element) < 0) {
+            goto done;
+        }
+        if (noise_element < 0 || noise_element >= size) {
+            PyErr_SetString(PyExc_IndexError, "a line's noise element is not in parents");
+            goto done;
+        }
+        named[noise_element] = 1;
+    }
+    named[0] = 0;
+    for (Py_ssize_t index = 0; index < n; index++) {
+        PyObject *line = PyList_GET_ITEM(lines, index);
+        long long chars, link_chars, punctuation, element;
+        if (read_long(line, F_CHARS, &chars) < 0 ||
+            read_long(line, F_LINK_CHARS, &link_chars) < 0 ||
+            read_long(line, F_PUNCTUATION, &punctuation) < 0 ||
+            read_long(line, F_NOISE_ELEMENT, &element) < 0) {
+            goto done;
+        }
+        int link_line = (double)link_chars > max_link_share * (double)chars &&
+                        (chars - link_chars < prose_link_chars || !punctuation);
+        if (!punctuation || link_line) {
+            continue;
+        }
+        total += chars;
+        for (; element; element = parent[element]) {
+            if (named[element]) {
+                prose[element] += chars;
+            }
+        }
+    }
+    if ((result = PySet_New(NULL)) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t element = 1; element < size; element++) {
+        if (!named[element] || (double)prose[element] > wrapper_share * (double)total) {
+            continue;
+        }
+        PyObject *key = PyLong_FromSsize_t(element);
+        if (key == NULL || PySet_Add(result, key) < 0) {
+            Py_XDECREF(key);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(key);
+    }
+done:
+    if (parent != NULL && prose == NULL && !PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    PyMem_Free(parent);
+    PyMem_Free(named);
+    PyMem_Free(prose);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"score_lines", score_lines, METH_VARARGS,
      "score_lines(lines, noisy, costs, max_link_share, plain_title, plain_description, "
@@ -290,12 +536,21 @@ static PyMethodDef methods[] = {
     {"best_region", best_region, METH_VARARGS,
      "best_region(lines, scores, inside_element) -> (first, last) or None: the run of lines "
      "with the highest positive sum (see default._best_region_python)."},
+    {"subtree_scores", subtree_scores, METH_VARARGS,
+     "subtree_scores(lines, scores, parents) -> list: each element's summed positive line "
+     "score over its subtree (see default.subtree_scores)."},
+    {"inside_elements", inside_elements, METH_VARARGS,
+     "inside_elements(chosen, parents) -> list of bool by element id (see "
+     "default._inside_elements)."},
+    {"boilerplate_elements", boilerplate_elements, METH_VARARGS,
+     "boilerplate_elements(lines, parents, max_link_share, prose_link_chars, wrapper_share) "
+     "-> set (see default.boilerplate_elements)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_select",
-    "The per-line loop of newscrawl.extract.default.select in C (see default.py).", -1,
+    "The line and element-tree loops of newscrawl.extract.default.select in C (see default.py).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 

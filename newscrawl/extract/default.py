@@ -91,8 +91,23 @@ def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
 
     A wrapper holds (anywhere in its subtree) more than `Options.wrapper_share` of the
     page's punctuated non-link text: a page-wide ``<div class="ad-margins">`` is layout, a
-    comment list is not.
+    comment list is not. In C (`_select.c`) where built and `Options.prose_link_chars` is
+    an int; `_boilerplate_elements_python` is the reference.
     """
+    if _select is None or type(options.prose_link_chars) is not int:
+        return _boilerplate_elements_python(page, options)
+    found: set[int] = _select.boilerplate_elements(
+        page.lines,
+        page.parents,
+        float(options.max_link_share),
+        options.prose_link_chars,
+        float(options.wrapper_share),
+    )
+    return found
+
+
+def _boilerplate_elements_python(page: PageLines, options: Options) -> set[int]:
+    """`boilerplate_elements` in Python: the reference of the C one, and the fallback."""
     named = {line.noise_element for line in page.lines if line.noise_element}
     if not named:
         return named
@@ -180,7 +195,9 @@ def main_elements(
     best = max(votes, key=votes.__getitem__, default=0)
     if best == 0:
         return {0}
-    mass = subtree_scores(lines, scores, parents)
+    mass = (_select.subtree_scores if _int_scores(options) else subtree_scores)(
+        lines, scores, parents
+    )
     if headline is None:
         best = first_post(best, votes, mass, parents, options)
     ancestors = []
@@ -251,8 +268,8 @@ def subtree_scores(
     return mass
 
 
-def _inside_elements(chosen: set[int], parents: dict[int, int]) -> list[bool]:
-    """By element id: whether the element is one of `chosen` or lies inside one (``{0}``:
+def _inside_elements_python(chosen: set[int], parents: dict[int, int]) -> list[bool]:
+    """(The reference of `_select.inside_elements` and the fallback without it.) By element id: whether the element is one of `chosen` or lies inside one (``{0}``:
     the whole page). Ids grow in document order, so a parent's answer is known before its
     children's: one pass."""
     if 0 in chosen:
@@ -274,7 +291,7 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     noisy = boilerplate_elements(page, options)
     dropped, scores, headline = _score_lines(lines, noisy, options, plain_title, description)
     chosen = main_elements(lines, scores, page.parents, headline, options)
-    inside_element = _inside_elements(chosen, page.parents)
+    inside_element: list[bool] = _inside_elements(chosen, page.parents)
     region = _best_region(lines, scores, inside_element)
     table = DecisionTable(
         len(lines),
@@ -318,14 +335,20 @@ def _score_lines_python(
     return dropped, scores, headline
 
 
+def _int_scores(options: Options) -> bool:
+    """Whether the C loops can take the lines' scores: built, and every cost an int (the
+    scores then are ints too, whichever loop scored the lines)."""
+    return _select is not None and all(type(getattr(options, name)) is int for name in _INT_COSTS)
+
+
 def _score_lines_native(
     lines: Sequence[Line], noisy: set[int], options: Options, plain_title: str, description: str
 ) -> LineScores:
     """`_score_lines_python` in C (the method's hot loop: hundreds of lines a page), for
     options whose costs are ints (the C loop's arithmetic); others run the Python loop."""
-    costs = tuple(getattr(options, name) for name in _INT_COSTS)
-    if not all(type(cost) is int for cost in costs) or not isinstance(lines, list):
+    if not _int_scores(options) or not isinstance(lines, list):
         return _score_lines_python(lines, noisy, options, plain_title, description)
+    costs = tuple(getattr(options, name) for name in _INT_COSTS)
     result: LineScores = _select.score_lines(
         lines,
         noisy,
@@ -363,6 +386,7 @@ except ImportError:  # built without a C compiler
     _select = None
 _score_lines = _score_lines_python if _select is None else _score_lines_native
 _best_region = _best_region_python if _select is None else _select.best_region
+_inside_elements = _inside_elements_python if _select is None else _select.inside_elements
 
 
 @dataclass(frozen=True, slots=True)
