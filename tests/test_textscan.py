@@ -5,9 +5,9 @@ C one by needles (``_textscan.c``) or the Python one by patterns. That holds whe
 line a keyword's pattern matches holds one of its needles (folded), which is tested here
 on generated text, and the two are compared on the dataset pages' visible lines. The
 letters per script (`page_meta.script_letters`) are compared on generated text, and the
-chars per box (`_textscan.box_chars`) and the head's start tags (`_textscan.tag_starts`)
-on the dataset pages and generated input. Under CI (CI=true) a missing extension fails
-these tests.
+chars per box (`_textscan.box_chars`), the visible lines (`_textscan.visible_lines`) and
+the head's start tags (`_textscan.tag_starts`) on the dataset pages and generated input.
+Under CI (CI=true) a missing extension fails these tests.
 """
 
 from __future__ import annotations
@@ -87,6 +87,9 @@ def test_native_and_python_search_agree_on_the_dataset_pages(shared_dir: object)
                 assert native_found == python_found, page.id
             expected_tags = head._tag_starts_python(text, head._HEAD_TAGS)
             assert lines._textscan.tag_starts(text, head._HEAD_TAGS) == expected_tags, page.id
+            assert lines.visible_lines(page_lines, boxes) == lines._visible_lines_python(
+                page_lines, boxes
+            )
             expected = lines._box_chars_python(page_lines.lines, lines.OTHER_CONTENT_WORDS)
             assert (
                 lines._textscan.box_chars(page_lines.lines, lines.OTHER_CONTENT_WORDS) == expected
@@ -164,3 +167,30 @@ def test_tag_starts_reads_start_tags_as_html_does(
 ) -> None:
     assert lines._textscan.tag_starts(text, head._HEAD_TAGS) == tags
     assert head._tag_starts_python(text, head._HEAD_TAGS) == tags
+
+
+@NATIVE_SETTINGS
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(["来源：新华社", "\n", "x" * 700, " ", ""]), max_size=5).map(
+                "".join
+            ),
+            st.sampled_from(["p", "h1", "h3", "td"]),
+            st.integers(0, 3),
+        ),
+        max_size=12,
+    ),
+    st.sets(st.integers(0, 3)),
+)
+def test_visible_lines_native_and_python_split_and_cut_alike(
+    rows: list[tuple[str, str, int]], other_content: set[int]
+) -> None:
+    page = blocks.PageLines(
+        [Line(text, tag, 1, len(text), 0, 0, None, box) for text, tag, box in rows], {1: 0}, []
+    )
+    native = lines.visible_lines(page, other_content)
+    assert native == lines._visible_lines_python(page, other_content)
+    assert all(
+        type(line) is lines.Line and len(line.text) <= lines.MAX_LINE_CHARS for line in native
+    )

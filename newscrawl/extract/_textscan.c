@@ -24,6 +24,11 @@
  * first ">" after the name (len(text) when none). `head.PageHead` reads its metas, scripts
  * and links from these instead of running a regex over the whole page for each.
  *
+ * visible_lines(lines, other_content, heading_tags, max_chars, line_class) -> list: the
+ * port of `metadata.lines._visible_lines_python`: for each `blocks.Line` not in an
+ * `other_content` box, one `line_class(text, heading, tag)` per "\n"-separated part of its
+ * text, cut at `max_chars`; `heading` is whether its tag is one of `heading_tags`.
+ *
  * box_chars(lines, words) -> (total, {element: chars}): the chars of all `lines`
  * (`blocks.Line` tuples, read by index), and per noise element the chars of the lines
  * whose noise word is in `words` (a set): what `metadata.lines.other_content_boxes`
@@ -290,7 +295,88 @@ tag_starts(PyObject *self, PyObject *args)
     return found;
 }
 
-enum { F_CHARS = 3, F_NOISE = 6, F_NOISE_ELEMENT = 7, LINE_FIELDS = 8 };
+enum { F_TEXT = 0, F_TAG = 1, F_CHARS = 3, F_NOISE = 6, F_NOISE_ELEMENT = 7, LINE_FIELDS = 8 };
+
+/* Append line_class(text[start:end][:max_chars], heading, tag) to `visible`. */
+static int
+append_visible(PyObject *visible, PyTypeObject *line_class, PyObject *text, Py_ssize_t start,
+               Py_ssize_t end, Py_ssize_t max_chars, PyObject *heading, PyObject *tag)
+{
+    if (end - start > max_chars) {
+        end = start + max_chars;
+    }
+    PyObject *part = start == 0 && end == PyUnicode_GET_LENGTH(text)
+                         ? Py_NewRef(text)
+                         : PyUnicode_Substring(text, start, end);
+    PyObject *line = part ? line_class->tp_alloc(line_class, 3) : NULL;
+    if (line == NULL) {
+        Py_XDECREF(part);
+        return -1;
+    }
+    PyTuple_SET_ITEM(line, 0, part);
+    PyTuple_SET_ITEM(line, 1, Py_NewRef(heading));
+    PyTuple_SET_ITEM(line, 2, Py_NewRef(tag));
+    int failed = PyList_Append(visible, line);
+    Py_DECREF(line);
+    return failed;
+}
+
+static PyObject *
+visible_lines(PyObject *self, PyObject *args)
+{
+    PyObject *lines, *other_content, *heading_tags;
+    PyTypeObject *line_class;
+    Py_ssize_t max_chars;
+    if (!PyArg_ParseTuple(args, "O!OOnO!:visible_lines", &PyList_Type, &lines, &other_content,
+                          &heading_tags, &max_chars, &PyType_Type, &line_class)) {
+        return NULL;
+    }
+    if (!PyAnySet_Check(other_content) || !PyAnySet_Check(heading_tags) ||
+        !PyType_IsSubtype(line_class, &PyTuple_Type) || max_chars < 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "visible_lines() needs two sets, max_chars >= 0 and a tuple class");
+        return NULL;
+    }
+    PyObject *visible = PyList_New(0);
+    if (visible == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(lines); index++) {
+        PyObject *line = PyList_GET_ITEM(lines, index);
+        if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS ||
+            !PyUnicode_Check(PyTuple_GET_ITEM(line, F_TEXT))) {
+            PyErr_SetString(PyExc_TypeError, "visible_lines() needs blocks.Line tuples");
+            goto fail;
+        }
+        int hidden = PySet_Contains(other_content, PyTuple_GET_ITEM(line, F_NOISE_ELEMENT));
+        PyObject *tag = PyTuple_GET_ITEM(line, F_TAG);
+        int heading = hidden ? 0 : PySet_Contains(heading_tags, tag);
+        if (hidden < 0 || heading < 0) {
+            goto fail;
+        }
+        if (hidden) {
+            continue;
+        }
+        PyObject *text = PyTuple_GET_ITEM(line, F_TEXT);
+        int kind = PyUnicode_KIND(text);
+        const void *data = PyUnicode_DATA(text);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(text), start = 0;
+        for (Py_ssize_t end = find_ascii(kind, data, 0, n, '\n');; end = find_ascii(kind, data, start, n, '\n')) {
+            if (append_visible(visible, line_class, text, start, end, max_chars,
+                               heading ? Py_True : Py_False, tag) < 0) {
+                goto fail;
+            }
+            if (end >= n) {
+                break;
+            }
+            start = end + 1;
+        }
+    }
+    return visible;
+fail:
+    Py_DECREF(visible);
+    return NULL;
+}
 
 static PyObject *
 box_chars(PyObject *self, PyObject *args)
@@ -353,6 +439,9 @@ static PyMethodDef methods[] = {
     {"tag_starts", tag_starts, METH_VARARGS,
      "tag_starts(text, names) -> list of (name, start, end): every \"<name\" start tag, "
      "the index of its \"<\" and of the next \">\" (see the module source)."},
+    {"visible_lines", visible_lines, METH_VARARGS,
+     "visible_lines(lines, other_content, heading_tags, max_chars, line_class) -> list "
+     "(see metadata.lines._visible_lines_python)."},
     {"box_chars", box_chars, METH_VARARGS,
      "box_chars(lines, words) -> (total, {element: chars}): all lines' chars, and per "
      "noise element the chars of its lines named by a word (see other_content_boxes)."},

@@ -269,9 +269,9 @@ def subtree_scores(
 
 
 def _inside_elements_python(chosen: set[int], parents: dict[int, int]) -> list[bool]:
-    """(The reference of `_select.inside_elements` and the fallback without it.) By element id: whether the element is one of `chosen` or lies inside one (``{0}``:
+    """By element id: whether the element is one of `chosen` or lies inside one (``{0}``:
     the whole page). Ids grow in document order, so a parent's answer is known before its
-    children's: one pass."""
+    children's: one pass. The reference of `_select.inside_elements`, and the fallback."""
     if 0 in chosen:
         return [True] * (len(parents) + 1)
     inside = [False] * (len(parents) + 1)

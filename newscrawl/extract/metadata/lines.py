@@ -72,7 +72,18 @@ def visible_lines(page: PageLines, other_content: set[int]) -> list[Line]:
     """The body pass's lines (`blocks.page_lines`, so the page is scanned once for both)
     as metadata sees them: lines inside boxes about other content (`other_content`) left
     out, a ``<br>`` break (kept inside a body line) starting a line of its own, as bylines
-    are often set one field per ``<br>``, and each line cut at `MAX_LINE_CHARS`."""
+    are often set one field per ``<br>``, and each line cut at `MAX_LINE_CHARS`. In C
+    (`_textscan.visible_lines`) where built."""
+    if _textscan is None:
+        return _visible_lines_python(page, other_content)
+    visible: list[Line] = _textscan.visible_lines(
+        page.lines, other_content, HEADING_TAGS, MAX_LINE_CHARS, Line
+    )
+    return visible
+
+
+def _visible_lines_python(page: PageLines, other_content: set[int]) -> list[Line]:
+    """`visible_lines` in Python: the reference of the C one, and the fallback."""
     visible: list[Line] = []
     for line in page.lines:
         if line.noise_element in other_content:
