@@ -16,14 +16,13 @@ uses more than one core. A page that kills its worker is dropped and counted as
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
-from newscrawl.extract import Article, Options, extract
+from newscrawl.extract import Options, extract
 from newscrawl.items import ArticleItem, RawPage
 from newscrawl.pipelines.worker_pool import WorkerDied, WorkerPool
 
@@ -65,39 +64,25 @@ class ExtractPipeline:
             return item
         page = ItemAdapter(item)
         try:
-            article = await self._extract(page)
+            extracted = await self._extract(page)
         except WorkerDied as error:
             self.stats.inc_value("newscrawl/dropped/extraction process died")
             raise DropItem(f"extracting {page['final_url']} killed its worker process") from error
-        if not article.body:
-            reason = article.reason or "empty body"
-            self.stats.inc_value(f"newscrawl/dropped/{reason}")
-            raise DropItem(f"no article text in {page['final_url']}: {reason}")
+        if extracted.reason is not None:
+            self.stats.inc_value(f"newscrawl/dropped/{extracted.reason}")
+            raise DropItem(f"no article text in {page['final_url']}: {extracted.reason}")
         self.stats.inc_value("newscrawl/extracted")
-        meta = article.metadata
         return ArticleItem(
             url=page["url"],
             final_url=page["final_url"],
             site=page["site"],
-            title=article.title,
-            body=article.body,
             fetched=page["fetched"],
-            encoding=article.encoding,
-            method=article.method,
             status=page["status"],
             referer=page["referer"],
-            published=meta.published.isoformat() if meta.published else None,
-            author=meta.author,
-            source=meta.source,
-            editor=meta.editor,
-            language=meta.lang,
-            canonical_url=meta.canonical_url,
-            description=meta.description,
-            tags=list(meta.tags),
-            top_image=meta.top_image,
+            **extracted.fields,
         )
 
-    async def _extract(self, page: ItemAdapter) -> Article:
+    async def _extract(self, page: ItemAdapter) -> Extracted:
         arguments = (
             page["body"],
             page["final_url"],
@@ -110,11 +95,20 @@ class ExtractPipeline:
         return await self.workers.run(extract_page, *arguments)
 
 
+class Extracted(NamedTuple):
+    """What extraction gives an article item: a tuple of plain values, quick to send back
+    from a worker process (pickling the `Article` dataclasses cost more than the call)."""
+
+    fields: dict[str, Any]
+    """The `ArticleItem` fields extraction fills (empty when there is no body)."""
+    reason: str | None
+    """Why the page has no article body (None when it has one)."""
+
+
 def extract_page(
     body: bytes, url: str, http_charset: str | None, fetched: str, options: Options
-) -> Article:
-    """`extract` of one fetched page, less the line table: the pipeline stores none of it,
-    and it would be most of what a worker process sends back."""
+) -> Extracted:
+    """`extract` one fetched page into the article fields it fills."""
     article = extract(
         body,
         url,
@@ -122,7 +116,25 @@ def extract_page(
         http_charset=http_charset,
         fetched_at=datetime.fromisoformat(fetched),
     )
-    return replace(article, lines=())
+    if not article.body:
+        return Extracted({}, article.reason or "empty body")
+    meta = article.metadata
+    fields = {
+        "title": article.title,
+        "body": article.body,
+        "encoding": article.encoding,
+        "method": article.method,
+        "published": meta.published.isoformat() if meta.published else None,
+        "author": meta.author,
+        "source": meta.source,
+        "editor": meta.editor,
+        "language": meta.lang,
+        "canonical_url": meta.canonical_url,
+        "description": meta.description,
+        "tags": list(meta.tags),
+        "top_image": meta.top_image,
+    }
+    return Extracted(fields, None)
 
 
 def _first(headers: dict[str, list[str]], name: str) -> str | None:
