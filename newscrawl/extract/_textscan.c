@@ -1,6 +1,8 @@
-/* One-pass scans of a page's visible text for the metadata rules (newscrawl.extract.metadata):
- * which lines hold which keywords (`line_hits`), and how many letters each script has
- * (`script_letters`).
+/* One-pass scans for the metadata rules (newscrawl.extract.metadata) and the page head
+ * (newscrawl.extract.head): which lines hold which keywords (`line_hits`), how many
+ * letters each script has (`script_letters`), where the head's start tags are
+ * (`tag_starts`), the visible lines (`visible_lines`) and the chars per box (`box_chars`).
+ * Each has a Python reference, named in its description below, that tests hold it to.
  *
  * Keywords:
  * The metadata rules look for lines holding a label (来源, 作者, 发布时间, posted ...) all
@@ -22,7 +24,8 @@
  * <(name)(?=[\s/>]), in text order, leaving out those inside the previous one (before its
  * ">": attribute text, not a tag). `start` is the index of the "<", `end` the index of the
  * first ">" after the name (len(text) when none). `head.PageHead` reads its metas, scripts
- * and links from these instead of running a regex over the whole page for each.
+ * and links from these instead of running a regex over the whole page for each
+ * (reference: `head._tag_starts_python`).
  *
  * visible_lines(lines, other_content, heading_tags, max_chars, line_class) -> list: the
  * port of `metadata.lines._visible_lines_python`: for each `blocks.Line` not in an
@@ -32,7 +35,8 @@
  * box_chars(lines, words) -> (total, {element: chars}): the chars of all `lines`
  * (`blocks.Line` tuples, read by index), and per noise element the chars of the lines
  * whose noise word is in `words` (a set): what `metadata.lines.other_content_boxes`
- * weighs, in one pass instead of a Python loop over a page's hundreds of lines.
+ * weighs, in one pass instead of a Python loop over a page's hundreds of lines
+ * (reference: `metadata.lines._box_chars_python`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -452,8 +456,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_textscan",
-    "One-pass scans of visible text and lines for the metadata rules (see metadata/lines.py, "
-    "metadata/page_meta.py).", -1,
+    "One-pass scans for the metadata rules and the page head (see metadata/lines.py, "
+    "metadata/page_meta.py, head.py).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 

@@ -195,9 +195,8 @@ def main_elements(
     best = max(votes, key=votes.__getitem__, default=0)
     if best == 0:
         return {0}
-    mass = (_select.subtree_scores if _int_scores(options) else subtree_scores)(
-        lines, scores, parents
-    )
+    native = _int_scores(options) and isinstance(lines, list) and isinstance(scores, list)
+    mass = (_select.subtree_scores if native else subtree_scores)(lines, scores, parents)
     if headline is None:
         best = first_post(best, votes, mass, parents, options)
     ancestors = []

@@ -107,7 +107,6 @@ class _Worker:
         self.process = process
         self.waiting: deque[asyncio.Future[Any]] = deque()
         self.alive = True
-        self._connection = connection
         self._streams: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = (
             asyncio.ensure_future(asyncio.open_connection(sock=connection))
         )
