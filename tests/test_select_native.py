@@ -155,6 +155,20 @@ def test_best_region_refuses_a_line_outside_the_elements() -> None:
         default._select.best_region([Line("x", "p", 5, 1, 0, 0, None, 0)], [1], [True])
 
 
+def test_options_that_are_not_ints_select_with_the_python_loops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    page = blocks.page_lines(
+        "<div id=a><p>" + "正文内容，第一段的句子。" * 8 + "</p><p>"
+        + "正文内容，第二段的句子。" * 8 + "</p></div><div class=footer><a href=/>首页</a></div>"
+    )  # fmt: skip
+    halves = replace(OPTIONS, line_cost=2.5)  # type: ignore[arg-type]
+    selected = [line.text for line in default.select(page, "", halves).kept]
+    monkeypatch.setattr(default, "_select", None)
+    assert selected == [line.text for line in default.select(page, "", halves).kept]
+    assert len(selected) == 2
+
+
 def test_options_that_are_not_ints_run_the_python_loop() -> None:
     lines = [Line("正文内容。" * 10, "p", 1, 50, 0, 10, None, 0)]
     halves = replace(OPTIONS, line_cost=2.5)  # type: ignore[arg-type]

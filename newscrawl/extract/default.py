@@ -291,7 +291,8 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     dropped, scores, headline = _score_lines(lines, noisy, options, plain_title, description)
     chosen = main_elements(lines, scores, page.parents, headline, options)
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
-    region = _best_region(lines, scores, inside_element)
+    native = _int_scores(options) and isinstance(lines, list)
+    region = (_select.best_region if native else _best_region_python)(lines, scores, inside_element)
     table = DecisionTable(
         len(lines),
         _Decider(lines, dropped, scores, inside_element, region, plain_title),
@@ -384,7 +385,6 @@ try:
 except ImportError:  # built without a C compiler
     _select = None
 _score_lines = _score_lines_python if _select is None else _score_lines_native
-_best_region = _best_region_python if _select is None else _select.best_region
 _inside_elements = _inside_elements_python if _select is None else _select.inside_elements
 
 
