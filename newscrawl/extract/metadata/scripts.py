@@ -28,22 +28,8 @@ class ScriptVariables:
         """A name at a word boundary. The boundary is checked after the first letter, not
         with a leading \\b, so that the regex engine skips ahead to that letter."""
 
-        self._folded = (tuple(name.lower() for name in self.names),)
-
     def values(self, script: str) -> Iterator[str]:
-        if self._may_name(script):
+        # Most scripts name none of the variables: a substring test per name rules them out
+        # far quicker than the regex.
+        if any(name in script for name in self.names):
             yield from (match.group(1) for match in self._pattern.finditer(script))
-
-    def _may_name(self, script: str) -> bool:
-        """Whether `script` holds one of the names: most scripts hold none, and one pass
-        for all names (`_textscan.line_hits`, case-folded, so a superset) is much quicker
-        than the regex, or than a substring test per name."""
-        if _textscan is None:
-            return any(name in script for name in self.names)
-        return bool(_textscan.line_hits(script, self._folded)[0])
-
-
-try:
-    import newscrawl.extract._textscan as _textscan
-except ImportError:  # built without a C compiler
-    _textscan = None
