@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from newscrawl.extract import clean
 from newscrawl.extract.head import PageHead, Script
 
 PAGE = """<!DOCTYPE html><HTML Lang="zh-CN"><head>
@@ -62,6 +63,17 @@ def test_a_tag_full_of_junk_is_read_up_to_its_first_16_kb() -> None:
     assert head.meta_map == {"description": "摘要"} and head.lang == "zh"
     late = PageHead(f'<meta{junk} name="description" content="太远">')
     assert late.meta_map == {}
+
+
+def test_a_tag_full_of_bare_words_is_read_up_to_its_first_256_attributes() -> None:
+    """Found by the fuzz run: 10 KB of "a a a" inside a script tag made 5,000 attributes,
+    and the page five times slower per MB than the median."""
+    junk = " a" * 5_000
+    head = PageHead(
+        f'<script src="/x.js"{junk}></script><script{junk} src="/late.js">var x;</script>'
+    )
+    assert head.scripts == (Script("", "var x;"),)  # the late src is past the 256th attribute
+    assert len(clean.tag_attributes(" ".join(f"x{n}=1" for n in range(300)))) == 256
 
 
 def test_a_title_is_read_up_to_its_first_2000_characters() -> None:

@@ -136,9 +136,12 @@ def _decode(data: bytes, encoding: str) -> tuple[str, float]:
     except UnicodeDecodeError:
         pass
     text = to_unicode(data, encoding)
-    added = text.count("\ufffd") - data.decode(encoding, "ignore").count("\ufffd")
-    non_ascii = len(data) - len(data.translate(None, _ASCII_BYTES))
-    return text, added / max(1, non_ascii)
+    non_ascii = max(1, len(data) - len(data.translate(None, _ASCII_BYTES)))
+    replacements = text.count("\ufffd")
+    if replacements <= MAX_ERROR_SHARE * non_ascii:
+        return text, replacements / non_ascii  # accepted even if all were errors
+    added = replacements - data.decode(encoding, "ignore").count("\ufffd")
+    return text, added / non_ascii
 
 
 def looks_binary(data: bytes) -> bool:

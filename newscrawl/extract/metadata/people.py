@@ -58,6 +58,10 @@ _BYLINE_NAME_RE = re.compile(
 )
 """Blog bylines name the writer next to the date: CSDN "中草药z 于 2024-05-12 09:24:57 发布",
 cnblogs "posted @ 2024-05-09 14:45 好看的hk"."""
+_BYLINE_HINT_RE = re.compile(r"于\s*\d|@")
+"""What every `_BYLINE_NAME_RE` match holds. That pattern tries a 20-character name at
+every position of a line, so Chinese body lines (于 is a common word) are only given to it
+when they hold this too (0.9 ms a page on a long text-heavy page before)."""
 _OWNER_RE = re.compile(r"^(?P<name>[^\s|｜]{2,20})的(?:博客|空间|专栏|个人空间)$")
 _SCRIPT_AUTHORS = ScriptVariables(
     ("nickName", "nickname", "authorName", "author_name"), min_chars=1, max_chars=40
@@ -272,7 +276,7 @@ def _name_line(lead: Sequence[str]) -> str | None:
 
 def _blog_byline(texts: Sequence[str]) -> str | None:
     for text in texts:
-        match = _BYLINE_NAME_RE.search(text)
+        match = _BYLINE_HINT_RE.search(text) and _BYLINE_NAME_RE.search(text)
         if match:
             name = _clean(
                 match.group("name")
