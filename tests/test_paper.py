@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from newscrawl.extract import Article, Options, clean, extract
 
 PAPER = Options(method="paper")
@@ -145,3 +148,18 @@ def test_line_table_is_built_on_demand_and_equals_the_full_table() -> None:
     assert [line.text for line in table if line.kept] == [sentence(85), "短句。"]
     groups = {line.text: line.group for line in table}
     assert groups[sentence(85)] == 1 and groups["导航 首页 新闻"] is None
+
+
+@given(
+    st.lists(
+        st.sampled_from(["", "短句。", "没有句号", sentence(85), sentence(85, ""), sentence(70)]),
+        max_size=40,
+    ),
+    st.integers(0, 6),
+)
+def test_kept_lines_are_the_full_tables_kept_lines(lines: list[str], max_gap: int) -> None:
+    """The kept lines are decided from the candidate lines only (in the last group, those
+    with a full stop): exactly the lines the full table keeps."""
+    article = run(page(*lines), max_gap=max_gap)
+    kept = [line.text for line in article.lines if line.kept]
+    assert article.body == "\n".join(kept)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from newscrawl.extract.model import DecisionTable, LineDecision, Options
@@ -78,13 +79,21 @@ def select(texts: list[str], options: Options) -> Selection:
     line_length = choose_line_length(lengths, options)
     groups = find_groups(lengths, line_length)
     survivors = cut_at_first_gap(groups, options.max_gap)
-    candidates = (
-        index for span in groups[:survivors] for index in range(span.first, span.last + 1)
-    )
-    table = DecisionTable(
-        len(texts), _Decider(texts, groups, survivors, line_length, options), candidates
-    )
+    decider = _Decider(texts, groups, survivors, line_length, options)
+    table = DecisionTable(len(texts), decider, _candidates(texts, groups[:survivors], decider))
     return Selection(table.kept, table, line_length, _empty_reason(table.kept, groups, line_length))
+
+
+def _candidates(texts: list[str], kept_groups: list[Group], decider: _Decider) -> Iterator[int]:
+    """The lines the rules may keep: those of the groups above the gap cut, in the last of
+    them only those with a full stop (rule 3). A broken page can have tens of thousands of
+    lines in that last group, and a decision is dear to build only to be dropped."""
+    for number, span in enumerate(kept_groups, start=1):
+        lines = range(span.first, span.last + 1)
+        if number < len(kept_groups):
+            yield from lines
+        else:
+            yield from (index for index in lines if decider.has_full_stop(texts[index]))
 
 
 class _Decider:
@@ -106,9 +115,12 @@ class _Decider:
         )
         self.outside = (False, "outside groups" if groups else f"no line reaches L={line_length}")
 
+    def has_full_stop(self, text: str) -> bool:
+        return self.full_stop is not None and self.full_stop.search(text) is not None
+
     def __call__(self, index: int) -> LineDecision:
         text = self.texts[index]
-        has_full_stop = self.full_stop is not None and self.full_stop.search(text) is not None
+        has_full_stop = self.has_full_stop(text)
         group: int | None = bisect.bisect_right(self.firsts, index)
         if not group or index > self.groups[group - 1].last:
             group = None
