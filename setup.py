@@ -20,7 +20,12 @@ setup(
     ext_modules=[]
     if BUILDING_EGG
     else [
-        Extension(f"newscrawl.extract.{name}", [f"newscrawl/extract/{name}.c"], optional=True)
+        Extension(
+            f"newscrawl.extract.{name}",
+            [f"newscrawl/extract/{name}.c"],
+            depends=["newscrawl/extract/_line.h"],
+            optional=True,
+        )
         for name in ("_blockscan", "_select", "_textscan")
     ]
 )

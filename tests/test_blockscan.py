@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import random
+import re
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -395,3 +396,14 @@ def test_dated_tags_are_recorded_alike_with_their_box_and_text() -> None:
     ]
     assert dated[0].text == "一月 &amp; 二月"
     assert len(dated[3].text) == blocks.DATED_TEXT_CHARS
+
+
+def test_the_c_line_layout_is_blocks_lines() -> None:
+    """``_line.h`` names the fields the C extensions read and write by index: they must be
+    `blocks.Line`'s, in its order."""
+    header = (Path(blocks.__file__).parent / "_line.h").read_text()
+    fields = dict(re.findall(r"\bF_([A-Z_]+) = (\d+)", header))
+    assert [
+        name.lower() for name, _ in sorted(fields.items(), key=lambda item: int(item[1]))
+    ] == list(blocks.Line._fields)
+    assert re.search(rf"\bLINE_FIELDS = {len(blocks.Line._fields)}\b", header)

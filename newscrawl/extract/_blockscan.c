@@ -18,6 +18,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#include "_line.h"
 #include <string.h>
 #if defined(__SSE2__) && defined(__GNUC__)
 #define USE_SSE2 1
@@ -566,21 +568,21 @@ finish_line(Scan *s, int kind, const void *data, Py_ssize_t len, Entry *top)
     }
     /* Line(text, tag, element, chars, link_chars, punctuation, noise, noise_element), made
      * as tuple.__new__(Line, ...) makes it (the NamedTuple's __new__ adds only a call). */
-    PyObject *line = line_type->tp_alloc(line_type, 8);
+    PyObject *line = line_type->tp_alloc(line_type, LINE_FIELDS);
     if (line == NULL) {
         Py_DECREF(text);
         return -1;
     }
-    PyTuple_SET_ITEM(line, 0, text);
-    PyTuple_SET_ITEM(line, 1, Py_NewRef(top->block));
-    PyTuple_SET_ITEM(line, 2, PyLong_FromSsize_t(top->id));
-    PyTuple_SET_ITEM(line, 3, PyLong_FromSsize_t(done.chars));
-    PyTuple_SET_ITEM(line, 4,
+    PyTuple_SET_ITEM(line, F_TEXT, text);
+    PyTuple_SET_ITEM(line, F_TAG, Py_NewRef(top->block));
+    PyTuple_SET_ITEM(line, F_ELEMENT, PyLong_FromSsize_t(top->id));
+    PyTuple_SET_ITEM(line, F_CHARS, PyLong_FromSsize_t(done.chars));
+    PyTuple_SET_ITEM(line, F_LINK_CHARS,
                      PyLong_FromSsize_t(s->link_chars < done.chars ? s->link_chars : done.chars));
-    PyTuple_SET_ITEM(line, 5, PyLong_FromSsize_t(punctuation));
-    PyTuple_SET_ITEM(line, 6, Py_NewRef(top->noise ? top->noise : Py_None));
-    PyTuple_SET_ITEM(line, 7, PyLong_FromSsize_t(top->noise_element));
-    for (int i = 2; i < 8; i++) {
+    PyTuple_SET_ITEM(line, F_PUNCTUATION, PyLong_FromSsize_t(punctuation));
+    PyTuple_SET_ITEM(line, F_NOISE, Py_NewRef(top->noise ? top->noise : Py_None));
+    PyTuple_SET_ITEM(line, F_NOISE_ELEMENT, PyLong_FromSsize_t(top->noise_element));
+    for (int i = F_ELEMENT; i < LINE_FIELDS; i++) {
         if (PyTuple_GET_ITEM(line, i) == NULL) { /* out of memory (the tuple frees the rest) */
             Py_DECREF(line);
             return -1;

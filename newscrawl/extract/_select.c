@@ -28,8 +28,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-enum { F_TEXT = 0, F_ELEMENT = 2, F_CHARS = 3, F_LINK_CHARS = 4, F_PUNCTUATION = 5, F_NOISE = 6,
-       F_NOISE_ELEMENT = 7, LINE_FIELDS = 8 };
+#include "_line.h"
 
 /* `_MAY_BE_BOILERPLATE_RE.search(text)`: "[：:权]|[iI][gG][hH][tT]". */
 static int

@@ -40,6 +40,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#include "_line.h"
 #include <string.h>
 
 typedef struct {
@@ -299,7 +301,6 @@ tag_starts(PyObject *self, PyObject *args)
     return found;
 }
 
-enum { F_TEXT = 0, F_TAG = 1, F_CHARS = 3, F_NOISE = 6, F_NOISE_ELEMENT = 7, LINE_FIELDS = 8 };
 
 /* Append line_class(text[start:end][:max_chars], heading, tag) to `visible`. */
 static int

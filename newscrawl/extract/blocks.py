@@ -27,6 +27,7 @@ import re
 from typing import NamedTuple
 
 from newscrawl.extract.clean import unescape
+from newscrawl.extract.native import blockscan as _blockscan
 
 MAX_DEPTH = 256
 """Elements nested deeper than this are not tracked (libxml2's default limit too)."""
@@ -620,13 +621,7 @@ def _configure_native(patterns: tuple[str, ...] | None = None) -> tuple[bool, bo
     return bool(native_flags), bool(native_punctuation)
 
 
-try:
-    import newscrawl.extract._blockscan as _blockscan
-except ImportError:  # built without a C compiler
-    _blockscan = None
-    _NATIVE_FLAGS = _NATIVE_PUNCTUATION = False
-else:
-    _NATIVE_FLAGS, _NATIVE_PUNCTUATION = _configure_native()
+_NATIVE_FLAGS, _NATIVE_PUNCTUATION = (False, False) if _blockscan is None else _configure_native()
 
 page_lines = _page_lines_python if _blockscan is None else _page_lines_native
 """Split a decoded page into text lines with features (see the module docstring).

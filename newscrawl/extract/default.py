@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from newscrawl.extract.blocks import Line, PageLines
 from newscrawl.extract.model import DecisionTable, LineDecision, Options
+from newscrawl.extract.native import select as _select
 
 BOILERPLATE_LINE_RE = re.compile(
     r"^\W{0,3}(?:责任编辑|责编|编辑|校对|审核|审校|监制|来源|原标题|本文来源|文章来源|稿件来源"
@@ -380,10 +381,6 @@ def _is_boilerplate_line(text: str) -> bool:
     return BOILERPLATE_LINE_RE.search(text) is not None
 
 
-try:
-    import newscrawl.extract._select as _select
-except ImportError:  # built without a C compiler
-    _select = None
 _score_lines = _score_lines_python if _select is None else _score_lines_native
 _inside_elements = _inside_elements_python if _select is None else _select.inside_elements
 

@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from newscrawl.extract.clean import MAX_TAG_CHARS, collapse_whitespace, tag_attributes, unescape
+from newscrawl.extract.native import textscan as _textscan
 
 _HEAD_TAGS = ("meta", "script", "link")
 """The start tags read from all over the page (`PageHead._head_tags`)."""
@@ -189,8 +190,4 @@ def _decoded(value: str) -> str:
     return unescape(value) if "&" in value else value
 
 
-try:
-    import newscrawl.extract._textscan as _textscan
-except ImportError:  # built without a C compiler
-    _textscan = None
 _tag_starts = _tag_starts_python if _textscan is None else _textscan.tag_starts

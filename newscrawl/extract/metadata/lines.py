@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from newscrawl.extract.blocks import Line as BlockLine
 from newscrawl.extract.blocks import PageLines
+from newscrawl.extract.native import textscan as _textscan
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
 OTHER_CONTENT_WORDS = frozenset(
@@ -236,9 +237,5 @@ def _line_hits_native(
     return list(_textscan.line_hits(joined, tuple(keyword.needles for keyword in keywords)))
 
 
-try:
-    import newscrawl.extract._textscan as _textscan
-except ImportError:  # built without a C compiler
-    _textscan = None
 _line_hits = _line_hits_python if _textscan is None else _line_hits_native
 _box_chars = _box_chars_python if _textscan is None else _textscan.box_chars

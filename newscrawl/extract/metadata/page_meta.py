@@ -9,11 +9,7 @@ from urllib.parse import urljoin
 
 from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata.lines import PageText
-
-try:
-    import newscrawl.extract._textscan as _textscan
-except ImportError:  # built without a C compiler
-    _textscan = None
+from newscrawl.extract.native import textscan as _textscan
 
 _LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
