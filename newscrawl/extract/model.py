@@ -222,6 +222,12 @@ class Article:
     metadata: Metadata = field(default_factory=Metadata)
     """Publish time, author, source, editor, language, canonical URL, description, tags and
     top image (empty when `Options.with_metadata` is off)."""
+    confidence: float | None = None
+    """How sure the extractor is that `body` is the page's article, in [0, 1] (None where
+    the method gives no estimate: the paper's). Calibrated on the dev sets (BENCHMARKS.md):
+    filter a corpus on it, e.g. keep pages at 0.8 or over."""
+    confidence_reasons: tuple[str, ...] = ()
+    """What lowered `confidence`, in a few words each (shown by ``--explain``)."""
 
     def to_dict(self, *, with_lines: bool = False) -> dict[str, object]:
         """A JSON-ready mapping; the line table only on request since it is large."""
@@ -234,6 +240,8 @@ class Article:
             "reason": self.reason,
             "parameters": dict(self.parameters),
             "fallback": self.fallback,
+            "confidence": self.confidence,
+            "confidence_reasons": list(self.confidence_reasons),
             "metadata": self.metadata.to_dict(),
         }
         if with_lines:
