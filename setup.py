@@ -1,5 +1,5 @@
-"""The optional C extensions of `newscrawl.extract` (the line scan of `blocks`, the line
-scores of `default`, the text scans of the metadata), and the entry point of
+"""The optional C extensions of `newscrawl.extract` (the line scan of `blocks` and the
+text scans of the metadata), and the entry point of
 ``scrapyd-deploy``, which builds its egg with ``python setup.py bdist_egg``.
 
 Everything else (metadata, package data, the ``scrapy`` entry point scrapyd reads) lives
@@ -26,6 +26,6 @@ setup(
             depends=["newscrawl/extract/_line.h"],
             optional=True,
         )
-        for name in ("_blockscan", "_select", "_textscan")
+        for name in ("_blockscan", "_textscan")
     ]
 )

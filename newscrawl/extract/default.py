@@ -30,7 +30,6 @@ from typing import NamedTuple
 
 from newscrawl.extract.blocks import Line, PageLines
 from newscrawl.extract.model import DecisionTable, LineDecision, Options
-from newscrawl.extract.native import select as _select
 
 BOILERPLATE_LINE_RE = re.compile(
     r"^\W{0,3}(?:责任编辑|责编|编辑|校对|审核|审校|监制|来源|原标题|本文来源|文章来源|稿件来源"
@@ -92,23 +91,8 @@ def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
 
     A wrapper holds (anywhere in its subtree) more than `Options.wrapper_share` of the
     page's punctuated non-link text: a page-wide ``<div class="ad-margins">`` is layout, a
-    comment list is not. In C (`_select.c`) where built and `Options.prose_link_chars` is
-    an int; `_boilerplate_elements_python` is the reference.
+    comment list is not.
     """
-    if _select is None or type(options.prose_link_chars) is not int:
-        return _boilerplate_elements_python(page, options)
-    found: set[int] = _select.boilerplate_elements(
-        page.lines,
-        page.parents,
-        float(options.max_link_share),
-        options.prose_link_chars,
-        float(options.wrapper_share),
-    )
-    return found
-
-
-def _boilerplate_elements_python(page: PageLines, options: Options) -> set[int]:
-    """`boilerplate_elements` in Python: the reference of the C one, and the fallback."""
     named = {line.noise_element for line in page.lines if line.noise_element}
     if not named:
         return named
@@ -149,12 +133,11 @@ def best_region(scores: Sequence[int]) -> tuple[int, int] | None:
     return best_span
 
 
-def _best_region_python(
+def _region_over(
     lines: Sequence[Line], scores: Sequence[int], inside_element: Sequence[bool]
 ) -> tuple[int, int] | None:
     """`best_region` over the lines, each scoring its score inside the article's elements
-    and minus its chars outside: the reference of the C one (`_select.c`) and the fallback
-    without it."""
+    and minus its chars outside."""
     return best_region(
         [
             score if inside_element[line.element] else -line.chars
@@ -196,8 +179,7 @@ def main_elements(
     best = max(votes, key=votes.__getitem__, default=0)
     if best == 0:
         return {0}
-    native = _int_scores(options) and isinstance(lines, list) and isinstance(scores, list)
-    mass = (_select.subtree_scores if native else subtree_scores)(lines, scores, parents)
+    mass = subtree_scores(lines, scores, parents)
     if headline is None:
         best = first_post(best, votes, mass, parents, options)
     ancestors = []
@@ -268,10 +250,10 @@ def subtree_scores(
     return mass
 
 
-def _inside_elements_python(chosen: set[int], parents: dict[int, int]) -> list[bool]:
+def _inside_elements(chosen: set[int], parents: dict[int, int]) -> list[bool]:
     """By element id: whether the element is one of `chosen` or lies inside one (``{0}``:
     the whole page). Ids grow in document order, so a parent's answer is known before its
-    children's: one pass. The reference of `_select.inside_elements`, and the fallback."""
+    children's: one pass."""
     if 0 in chosen:
         return [True] * (len(parents) + 1)
     inside = [False] * (len(parents) + 1)
@@ -292,8 +274,7 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     dropped, scores, headline = _score_lines(lines, noisy, options, plain_title, description)
     chosen = main_elements(lines, scores, page.parents, headline, options)
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
-    native = _int_scores(options) and isinstance(lines, list)
-    region = (_select.best_region if native else _best_region_python)(lines, scores, inside_element)
+    region = _region_over(lines, scores, inside_element)
     table = DecisionTable(
         len(lines),
         _Decider(lines, dropped, scores, inside_element, region, plain_title),
@@ -310,12 +291,11 @@ LineScores = tuple[list[str | None], list[int], int | None]
 """Per line the rule that drops it (None: kept so far) and its score; the headline's index."""
 
 
-def _score_lines_python(
+def _score_lines(
     lines: Sequence[Line], noisy: set[int], options: Options, plain_title: str, description: str
 ) -> LineScores:
     """Rule 1 of the module docstring for every line, and the headline line (the first
-    whose text, whitespace removed, is `plain_title`): the reference of the C loop
-    (`_select.c`) and the fallback without it."""
+    whose text, whitespace removed, is `plain_title`)."""
     quoted = _quoted_by(description)
     link_rule = _link_rule(options)
     dropped: list[str | None] = []
@@ -336,53 +316,12 @@ def _score_lines_python(
     return dropped, scores, headline
 
 
-def _int_scores(options: Options) -> bool:
-    """Whether the C loops can take the lines' scores: built, and every cost an int (the
-    scores then are ints too, whichever loop scored the lines)."""
-    return _select is not None and all(type(getattr(options, name)) is int for name in _INT_COSTS)
-
-
-def _score_lines_native(
-    lines: Sequence[Line], noisy: set[int], options: Options, plain_title: str, description: str
-) -> LineScores:
-    """`_score_lines_python` in C (the method's hot loop: hundreds of lines a page), for
-    options whose costs are ints (the C loop's arithmetic); others run the Python loop."""
-    if not _int_scores(options) or not isinstance(lines, list):
-        return _score_lines_python(lines, noisy, options, plain_title, description)
-    costs = tuple(getattr(options, name) for name in _INT_COSTS)
-    result: LineScores = _select.score_lines(
-        lines,
-        noisy,
-        (*costs, MAX_BOILERPLATE_LINE, MIN_QUOTED_CHARS),
-        float(options.max_link_share),
-        plain_title,
-        "".join(description.split()),
-        _link_rule(options),
-        _is_boilerplate_line,
-    )
-    return result
-
-
-_INT_COSTS = (
-    "line_cost",
-    "short_line_cost",
-    "punctuation_weight",
-    "prose_link_chars",
-    "description_weight",
-)
-"""The `Options` the C loop reads as ints, in its order."""
-
-
 def _link_rule(options: Options) -> str:
     return f"link line: link share > {options.max_link_share}"
 
 
 def _is_boilerplate_line(text: str) -> bool:
     return BOILERPLATE_LINE_RE.search(text) is not None
-
-
-_score_lines = _score_lines_python if _select is None else _score_lines_native
-_inside_elements = _inside_elements_python if _select is None else _select.inside_elements
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,6 @@ def _optional(name: str) -> Any:
 
 blockscan = _optional("_blockscan")
 """The line scan (`blocks`)."""
-select = _optional("_select")
-"""The default method's line and element-tree loops (`default`)."""
 textscan = _optional("_textscan")
 """The text scans of the metadata and the head (`metadata.lines`, `metadata.page_meta`,
 `head`)."""
