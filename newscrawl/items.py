@@ -47,6 +47,9 @@ class ArticleItem:
     """The extractor method that produced `body`."""
     status: int
     referer: str | None
+    confidence: float | None = None
+    """How sure the extractor is that `body` is the article, in [0, 1]; None when its method
+    gives no estimate (the paper method)."""
     # What the page says about itself (newscrawl.extract.metadata); None when it does not.
     published: str | None = None
     """Publication time, ISO 8601 with its offset."""

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
+import json
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
+from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonLinesItemExporter
 from site_fixtures import article_response, make_spider, stats
 
+from newscrawl.extract import extract
 from newscrawl.items import ArticleItem, RawPage
 from newscrawl.pipelines.extract import ExtractPipeline
 from newscrawl.pipelines.worker_pool import WorkerDied, WorkerPool
@@ -100,6 +105,45 @@ def test_method_setting_chooses_the_extractor_method() -> None:
     body = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).encode("utf-8")
     article = run(pipeline(NEWSCRAWL_EXTRACT_METHOD="paper"), raw_page(body))
     assert article.method == "paper"
+
+
+def test_the_article_carries_the_extractors_confidence() -> None:
+    body = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).encode("utf-8")
+    page = raw_page(body, "text/html; charset=utf-8")
+    article = run(pipeline(), page)
+    assert article.confidence == extract(body, page.final_url).confidence
+    assert run(pipeline(NEWSCRAWL_EXTRACT_METHOD="paper"), page).confidence is None
+
+
+@pytest.mark.parametrize("confidence", [0.75, None])
+@pytest.mark.parametrize("exporter", [JsonLinesItemExporter, CsvItemExporter])
+def test_the_feed_carries_confidence(
+    exporter: type[BaseItemExporter], confidence: float | None
+) -> None:
+    item = ArticleItem(
+        url="https://x.cn/1",
+        final_url="https://x.cn/1",
+        site="x",
+        title="标题",
+        body="正文。",
+        fetched="2026-11-02T01:30:00+00:00",
+        encoding="utf-8",
+        method="default",
+        status=200,
+        referer=None,
+        confidence=confidence,
+    )
+    out = io.BytesIO()
+    feed = exporter(out)
+    feed.start_exporting()
+    feed.export_item(item)
+    feed.finish_exporting()
+    text = out.getvalue().decode()
+    if exporter is JsonLinesItemExporter:
+        assert json.loads(text)["confidence"] == confidence
+    else:
+        [row] = csv.DictReader(io.StringIO(text))
+        assert row["confidence"] == ("" if confidence is None else str(confidence))
 
 
 def test_empty_extraction_is_dropped_and_counted_with_its_reason() -> None:

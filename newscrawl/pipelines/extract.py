@@ -124,6 +124,7 @@ def extract_page(
         "body": article.body,
         "encoding": article.encoding,
         "method": article.method,
+        "confidence": article.confidence,
         "published": meta.published.isoformat() if meta.published else None,
         "author": meta.author,
         "source": meta.source,
