@@ -48,6 +48,14 @@ def test_record_keys_on_the_final_url_and_keeps_the_requested_one_as_alias() -> 
     assert record.content_hash is not None
 
 
+@pytest.mark.parametrize("confidence", [0.625, None])
+def test_record_carries_the_confidence(confidence: float | None) -> None:
+    record = record_from_item(
+        item(confidence=confidence), Canonicalizer(), default_site="s", extractor_version=None
+    )
+    assert record is not None and record.confidence == confidence
+
+
 def test_twin_host_folds_the_alias_away() -> None:
     canonicalize = Canonicalizer.with_extra(host_twins={"m.x.cn": "www.x.cn"})
     record = record_from_item(item(), canonicalize, default_site="s", extractor_version=None)
@@ -63,6 +71,7 @@ def test_optional_fields_are_tolerated() -> None:
     )
     assert record is not None
     assert (record.site, record.title, record.published_at) == ("spider", "", None)
+    assert record.confidence is None
     assert record.fetched_at.tzinfo is not None
 
 

@@ -89,6 +89,7 @@ def record_from_item(
         encoding=adapter.get("encoding"),
         extractor_method=adapter.get("method"),
         extractor_version=adapter.get("extractor_version") or extractor_version,
+        confidence=adapter.get("confidence"),
         aliases=(requested,) if requested != canonical else (),
     )
 

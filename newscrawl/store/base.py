@@ -73,6 +73,8 @@ class ArticleRecord:
     encoding: str | None = None
     extractor_method: str | None = None
     extractor_version: str | None = None
+    confidence: float | None = None
+    """The extractor's confidence in the body, in [0, 1]; None when its method gives none."""
     aliases: tuple[str, ...] = ()
     """Other canonical URLs that led to this page (e.g. the URL before a redirect)."""
 

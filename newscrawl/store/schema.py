@@ -18,6 +18,7 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -36,7 +37,7 @@ from sqlalchemy.exc import DBAPIError
 
 from newscrawl.fingerprint import BANDS
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -101,6 +102,7 @@ articles = Table(
     Column("near_duplicate_of", Text, ForeignKey("articles.canonical_url")),
     Column("extractor_method", String(40)),
     Column("extractor_version", String(40)),
+    Column("confidence", Float),  # from schema version 2 on (MIGRATIONS[1])
 )
 Index("ix_articles_site_first_seen", articles.c.site, articles.c.first_seen)
 
@@ -126,7 +128,28 @@ schema_version = Table(
 )
 
 Migration = Callable[[Connection], None]
-MIGRATIONS: Mapping[int, Migration] = MappingProxyType({})
+
+
+def _add_column(column: Column[Any]) -> Migration:
+    """A migration adding a nullable `column` as its table now declares it (rows get NULL).
+
+    Added columns go last in the table declaration, so a migrated table and a new one list
+    the same columns in the same order."""
+
+    def migrate(conn: Connection) -> None:
+        prepare = conn.dialect.identifier_preparer
+        kind = column.type.compile(dialect=conn.dialect)
+        conn.execute(
+            text(
+                f"ALTER TABLE {prepare.format_table(column.table)} "
+                f"ADD COLUMN {prepare.format_column(column)} {kind}"
+            )
+        )
+
+    return migrate
+
+
+MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: _add_column(articles.c.confidence)})
 """`MIGRATIONS[v]` upgrades a database from version v to v + 1 inside the open transaction."""
 
 

@@ -407,6 +407,7 @@ def _row(record: ArticleRecord, near_twin: str | None) -> dict[str, Any]:
         "near_duplicate_of": near_twin,
         "extractor_method": record.extractor_method,
         "extractor_version": record.extractor_version,
+        "confidence": record.confidence,
     }
     fingerprint_bands = bands(record.simhash) if record.simhash is not None else (None,) * BANDS
     row.update(
