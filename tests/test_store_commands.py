@@ -5,16 +5,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
 
 from newscrawl.cli import main
 from newscrawl.store import open_store
-from newscrawl.store.export import PARQUET_ROW_GROUP
+from newscrawl.store.export import FORMATS, PARQUET_ROW_GROUP
 from newscrawl.store.spool import Spool
 
 T0 = datetime(2024, 5, 10, 8, 0, tzinfo=UTC)
@@ -25,9 +27,15 @@ def filled(db_url: str) -> str:
     with open_store(db_url) as store:
         store.write(
             [
-                record("https://a/1", '第一段\n第二段，含"引号"与逗号', at=T0, site="sina"),
+                record(
+                    "https://a/1",
+                    '第一段\n第二段，含"引号"与逗号',
+                    at=T0,
+                    site="sina",
+                    confidence=0.875,
+                ),
                 record("https://a/2", "", at=T0 + timedelta(days=1), site="sina"),
-                record("https://b/1", article_text(9), at=T0, site="people"),
+                record("https://b/1", article_text(9), at=T0, site="people", confidence=0.25),
             ]
         )
     return db_url
@@ -76,6 +84,34 @@ def test_parquet_export_of_an_empty_selection(filled: str, tmp_path: Path) -> No
     assert pq.read_table(out).num_rows == 0
 
 
+def _jsonl_confidences(path: Path) -> list[float | None]:
+    return [json.loads(line)["confidence"] for line in path.read_text("utf-8").splitlines()]
+
+
+def _csv_confidences(path: Path) -> list[float | None]:
+    rows = csv.DictReader(io.StringIO(path.read_text("utf-8"), newline=""))
+    return [float(r["confidence"]) if r["confidence"] else None for r in rows]
+
+
+def _parquet_confidences(path: Path) -> list[float | None]:
+    assert pq.read_schema(path).field("confidence").type == pa.float64()
+    return pq.read_table(path).column("confidence").to_pylist()
+
+
+CONFIDENCE_READERS: dict[str, Callable[[Path], list[float | None]]] = {
+    "jsonl": _jsonl_confidences,
+    "csv": _csv_confidences,
+    "parquet": _parquet_confidences,
+}
+
+
+@pytest.mark.parametrize("kind", FORMATS)
+def test_every_format_carries_confidence(filled: str, tmp_path: Path, kind: str) -> None:
+    out = tmp_path / f"corpus.{kind}"
+    export(filled, out, "--format", kind)
+    assert CONFIDENCE_READERS[kind](out) == [0.875, None, 0.25]
+
+
 def test_stats_report(filled: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", filled]) == 0
     report = capsys.readouterr().out
@@ -100,7 +136,7 @@ def test_import_spool_loads_spooled_articles_once(
     spool.append(
         [
             record("https://a/1", article_text(1), at=T0, aliases=("https://a/old",)),
-            record("https://a/2", article_text(2), at=T0, published_at=published),
+            record("https://a/2", article_text(2), at=T0, published_at=published, confidence=0.5),
         ]
     )
     assert main(["import-spool", "--db", db_url, str(spool.path)]) == 0
@@ -111,6 +147,7 @@ def test_import_spool_loads_spooled_articles_once(
         rows = {row["canonical_url"]: row for row in store.iter_articles()}
         assert set(rows) == {"https://a/1", "https://a/2"}
         assert rows["https://a/2"]["published_at"] == published
+        assert (rows["https://a/1"]["confidence"], rows["https://a/2"]["confidence"]) == (None, 0.5)
         assert store.is_known("https://a/old")
 
 

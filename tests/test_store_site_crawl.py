@@ -9,6 +9,7 @@ from pathlib import Path
 
 from store_support import Site
 
+from newscrawl.extract import extract
 from newscrawl.store import open_store
 
 SITE_TOML = """\
@@ -61,6 +62,9 @@ def test_site_spider_articles_are_stored(tmp_path: Path) -> None:
     ]
     assert all(r["site"] == "local" and r["body"] and r["extractor_method"] for r in rows)
     assert all(r["encoding"] == "utf-8" for r in rows)
+    for r in rows:  # what the extractor said of the page, None included
+        _, _, page = site.page(r["canonical_url"].split(host, 1)[1])
+        assert r["confidence"] == extract(page, r["fetched_url"]).confidence
 
 
 def test_site_spider_second_crawl_fetches_no_article(tmp_path: Path) -> None:

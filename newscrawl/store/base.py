@@ -38,6 +38,7 @@ EXPORT_FIELDS: tuple[str, ...] = (
     "near_duplicate_of",
     "extractor_method",
     "extractor_version",
+    "confidence",
 )
 """The columns a corpus export carries, in order."""
 

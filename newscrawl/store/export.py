@@ -46,7 +46,8 @@ def write_csv(rows: Iterable[Mapping[str, Any]], out: IO[bytes]) -> int:
 
 
 def write_parquet(rows: Iterable[Mapping[str, Any]], out: IO[bytes]) -> int:
-    """Parquet in row groups of `PARQUET_ROW_GROUP`; times as UTC timestamps."""
+    """Parquet in row groups of `PARQUET_ROW_GROUP`; times as UTC timestamps, the
+    confidence as a double, the rest as strings."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -54,12 +55,8 @@ def write_parquet(rows: Iterable[Mapping[str, Any]], out: IO[bytes]) -> int:
         raise RuntimeError(
             "Parquet export needs pyarrow: pip install 'newscrawl[parquet]'"
         ) from exc
-    schema = pa.schema(
-        [
-            (name, pa.timestamp("us", tz="UTC") if name in _TIME_FIELDS else pa.string())
-            for name in EXPORT_FIELDS
-        ]
-    )
+    types = dict.fromkeys(_TIME_FIELDS, pa.timestamp("us", tz="UTC")) | {"confidence": pa.float64()}
+    schema = pa.schema([(name, types.get(name, pa.string())) for name in EXPORT_FIELDS])
     count = 0
     group: list[Mapping[str, Any]] = []
     with pq.ParquetWriter(out, schema, compression="zstd") as writer:
