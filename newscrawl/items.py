@@ -7,6 +7,7 @@ dataclasses read through `ItemAdapter`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 
@@ -62,3 +63,18 @@ class ArticleItem:
     description: str | None = None
     tags: list[str] = field(default_factory=list)
     top_image: str | None = None
+
+
+def confidence_threshold(value: object) -> float:
+    """`value` (a setting, a command-line option) as a minimum `ArticleItem.confidence`.
+
+    A number from 0 to 1, given as one or as its text; anything else raises ValueError saying
+    what was given, since a threshold outside the scale would silently keep or drop every page.
+    """
+    try:
+        number = float(str(value))
+    except ValueError:
+        number = math.nan
+    if not 0 <= number <= 1:
+        raise ValueError(f"must be a number from 0 to 1, not {value!r}")
+    return number

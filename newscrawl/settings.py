@@ -84,6 +84,10 @@ NEWSCRAWL_EXTRACT_PROCESSES = 0
 """Extract in this many worker processes (0: in the crawl's own thread). A polite crawl of
 live sites waits on the network and needs none; a replay, or a fast crawl of many sites,
 gets the crawl's thread back for downloading and uses more cores (BENCHMARKS.md)."""
+NEWSCRAWL_MIN_CONFIDENCE: float | None = None
+"""Drop articles whose extraction confidence (0 to 1: how sure the extractor is that the body
+is the article) is below this, counted as newscrawl/dropped/low confidence; None or empty:
+keep all. An article whose method gives no confidence (the paper method) is always kept."""
 
 # Where `scrapy crawl <site>` writes when the user gives no -o/-O/FEEDS (%(name)s is the
 # spider, %(time)s the start time); set it empty to write no default feed.

@@ -6,6 +6,10 @@ import asyncio
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -17,7 +21,7 @@ from site_fixtures import article_response, make_spider, stats
 
 from newscrawl.extract import extract
 from newscrawl.items import ArticleItem, RawPage
-from newscrawl.pipelines.extract import ExtractPipeline
+from newscrawl.pipelines.extract import Extracted, ExtractPipeline, SettingError
 from newscrawl.pipelines.worker_pool import WorkerDied, WorkerPool
 
 PARAGRAPH = (
@@ -217,5 +221,92 @@ def test_a_page_that_kills_its_extraction_process_is_dropped_and_counted() -> No
 
 
 def test_a_negative_process_count_fails_at_start() -> None:
-    with pytest.raises(ValueError, match="NEWSCRAWL_EXTRACT_PROCESSES must be 0 or more"):
+    with pytest.raises(SettingError, match="NEWSCRAWL_EXTRACT_PROCESSES must be 0 or more"):
         pipeline(NEWSCRAWL_EXTRACT_PROCESSES=-1)
+
+
+class StubConfidence:
+    """Workers that extract the page for real but report the confidence given."""
+
+    def __init__(self, confidence: float | None) -> None:
+        self.confidence = confidence
+
+    async def run(self, fn: Callable[..., Extracted], *args: Any) -> Extracted:
+        extracted = fn(*args)
+        return extracted._replace(fields={**extracted.fields, "confidence": self.confidence})
+
+
+def with_confidence(confidence: float | None, **settings: Any) -> ExtractPipeline:
+    pipe = pipeline(**settings)
+    pipe.workers = cast(WorkerPool, StubConfidence(confidence))
+    return pipe
+
+
+@pytest.mark.parametrize(
+    ("confidence", "minimum"),
+    [(0.49, 0.5), (0.99, "1"), (0.0, "0.01")],
+)
+def test_an_article_under_the_minimum_confidence_is_dropped_and_counted(
+    confidence: float, minimum: float | str
+) -> None:
+    pipe = with_confidence(confidence, NEWSCRAWL_MIN_CONFIDENCE=minimum)
+    body = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).encode("utf-8")
+    with pytest.raises(DropItem, match="under NEWSCRAWL_MIN_CONFIDENCE"):
+        run(pipe, raw_page(body))
+    assert newscrawl_stats(pipe) == {"newscrawl/dropped/low confidence": 1}
+
+
+@pytest.mark.parametrize(
+    ("confidence", "minimum"),
+    [(0.5, 0.5), (1.0, 1), (0.0, 0), (None, 0.9), (None, 1), (0.1, None), (0.1, "")],
+)
+def test_an_article_at_or_over_the_minimum_or_without_a_confidence_is_kept(
+    confidence: float | None, minimum: float | str | None
+) -> None:
+    pipe = with_confidence(confidence, NEWSCRAWL_MIN_CONFIDENCE=minimum)
+    body = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).encode("utf-8")
+    article = run(pipe, raw_page(body))
+    assert article.confidence == confidence
+    assert newscrawl_stats(pipe) == {"newscrawl/extracted": 1}
+
+
+def test_the_minimum_confidence_is_off_by_default() -> None:
+    assert pipeline().min_confidence is None
+    assert pipeline(NEWSCRAWL_MIN_CONFIDENCE="0.8").min_confidence == 0.8
+
+
+@pytest.mark.parametrize("value", [-0.1, 1.5, "2", "high", "nan", "inf", True, [0.5]])
+def test_a_minimum_confidence_off_the_scale_fails_at_start(value: object) -> None:
+    with pytest.raises(SettingError) as failure:
+        pipeline(NEWSCRAWL_MIN_CONFIDENCE=value)
+    assert str(failure.value) == (
+        f"NEWSCRAWL_MIN_CONFIDENCE must be a number from 0 to 1, not {value!r}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (
+            "NEWSCRAWL_MIN_CONFIDENCE=high",
+            "NEWSCRAWL_MIN_CONFIDENCE must be a number from 0 to 1, not 'high'",
+        ),
+        ("NEWSCRAWL_EXTRACT_PROCESSES=-1", "NEWSCRAWL_EXTRACT_PROCESSES must be 0 or more, not -1"),
+    ],
+)
+def test_scrapy_crawl_stops_on_a_bad_setting_with_one_line(
+    tmp_path: Path, setting: str, message: str
+) -> None:
+    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newscrawl.settings"}
+    command = [sys.executable, "-m", "scrapy", "crawl", "people", "-s", setting]
+    for quiet in ("NEWSCRAWL_DB_ENABLED=False", "NEWSCRAWL_DEFAULT_FEED=", "LOG_LEVEL=ERROR"):
+        command += ["-s", quiet]
+    done = subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [message]
+
+
+def newscrawl_stats(pipe: ExtractPipeline) -> dict[str, Any]:
+    return {k: v for k, v in pipe.stats.get_stats().items() if k.startswith("newscrawl/")}

@@ -12,6 +12,10 @@ With ``NEWSCRAWL_EXTRACT_PROCESSES`` > 0 extraction runs in that many worker pro
 (`WorkerPool`): the crawl's own thread then only downloads and schedules, and a fast crawl
 uses more than one core. A page that kills its worker is dropped and counted as
 ``newscrawl/dropped/extraction process died``; the crawl goes on.
+
+With ``NEWSCRAWL_MIN_CONFIDENCE`` set, an article whose extraction confidence is below it is
+dropped too, counted as ``newscrawl/dropped/low confidence``; one whose method gives no
+confidence (None) is kept.
 """
 
 from __future__ import annotations
@@ -23,36 +27,59 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
 from newscrawl.extract import Options, extract
-from newscrawl.items import ArticleItem, RawPage
+from newscrawl.items import ArticleItem, RawPage, confidence_threshold
 from newscrawl.pipelines.worker_pool import WorkerDied, WorkerPool
 
 if TYPE_CHECKING:
     from typing import Self
 
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
     from scrapy.statscollectors import StatsCollector
+
+LOW_CONFIDENCE = "low confidence"
+"""The ``newscrawl/dropped/…`` reason of articles under ``NEWSCRAWL_MIN_CONFIDENCE``."""
+
+
+class SettingError(SystemExit):
+    """A setting the crawl cannot start with.
+
+    A SystemExit, not a ValueError: ``scrapy crawl`` then stops with this one line and status
+    1, where any Exception raised while Scrapy builds its pipelines is logged with a
+    traceback through Scrapy's and asyncio's frames.
+    """
 
 
 class ExtractPipeline:
     """Extract title and body from raw pages; other items pass through untouched."""
 
     def __init__(
-        self, stats: StatsCollector, options: Options, workers: WorkerPool | None = None
+        self,
+        stats: StatsCollector,
+        options: Options,
+        workers: WorkerPool | None = None,
+        *,
+        min_confidence: float | None = None,
     ) -> None:
         self.stats = stats
         self.options = options
         self.workers = workers
         """Where extraction runs; None: in the crawl's own thread."""
+        self.min_confidence = min_confidence
+        """Drop articles whose confidence is below this; None: keep them all."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        method = crawler.settings.get("NEWSCRAWL_EXTRACT_METHOD")
-        processes = crawler.settings.getint("NEWSCRAWL_EXTRACT_PROCESSES")
+        settings = crawler.settings
+        method = settings.get("NEWSCRAWL_EXTRACT_METHOD")
+        processes = settings.getint("NEWSCRAWL_EXTRACT_PROCESSES")
         if processes < 0:
-            raise ValueError(f"NEWSCRAWL_EXTRACT_PROCESSES must be 0 or more, not {processes}")
+            raise SettingError(f"NEWSCRAWL_EXTRACT_PROCESSES must be 0 or more, not {processes}")
+        min_confidence = _min_confidence(settings)  # checked before any worker starts
         workers = WorkerPool(processes, preload=[__name__]) if processes else None
         assert crawler.stats is not None
-        return cls(crawler.stats, Options(method=method) if method else Options(), workers)
+        options = Options(method=method) if method else Options()
+        return cls(crawler.stats, options, workers, min_confidence=min_confidence)
 
     async def close_spider(self) -> None:
         if self.workers is not None:
@@ -71,6 +98,13 @@ class ExtractPipeline:
         if extracted.reason is not None:
             self.stats.inc_value(f"newscrawl/dropped/{extracted.reason}")
             raise DropItem(f"no article text in {page['final_url']}: {extracted.reason}")
+        confidence = extracted.fields["confidence"]
+        if self._too_unsure(confidence):
+            self.stats.inc_value(f"newscrawl/dropped/{LOW_CONFIDENCE}")
+            raise DropItem(
+                f"extraction confidence {confidence} under NEWSCRAWL_MIN_CONFIDENCE "
+                f"{self.min_confidence} in {page['final_url']}"
+            )
         self.stats.inc_value("newscrawl/extracted")
         return ArticleItem(
             url=page["url"],
@@ -81,6 +115,11 @@ class ExtractPipeline:
             referer=page["referer"],
             **extracted.fields,
         )
+
+    def _too_unsure(self, confidence: float | None) -> bool:
+        """Below the minimum; never for None, where the method gave no estimate to judge."""
+        minimum = self.min_confidence
+        return confidence is not None and minimum is not None and confidence < minimum
 
     async def _extract(self, page: ItemAdapter) -> Extracted:
         arguments = (
@@ -136,6 +175,17 @@ def extract_page(
         "top_image": meta.top_image,
     }
     return Extracted(fields, None)
+
+
+def _min_confidence(settings: BaseSettings) -> float | None:
+    """``NEWSCRAWL_MIN_CONFIDENCE``: None when unset or empty, else a number from 0 to 1."""
+    value = settings.get("NEWSCRAWL_MIN_CONFIDENCE")
+    if value is None or value == "":
+        return None
+    try:
+        return confidence_threshold(value)
+    except ValueError as error:
+        raise SettingError(f"NEWSCRAWL_MIN_CONFIDENCE {error}") from None
 
 
 def _first(headers: dict[str, list[str]], name: str) -> str | None:
