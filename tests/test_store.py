@@ -234,6 +234,23 @@ def test_export_filters_by_site_and_since(db_url: str) -> None:
         assert store.count_articles(site="a", since=since) == 1
 
 
+def test_min_confidence_selects_rows_at_or_over_it_and_never_null(db_url: str) -> None:
+    with open_store(db_url) as store:
+        store.write(
+            [
+                record("https://a/1", article_text(1), confidence=0.9),
+                record("https://a/2", article_text(2), confidence=0.6),
+                record("https://a/3", article_text(3)),
+                record("https://a/4", article_text(4), confidence=0.59),
+            ]
+        )
+        got = [r["canonical_url"] for r in store.iter_articles(min_confidence=0.6, chunk=1)]
+        assert got == ["https://a/1", "https://a/2"]
+        assert store.count_articles(min_confidence=0.6) == 2
+        assert store.count_articles(min_confidence=0) == 3
+        assert store.count_articles() == 4
+
+
 def test_unreachable_database_is_a_store_error() -> None:
     with pytest.raises(StoreError):
         SqlStore.open("postgresql://postgres@127.0.0.1:1/none?connect_timeout=2")

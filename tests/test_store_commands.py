@@ -112,6 +112,39 @@ def test_every_format_carries_confidence(filled: str, tmp_path: Path, kind: str)
     assert CONFIDENCE_READERS[kind](out) == [0.875, None, 0.25]
 
 
+@pytest.mark.parametrize(
+    ("minimum", "expected"),
+    [
+        ("0.5", ["https://a/1"]),
+        ("0.25", ["https://a/1", "https://b/1"]),  # at the minimum is in
+        ("0", ["https://a/1", "https://b/1"]),  # without a confidence is never in
+    ],
+)
+def test_export_min_confidence_leaves_out_lower_and_unknown_confidence(
+    filled: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    minimum: str,
+    expected: list[str],
+) -> None:
+    out = tmp_path / "corpus.jsonl"
+    export(filled, out, "--min-confidence", minimum)
+    urls = [json.loads(line)["canonical_url"] for line in out.read_text("utf-8").splitlines()]
+    assert urls == expected
+    assert f"exported {len(urls)} articles" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["1.5", "-1", "high"])
+def test_export_min_confidence_must_be_from_0_to_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    out = tmp_path / "corpus.jsonl"
+    command = ["export", "--db", f"sqlite:///{tmp_path}/s.db", "-o", str(out)]
+    assert main([*command, "--min-confidence", value]) == 2
+    assert f"must be a number from 0 to 1, not '{value}'" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_stats_report(filled: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", filled]) == 0
     report = capsys.readouterr().out

@@ -141,11 +141,22 @@ class _HeldStore(Store):
     def is_known(self, canonical_url: str, *, older_than: datetime | None = None) -> bool:
         return False
 
-    def count_articles(self, *, site: str | None = None, since: datetime | None = None) -> int:
+    def count_articles(
+        self,
+        *,
+        site: str | None = None,
+        since: datetime | None = None,
+        min_confidence: float | None = None,
+    ) -> int:
         return 0
 
     def iter_articles(
-        self, *, site: str | None = None, since: datetime | None = None, chunk: int = 1000
+        self,
+        *,
+        site: str | None = None,
+        since: datetime | None = None,
+        min_confidence: float | None = None,
+        chunk: int = 1000,
     ) -> Iterator[dict[str, Any]]:
         return iter(())
 

@@ -11,11 +11,12 @@ import sys
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from tqdm import tqdm
 
 from newscrawl.commands import UsageError, is_terminal
+from newscrawl.items import confidence_threshold
 from newscrawl.store import database_url, open_store
 from newscrawl.store.export import FORMATS, WRITERS
 
@@ -35,6 +36,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=parse_time,
         metavar="TIME",
         help="only articles new or changed at or after TIME (ISO 8601; UTC unless given)",
+    )
+    parser.add_argument(
+        "--min-confidence",
+        type=parse_confidence,
+        metavar="X",
+        help="only articles whose extraction confidence is X (0 to 1) or more; "
+        "those with none are left out",
     )
     parser.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="output file ('-': stdout)"
@@ -60,14 +68,28 @@ def parse_time(value: str) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+def parse_confidence(value: str) -> float:
+    """A minimum confidence, from 0 to 1."""
+    try:
+        return confidence_threshold(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Write the selected articles; print how many to stderr."""
     if args.output == "-" and args.format == "parquet":
         raise UsageError("parquet needs a file: give -o FILE")
     with ExitStack() as stack:
         store = stack.enter_context(open_store(database_url(args.db)))
-        total = store.count_articles(site=args.site, since=args.since)
-        rows = store.iter_articles(site=args.site, since=args.since)
+        # One selection for both calls, so the progress bar's total is the rows' count.
+        selection: dict[str, Any] = {
+            "site": args.site,
+            "since": args.since,
+            "min_confidence": args.min_confidence,
+        }
+        total = store.count_articles(**selection)
+        rows = store.iter_articles(**selection)
         bar = stack.enter_context(
             tqdm(rows, total=total, unit="article", disable=not is_terminal(sys.stderr))
         )

@@ -126,15 +126,27 @@ class Store(Closing, ABC):
         """
 
     @abstractmethod
-    def count_articles(self, *, site: str | None = None, since: datetime | None = None) -> int:
+    def count_articles(
+        self,
+        *,
+        site: str | None = None,
+        since: datetime | None = None,
+        min_confidence: float | None = None,
+    ) -> int:
         """How many articles `iter_articles` would yield with the same filters."""
 
     @abstractmethod
     def iter_articles(
-        self, *, site: str | None = None, since: datetime | None = None, chunk: int = 1000
+        self,
+        *,
+        site: str | None = None,
+        since: datetime | None = None,
+        min_confidence: float | None = None,
+        chunk: int = 1000,
     ) -> Iterator[dict[str, Any]]:
         """Stream articles (the `EXPORT_FIELDS`) changed at or after `since`, `chunk` rows at
-        a time, in constant memory."""
+        a time, in constant memory. With `min_confidence`, only those whose confidence is
+        at least that: a NULL confidence is no evidence the body is right, so it is left out."""
 
     @abstractmethod
     def daily_counts(self) -> list[DayCount]:

@@ -303,16 +303,27 @@ class SqlStore(Store):
                 self._lookup.close()
             self._lookup = None
 
-    def count_articles(self, *, site: str | None = None, since: datetime | None = None) -> int:
-        stmt = _filtered(select(func.count()).select_from(articles), site, since)
+    def count_articles(
+        self,
+        *,
+        site: str | None = None,
+        since: datetime | None = None,
+        min_confidence: float | None = None,
+    ) -> int:
+        stmt = _filtered(select(func.count()).select_from(articles), site, since, min_confidence)
         with _Reading(self._engine) as conn:
             return int(conn.execute(stmt).scalar_one())
 
     def iter_articles(
-        self, *, site: str | None = None, since: datetime | None = None, chunk: int = 1000
+        self,
+        *,
+        site: str | None = None,
+        since: datetime | None = None,
+        min_confidence: float | None = None,
+        chunk: int = 1000,
     ) -> Iterator[dict[str, Any]]:
         stmt = _filtered(
-            select(*(articles.c[name] for name in EXPORT_FIELDS)), site, since
+            select(*(articles.c[name] for name in EXPORT_FIELDS)), site, since, min_confidence
         ).order_by(articles.c.id)
         with _Reading(self._engine) as conn:
             for row in conn.execution_options(yield_per=chunk).execute(stmt):
@@ -374,11 +385,15 @@ def _empty_body() -> Any:
     return case((articles.c.body == "", 1), else_=0)
 
 
-def _filtered(stmt: Any, site: str | None, since: datetime | None) -> Any:
+def _filtered(
+    stmt: Any, site: str | None, since: datetime | None, min_confidence: float | None
+) -> Any:
     if site is not None:
         stmt = stmt.where(articles.c.site == site)
     if since is not None:
         stmt = stmt.where(articles.c.last_changed >= since)
+    if min_confidence is not None:  # SQL's NULL >= x is not true: NULL rows drop out
+        stmt = stmt.where(articles.c.confidence >= min_confidence)
     return stmt
 
 
