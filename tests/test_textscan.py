@@ -187,7 +187,11 @@ def test_visible_lines_native_and_python_split_and_cut_alike(
     rows: list[tuple[str, str, int]], other_content: set[int]
 ) -> None:
     page = blocks.PageLines(
-        [Line(text, tag, 1, len(text), 0, 0, None, box) for text, tag, box in rows], {1: 0}, []
+        [Line(text, tag, 1, len(text), 0, 0, None, box) for text, tag, box in rows],
+        {1: 0},
+        [],
+        ["", "div"],
+        {},
     )
     native = lines.visible_lines(page, other_content)
     assert native == lines._visible_lines_python(page, other_content)

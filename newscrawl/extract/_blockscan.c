@@ -107,6 +107,8 @@ typedef struct {
     PyObject *lines;
     PyObject *parents;
     PyObject *dated; /* `blocks.DatedTag` tuples */
+    PyObject *tags;       /* element id -> tag name */
+    PyObject *attributes; /* element id -> raw attribute text, where there is one */
     Py_ssize_t element_count;
     PyObject *flags_cache;   /* attribute string -> (hidden, noise word) */
     PyObject *unknown_names; /* lower-case name -> itself */
@@ -1296,7 +1298,13 @@ run(Scan *s)
             Py_ssize_t element_id = ++s->element_count;
             PyObject *key = PyLong_FromSsize_t(element_id);
             PyObject *value = key ? PyLong_FromSsize_t(parent->id) : NULL;
-            int failed = value == NULL || PyDict_SetItem(s->parents, key, value) < 0;
+            int failed = value == NULL || PyDict_SetItem(s->parents, key, value) < 0 ||
+                         PyList_Append(s->tags, name) < 0;
+            if (!failed && has_attributes) {
+                PyObject *text = PyUnicode_Substring(s->page, attr_start, attr_end);
+                failed = text == NULL || PyDict_SetItem(s->attributes, key, text) < 0;
+                Py_XDECREF(text);
+            }
             Py_XDECREF(key);
             Py_XDECREF(value);
             if (failed) {
@@ -1375,14 +1383,19 @@ scan(PyObject *Py_UNUSED(module), PyObject *page)
     s.lines = PyList_New(0);
     s.parents = PyDict_New();
     s.dated = PyList_New(0);
+    s.tags = PyList_New(0);
+    s.attributes = PyDict_New();
     s.flags_cache = PyDict_New();
     s.unknown_names = PyDict_New();
     if (s.stack == NULL || s.skip_from == NULL || s.skip_found == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    if (s.lines == NULL || s.parents == NULL || s.dated == NULL || s.flags_cache == NULL ||
-        s.unknown_names == NULL) {
+    if (s.lines == NULL || s.parents == NULL || s.dated == NULL || s.tags == NULL ||
+        s.attributes == NULL || s.flags_cache == NULL || s.unknown_names == NULL) {
+        goto done;
+    }
+    if (PyList_Append(s.tags, root_name) < 0) {
         goto done;
     }
     for (int i = 0; i <= skip_count; i++) {
@@ -1399,7 +1412,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *page)
     s.depth = 1;
 
     if (run(&s) == 0) {
-        result = PyTuple_Pack(3, s.lines, s.parents, s.dated);
+        result = PyTuple_Pack(5, s.lines, s.parents, s.dated, s.tags, s.attributes);
     }
 
 done:
@@ -1411,6 +1424,8 @@ done:
     Py_XDECREF(s.lines);
     Py_XDECREF(s.parents);
     Py_XDECREF(s.dated);
+    Py_XDECREF(s.tags);
+    Py_XDECREF(s.attributes);
     Py_XDECREF(s.flags_cache);
     Py_XDECREF(s.unknown_names);
     return result;

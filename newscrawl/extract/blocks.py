@@ -263,6 +263,11 @@ class PageLines(NamedTuple):
     """Element id -> id of its parent element (0 for top-level elements)."""
     dated: list[DatedTag]
     """The start tags that may carry a publication date (see `DatedTag`), in page order."""
+    tags: list[str]
+    """Element id -> its tag name (index 0: the page itself, ``""``)."""
+    attributes: dict[int, str]
+    """Element id -> its raw attribute text, for the elements that have one: selection reads
+    the class of a few elements (the article's container, its siblings), not of every one."""
 
 
 class DatedTag(NamedTuple):
@@ -300,6 +305,8 @@ def _page_lines_python(page: str) -> PageLines:
     lines: list[Line] = []
     parents: dict[int, int] = {}
     dated: list[DatedTag] = []
+    tags = [""]
+    element_attributes: dict[int, str] = {}
     stack: list[_Entry] = [_ROOT]
     top = _ROOT
     attribute_flags: dict[str, tuple[bool, str | None]] = {}
@@ -402,6 +409,9 @@ def _page_lines_python(page: str) -> PageLines:
                 continue
             element_id = len(parents) + 1
             parents[element_id] = top[1]
+            tags.append(name)
+            if attributes:
+                element_attributes[element_id] = attributes
             if attributes or name in NOISE_TAGS:
                 flags = attribute_flags.get(attributes)
                 if flags is None:
@@ -416,7 +426,7 @@ def _page_lines_python(page: str) -> PageLines:
     if position < len(page) and not top[5]:
         pieces.append(_unclosed_tail(page, max(position, last_tag_end)))
     _flush(pieces, top, link_chars, lines)
-    return PageLines(lines, parents, dated)
+    return PageLines(lines, parents, dated, tags, element_attributes)
 
 
 def _dated_tag(
@@ -582,8 +592,7 @@ def _unescaped(raw: str) -> str:
 def _page_lines_native(page: str) -> PageLines:
     """`_page_lines_python` with the per-tag loop and the finishing of each line (`_line`)
     in C (`_blockscan.c`), which builds the same `Line`s."""
-    lines, parents, dated = _blockscan.scan(page)
-    return PageLines(lines, parents, dated)
+    return PageLines(*_blockscan.scan(page))
 
 
 def _configure_native(patterns: tuple[str, ...] | None = None) -> tuple[bool, bool]:
