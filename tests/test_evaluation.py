@@ -19,6 +19,7 @@ from newscrawl.commands import eval as eval_command
 from newscrawl.evaluation.datasets import find_shared_dir, load_dataset
 from newscrawl.evaluation.peers import fragment_text, is_chinese_page, load_peers
 from newscrawl.evaluation.runner import (
+    Extraction,
     Extractor,
     decode_pages,
     method_extractor,
@@ -75,9 +76,9 @@ def test_scores_equal_the_reference_on_hand_made_predictions(reference: ModuleTy
 def test_scores_equal_the_reference_on_real_pages(reference: ModuleType, shared_dir: Path) -> None:
     """The paper's output (empty on English pages) and a cut-down gold with page noise."""
     half_gold = Extractor(
-        "half-gold", lambda page, text: page.gold[: len(page.gold) // 2] + text[:300]
+        "half-gold", lambda page, text: Extraction(page.gold[: len(page.gold) // 2] + text[:300])
     )
-    for name in ("zh_cwce", "sites", "scrapinghub"):
+    for name in ("zh_cwce", "sites", "scrapinghub", "readability"):
         dataset = load_dataset(name, shared_dir, limit=3)
         gold = {page.id: page.gold for page in dataset.pages}
         for extractor in (method_extractor("paper"), half_gold):
@@ -111,7 +112,9 @@ def test_sites_pages_carry_their_folder_as_site_and_listings_are_left_out(
 
 def test_scores_are_split_per_site(shared_dir: Path) -> None:
     dataset = load_dataset("sites", shared_dir)
-    only_sina = Extractor("oracle", lambda page, _text: page.gold if page.site == "sina" else "")
+    only_sina = Extractor(
+        "oracle", lambda page, _text: Extraction(page.gold if page.site == "sina" else "")
+    )
     per_site = summarize_sites(run_extractor(only_sina, dataset, decode_pages(dataset)))
     assert list(per_site) == list(dataset.sites)
     assert per_site["sina"]["f1"] == 1.0
@@ -154,7 +157,7 @@ def test_a_missing_peer_is_reported_and_skipped() -> None:
 def test_a_peer_that_crashes_on_a_page_counts_as_empty(shared_dir: Path) -> None:
     dataset = load_dataset("zh_cwce", shared_dir, limit=2)
 
-    def crash(page: object, text: str) -> str:
+    def crash(page: object, text: str) -> Extraction:
         raise RuntimeError("boom")
 
     results = run_extractor(Extractor("crash", crash), dataset, decode_pages(dataset))

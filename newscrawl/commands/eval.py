@@ -2,7 +2,8 @@
 
 Every extractor runs in the same process on the same machine in one run, so the speed
 ratios compare even where absolute times are noisy. Scores follow `docs/scoring.md` and
-equal the reference ``shared/eval/score.py`` on the same predictions.
+equal the reference ``shared/eval/score.py`` on the same predictions (``snippets.py`` on the
+snippet gold of trafilatura_dev).
 """
 
 from __future__ import annotations
@@ -13,23 +14,29 @@ import time
 from pathlib import Path
 
 from newscrawl.commands import UsageError, write_utf8
+from newscrawl.evaluation.calibration import BAD_PAGE_F1, CONFIDENT
 from newscrawl.evaluation.chart import draw_chart
 from newscrawl.evaluation.datasets import NAMED_DATASETS, Dataset, load_dataset
 from newscrawl.evaluation.peers import PEERS, load_peers
+from newscrawl.evaluation.regions import wrong_regions
 from newscrawl.evaluation.report import (
     ExtractorSummary,
     format_tables,
+    format_wrong_regions,
+    gold_input,
     page_records,
     scorer_input,
     write_json,
 )
 from newscrawl.evaluation.runner import (
     Extractor,
+    PageResult,
     decode_pages,
     method_extractor,
     peer_extractor,
     run_extractor,
     summarize,
+    summarize_calibration,
     summarize_sites,
 )
 from newscrawl.extract import METHODS
@@ -44,10 +51,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="score our extraction methods and the installed peer extractors on datasets",
         description=(
             "Extract every page of each dataset with our methods and the peers, and print "
-            "token-shingle precision, recall and F1 (with bootstrap std), success and empty "
-            "rates, the paper's page-level precision and recall, and pages/s and MB/s of the "
-            "extraction call alone; per site where the dataset has sites. Writes per-page "
-            "scores, predictions, a summary JSON and a PNG chart per dataset into --out."
+            "token-shingle precision, recall and F1 (snippet counts on trafilatura_dev; with "
+            "bootstrap std), how well our methods' confidence predicts page F1 (share of pages "
+            f"at confidence >= {CONFIDENT}, their mean page F1, AUROC for pages under F1 "
+            f"{BAD_PAGE_F1}), success and empty rates, the paper's page-level precision and "
+            "recall, and pages/s and MB/s of the extraction call alone; per site where the "
+            "dataset has sites. Then the pages where our methods took the wrong region while "
+            "the best peer found the article. Writes per-page scores, predictions, a summary "
+            "JSON and a PNG chart per dataset into --out."
         ),
         epilog=f"peers: {', '.join(PEERS)}. A peer that is not installed is named on "
         "stderr and skipped (pip install 'newscrawl[bench]' installs them).",
@@ -57,8 +68,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         nargs="+",
         default=list(NAMED_DATASETS),
         metavar="NAME|DIR",
-        help=f"{', '.join(NAMED_DATASETS)} (from --shared), or a folder laid out like "
-        "zh_cwce (original/*.html + cleaned/*.txt) (default: all three)",
+        help=f"{', '.join(NAMED_DATASETS)} (from --shared), or a folder laid out like one "
+        "of them, e.g. zh_cwce (original/*.html + cleaned/*.txt) (default: all five)",
     )
     parser.add_argument(
         "--method",
@@ -142,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
 
     summary: dict[str, object] = {
         "datasets": {
-            dataset.name: _evaluate_dataset(dataset, extractors, args.out) for dataset in datasets
+            dataset.name: _evaluate_dataset(dataset, extractors, args.method, args.out)
+            for dataset in datasets
         },
         "methods": list(args.method),
         "peers": list(peers),
@@ -155,26 +167,47 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _evaluate_dataset(
-    dataset: Dataset, extractors: list[Extractor], out: Path
+    dataset: Dataset, extractors: list[Extractor], methods: tuple[str, ...], out: Path
 ) -> dict[str, object]:
-    """Run, score and report one dataset; returns its part of the summary JSON."""
+    """Run, score and report one dataset; returns its part of the summary JSON.
+
+    `methods` names the extractors that are ours: the wrong-region pages are theirs.
+    """
     texts = decode_pages(dataset)
     folder = out / dataset.name
+    snippets = dataset.snippet_gold
     summaries: dict[str, ExtractorSummary] = {}
+    results_by_name: dict[str, list[PageResult]] = {}
     for extractor in extractors:
         start = time.perf_counter()
         results = run_extractor(extractor, dataset, texts)
-        summaries[extractor.name] = {"all": summarize(results), "sites": summarize_sites(results)}
+        results_by_name[extractor.name] = results
+        summaries[extractor.name] = {
+            "all": summarize(results),
+            "sites": summarize_sites(results),
+            "calibration": summarize_calibration(results),
+        }
         write_json(folder / f"{extractor.name}.pages.json", page_records(results))
         predictions = {result.page.id: result.prediction for result in results}
-        write_json(folder / f"{extractor.name}.predictions.json", scorer_input(predictions))
+        write_json(
+            folder / f"{extractor.name}.predictions.json",
+            scorer_input(predictions, snippets=snippets),
+        )
         print(
             f"newscrawl eval: {dataset.name}: {extractor.name} done "
             f"({time.perf_counter() - start:.1f} s)",
             file=sys.stderr,
         )
-    write_json(folder / "gold.json", scorer_input({page.id: page.gold for page in dataset.pages}))
-    write_utf8(format_tables(dataset.name, summaries) + "\n\n")
+    write_json(folder / "gold.json", gold_input(dataset.pages))
+    write_utf8(format_tables(dataset.name, summaries, snippets=snippets) + "\n\n")
+    regions = wrong_regions(
+        results_by_name,
+        {name: summary["all"]["f1"] for name, summary in summaries.items()},
+        methods=[name for name in results_by_name if name in methods],
+        peers=[name for name in results_by_name if name not in methods],
+    )
+    if regions is not None:
+        write_utf8(format_wrong_regions(regions, snippets=snippets) + "\n\n")
     try:
         draw_chart(dataset.name, summaries, out / f"{dataset.name}.png")
     except ImportError as error:  # matplotlib comes with the bench extra only
@@ -182,4 +215,10 @@ def _evaluate_dataset(
             f"newscrawl eval: chart skipped ({error}); pip install 'newscrawl[bench]'",
             file=sys.stderr,
         )
-    return {"path": str(dataset.path), "pages": len(dataset.pages), "extractors": summaries}
+    return {
+        "path": str(dataset.path),
+        "pages": len(dataset.pages),
+        "metric": "snippets" if snippets else "token F1",
+        "extractors": summaries,
+        "wrong_region": regions,
+    }

@@ -47,7 +47,7 @@ def draw_chart(dataset: str, summaries: Mapping[str, ExtractorSummary], path: Pa
         axis.set_xticks(range(len(groups)), groups)
         axis.set_ylim(0, 1.05)
         axis.set_ylabel(f"page-level {label}")
-        axis.set_title(f"{dataset}: {label} (a page is correct when its token F1 >= {SUCCESS_F1})")
+        axis.set_title(f"{dataset}: {label} (a page is correct when its own F1 >= {SUCCESS_F1})")
     handles, labels = axes[0].get_legend_handles_labels()
     columns = max(1, min(len(names), int(inches / LEGEND_COLUMN_INCHES)))
     figure.legend(handles, labels, loc="outside lower center", ncols=columns)

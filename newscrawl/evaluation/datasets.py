@@ -1,12 +1,14 @@
 """Load the evaluation datasets of `shared/datasets/` into one record type.
 
-Three layouts, told apart by what the folder holds rather than by its name, so a user's own
+Four layouts, told apart by what the folder holds rather than by its name, so a user's own
 folder laid out like one of them works too:
 
 * zh_cwce: ``original/<id>.html`` with the gold body in ``cleaned/<id>.txt``;
 * scrapinghub: ``html/<id>.html.gz`` with ``ground-truth.json`` ``{id: {"articleBody"}}``;
 * sites: ``pages/<site>/article-N.html[.gz]`` with ``gold/<site>-article-N.json`` ``body``
-  (listing pages have link gold only and are not scored for body).
+  (listing pages have link gold only and are not scored for body);
+* trafilatura_dev and readability: ``html/<id>.html.gz`` with ``gold.json``, whose entries
+  hold either "with"/"without" snippets (scored by `snippets`) or a "body" (token F1).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-NAMED_DATASETS = ("zh_cwce", "sites", "scrapinghub")
+from newscrawl.evaluation.snippets import Snippets
+
+NAMED_DATASETS = ("zh_cwce", "sites", "scrapinghub", "trafilatura_dev", "readability")
 """The datasets of `shared/datasets/`, callable by name."""
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +34,8 @@ class Page:
 
     id: str
     html: bytes
-    gold: str
+    gold: str | Snippets
+    """The gold body, or the snippets its output must and must not hold."""
     url: str | None = None
     site: str | None = None
     """The site (folder name) for datasets split by site, else None."""
@@ -46,6 +51,11 @@ class Dataset:
     def sites(self) -> tuple[str, ...]:
         """The sites in page order; empty when the dataset is not split by site."""
         return tuple(dict.fromkeys(page.site for page in self.pages if page.site))
+
+    @property
+    def snippet_gold(self) -> bool:
+        """Whether the gold is snippets, so the dataset is scored by the snippet metric."""
+        return any(isinstance(page.gold, Snippets) for page in self.pages)
 
 
 def find_shared_dir(explicit: Path | None = None) -> Path:
@@ -73,12 +83,14 @@ def load_dataset(
         records = _scrapinghub_pages(path)
     elif (path / "pages").is_dir() and (path / "gold").is_dir():
         records = _sites_pages(path)
+    elif (path / "gold.json").is_file() and (path / "html").is_dir():
+        records = _gold_json_pages(path)
     elif (path / "original").is_dir() and (path / "cleaned").is_dir():
         records = _cwce_pages(path)
     else:
         raise FileNotFoundError(
             f"{path} is not a dataset: expected original/ + cleaned/, pages/ + gold/, "
-            "or html/ + ground-truth.json"
+            "html/ + ground-truth.json or html/ + gold.json"
         )
     return Dataset(name=path.resolve().name, path=path, pages=tuple(islice(records, limit)))
 
@@ -107,6 +119,23 @@ def _scrapinghub_pages(root: Path) -> Iterator[Page]:
             html=_read_html(root / "html" / f"{page_id}.html.gz"),
             gold=truth[page_id].get("articleBody") or "",
             url=truth[page_id].get("url"),
+        )
+
+
+def _gold_json_pages(root: Path) -> Iterator[Page]:
+    """trafilatura_dev's snippet gold and readability's body gold share this layout."""
+    gold = json.loads((root / "gold.json").read_text("utf-8"))
+    for page_id in sorted(gold):
+        entry = gold[page_id]
+        yield Page(
+            id=page_id,
+            html=_read_html(root / "html" / f"{page_id}.html.gz"),
+            gold=(
+                Snippets(tuple(entry["with"]), tuple(entry.get("without", ())))
+                if "with" in entry
+                else entry.get("body") or ""
+            ),
+            url=entry.get("url"),
         )
 
 

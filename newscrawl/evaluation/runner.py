@@ -1,4 +1,4 @@
-"""Run extractors over a dataset: predictions, per-page time, per-page scores.
+"""Run extractors over a dataset: predictions, confidence, per-page time, per-page scores.
 
 Each page is decoded once with `decode_html`; peers get that text, our own methods get the
 bytes because decoding is part of what they do. Only the extraction call is timed, after
@@ -10,11 +10,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from newscrawl.evaluation.calibration import Calibration, calibrate
 from newscrawl.evaluation.datasets import Dataset, Page
 from newscrawl.evaluation.peers import PeerExtract
 from newscrawl.evaluation.scoring import PageScore, evaluate, score_page
+from newscrawl.evaluation.snippets import Snippets, SnippetScore, evaluate_snippets, score_snippets
 from newscrawl.extract import Method, Options, decode_html, extract
+
+
+class Extraction(NamedTuple):
+    """What an extractor gives for a page: the body, and how sure it is (ours only)."""
+
+    body: str
+    confidence: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,33 +32,51 @@ class Extractor:
     """A contestant: our method (takes bytes) or a peer (takes decoded text)."""
 
     name: str
-    call: Callable[[Page, str], str]
-    """(page, decoded text) -> body; picks the input form the extractor is meant to get."""
+    call: Callable[[Page, str], Extraction]
+    """(page, decoded text) -> extraction; picks the input form the extractor is meant to get."""
 
 
 def method_extractor(method: Method) -> Extractor:
-    """One of our methods, fed the page bytes; body only, like the peers are run."""
+    """One of our methods, fed the page bytes; body only, like the peers are run, and the
+    article's confidence for the calibration figures."""
     options = Options(method=method, with_metadata=False)
-    return Extractor(method, lambda page, _text: extract(page.html, page.url, options=options).body)
+
+    def call(page: Page, _text: str) -> Extraction:
+        article = extract(page.html, page.url, options=options)
+        return Extraction(article.body, article.confidence)
+
+    return Extractor(method, call)
 
 
 def peer_extractor(name: str, peer: PeerExtract) -> Extractor:
-    """A peer, fed the text decoded once by our decoder."""
-    return Extractor(name, lambda page, text: peer(text, page.url))
+    """A peer, fed the text decoded once by our decoder; peers give no confidence."""
+    return Extractor(name, lambda page, text: Extraction(peer(text, page.url)))
+
+
+Score = PageScore | SnippetScore
+
+
+def score_prediction(page: Page, prediction: str) -> Score:
+    """The page's own metric: snippets where the gold is snippets, token F1 else."""
+    if isinstance(page.gold, Snippets):
+        return score_snippets(page.id, page.gold, prediction)
+    return score_page(page.id, page.gold, prediction)
 
 
 @dataclass(frozen=True, slots=True)
 class PageResult:
     page: Page
-    score: PageScore
+    score: Score
     prediction: str
     seconds: float
     error: str | None = None
     """The exception the extractor raised on this page (its body then counts as empty)."""
+    confidence: float | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
             **self.score.to_dict(),
+            "confidence": self.confidence,
             "site": self.page.site,
             "url": self.page.url,
             "bytes": len(self.page.html),
@@ -64,20 +92,21 @@ def run_extractor(extractor: Extractor, dataset: Dataset, texts: list[str]) -> l
     results = []
     for page, text in zip(dataset.pages, texts, strict=True):
         start = time.perf_counter()
-        prediction, error = _call(extractor, page, text)
+        extraction, error = _call(extractor, page, text)
         seconds = time.perf_counter() - start
+        body, confidence = extraction
         results.append(
-            PageResult(page, score_page(page.id, page.gold, prediction), prediction, seconds, error)
+            PageResult(page, score_prediction(page, body), body, seconds, error, confidence)
         )
     return results
 
 
-def _call(extractor: Extractor, page: Page, text: str) -> tuple[str, str | None]:
+def _call(extractor: Extractor, page: Page, text: str) -> tuple[Extraction, str | None]:
     """A peer that crashes on a page has extracted nothing from it; the run goes on."""
     try:
         return extractor.call(page, text), None
     except Exception as error:  # any peer bug must not stop a benchmark of many
-        return "", f"{type(error).__name__}: {error}"
+        return Extraction(""), f"{type(error).__name__}: {error}"
 
 
 def decode_pages(dataset: Dataset) -> list[str]:
@@ -87,7 +116,12 @@ def decode_pages(dataset: Dataset) -> list[str]:
 
 def summarize(results: list[PageResult]) -> dict[str, float]:
     """Quality metrics with bootstrap std, plus speed and the count of crashed pages."""
-    metrics = evaluate([result.score for result in results])
+    scores = [result.score for result in results]
+    snippet_scores = [page for page in scores if isinstance(page, SnippetScore)]
+    token_scores = [page for page in scores if isinstance(page, PageScore)]
+    if snippet_scores and token_scores:
+        raise ValueError("a dataset's pages are scored by one metric, not two")
+    metrics = evaluate_snippets(snippet_scores) if snippet_scores else evaluate(token_scores)
     seconds = sum(result.seconds for result in results)
     megabytes = sum(len(result.page.html) for result in results) / 1e6
     metrics["pages_per_s"] = len(results) / seconds
@@ -103,3 +137,14 @@ def summarize_sites(results: list[PageResult]) -> dict[str, dict[str, float]]:
         if result.page.site is not None:
             by_site.setdefault(result.page.site, []).append(result)
     return {site: summarize(site_results) for site, site_results in by_site.items()}
+
+
+def summarize_calibration(results: list[PageResult]) -> Calibration | None:
+    """How well the confidence predicts page F1; None for an extractor that gives none."""
+    return calibrate(
+        [
+            (result.confidence, result.score.f1)
+            for result in results
+            if result.confidence is not None
+        ]
+    )

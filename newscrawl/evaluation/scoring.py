@@ -12,12 +12,17 @@ import random
 import re
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from typing import Protocol, TypeVar
 
 SHINGLE_SIZE = 4
 SUCCESS_F1 = 0.9
 """A page is a success (the paper: *correct*) when its own F1 reaches this."""
+MISSED_F1 = 0.2
+"""Below this page F1 the extractor missed the article (took another region of the page)."""
+FOUND_F1 = 0.8
+"""From this page F1 on the extractor found the article's region."""
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
 
@@ -32,6 +37,32 @@ _CJK = (
 )
 _CJK_CHAR_RE = re.compile(f"[{_CJK}]")
 _TOKEN_RE = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+")
+
+
+class ScoredPage(Protocol):
+    """One page's score under any metric: what the page-level figures and reports need."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def f1(self) -> float: ...
+
+    @property
+    def empty(self) -> bool: ...
+
+    @property
+    def missed(self) -> bool:
+        """The extraction holds (next to) nothing of the article."""
+
+    @property
+    def found(self) -> bool:
+        """The extraction holds (nearly) all of the article."""
+
+    def to_dict(self) -> dict[str, object]: ...
+
+
+ScoreT = TypeVar("ScoreT", bound=ScoredPage)
 
 
 def tokenize(text: str) -> list[str]:
@@ -79,6 +110,14 @@ class PageScore:
     def f1(self) -> float:
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+    @property
+    def missed(self) -> bool:
+        return self.f1 < MISSED_F1
+
+    @property
+    def found(self) -> bool:
+        return self.f1 >= FOUND_F1
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready, with the derived per-page precision, recall and F1."""
@@ -132,12 +171,20 @@ def aggregate(pages: Sequence[PageScore]) -> dict[str, float]:
     precision = statistics.mean(precisions) if precisions else 0.0
     recall = statistics.mean(recalls) if recalls else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    correct = [float(page.f1 >= SUCCESS_F1) for page in pages]
     return {
         "f1": f1,
         "precision": precision,
         "recall": recall,
         "accuracy": statistics.mean(page.accuracy for page in pages),
+        **page_rates(pages),
+    }
+
+
+def page_rates(pages: Sequence[ScoredPage]) -> dict[str, float]:
+    """The page-level figures of `docs/scoring.md` (success, empty, the paper's P and R),
+    from each page's own F1 whatever the metric."""
+    correct = [float(page.f1 >= SUCCESS_F1) for page in pages]
+    return {
         "success": statistics.mean(correct),
         "empty": statistics.mean(float(page.empty) for page in pages),
         "paper_precision": sum(correct) / max(1, sum(not page.empty for page in pages)),
@@ -151,10 +198,23 @@ def evaluate(
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
 ) -> dict[str, float]:
-    """`aggregate` plus a bootstrap standard deviation (``<metric>_std``) of every metric.
+    """`aggregate` plus a bootstrap standard deviation (``<metric>_std``) of every metric."""
+    return bootstrap(pages, aggregate, statistics.stdev, resamples=resamples, seed=seed)
 
-    The draws are those of the reference scorer (n calls of ``randint(0, n - 1)`` per
-    resample from ``random.Random(seed)``), so the deviations equal its own.
+
+def bootstrap(
+    pages: Sequence[ScoreT],
+    aggregate: Callable[[Sequence[ScoreT]], dict[str, float]],
+    stdev: Callable[[list[float]], float],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> dict[str, float]:
+    """`aggregate` of `pages`, its ``<metric>_std`` over resamples, and ``n_pages``.
+
+    The draws are those of both reference scorers (n calls of ``randint(0, n - 1)``, the
+    same as ``randrange(n)``, per resample from ``random.Random(seed)``); `stdev` is the
+    reference's own formula, so the deviations equal theirs to the last bit.
     """
     if not pages:
         raise ValueError("no page to evaluate")
@@ -167,6 +227,6 @@ def evaluate(
         for key, value in resampled.items():
             samples[key].append(value)
     for key, values in samples.items():
-        metrics[f"{key}_std"] = statistics.stdev(values) if len(values) > 1 else 0.0
+        metrics[f"{key}_std"] = stdev(values) if len(values) > 1 else 0.0
     metrics["n_pages"] = n
     return metrics
