@@ -63,6 +63,9 @@ PARAMETERS = (
     "paragraph_score",
     "sibling_share",
     "sibling_levels",
+    "section_levels",
+    "section_link_share",
+    "lead_link_share",
     "headline_window",
     "min_posts",
     "post_share",
@@ -147,11 +150,7 @@ def _region_over(
 
 
 def main_elements(
-    lines: Sequence[Line],
-    scores: Sequence[int],
-    parents: dict[int, int],
-    headline: int | None,
-    options: Options,
+    page: PageLines, scores: Sequence[int], headline: int | None, options: Options
 ) -> set[int]:
     """The elements holding the article: the best container and its big relatives.
 
@@ -159,11 +158,11 @@ def main_elements(
     (twice) and grandparent (once), as readability scores paragraphs, and twice as much
     within `Options.headline_window` lines after the headline (the body follows it; a long
     footer statement further down does not); the winner is the container. Articles split
-    over sibling sections (one ``<div>`` per few paragraphs) are joined by also taking, up
-    to `Options.sibling_levels` ancestors up, every sibling subtree holding at least
-    `Options.sibling_share` of the winner's positive score.
+    over sibling sections join it (`_sibling_sections`), and so do paragraphs that sit
+    right beside one of its ancestors (a lead ``<p>`` before the body's ``<div>``).
     Returns ``{0}`` (the whole page) when no line votes.
     """
+    lines, parents = page.lines, page.parents
     votes: Counter[int] = Counter()
     near = (
         range(-1)
@@ -182,24 +181,99 @@ def main_elements(
     mass = subtree_scores(lines, scores, parents)
     if headline is None:
         best = first_post(best, votes, mass, parents, options)
-    ancestors = []
-    node = best
-    for _ in range(options.sibling_levels):
-        ancestors.append(node)
-        node = parents.get(node, 0)
-        if node == 0:
-            break
-    wanted = {parents.get(node, 0): node for node in ancestors}
-    threshold = options.sibling_share * mass[best]
-    chosen = {best}
+    chosen = {best} | _sibling_sections(page, best, mass, options)
+    below = _ancestors(best, parents, options.sibling_levels)
     chosen.update(
-        element
-        for element in range(1, len(mass))
-        if mass[element] >= threshold
-        and mass[element] > 0
-        and wanted.get(parents[element], element) != element
+        line.element
+        for line, score in zip(lines, scores, strict=True)
+        if line.tag == "p"
+        and score > options.paragraph_score
+        and line.link_chars <= options.lead_link_share * line.chars
+        and parents.get(line.element, 0) in below
     )
     return chosen
+
+
+def _ancestors(element: int, parents: dict[int, int], levels: int) -> dict[int, int]:
+    """Up to `levels` ancestors of `element` (itself first), keyed by their parents: each
+    parent maps to the child on the way up."""
+    found: dict[int, int] = {}
+    for _ in range(levels):
+        parent = parents.get(element, 0)
+        found[parent] = element
+        if parent == 0:
+            break
+        element = parent
+    return found
+
+
+def _sibling_sections(
+    page: PageLines, best: int, mass: Sequence[int], options: Options
+) -> set[int]:
+    """Siblings of the container `best` or of its ancestors that hold more of the article.
+
+    Up to `Options.sibling_levels` ancestors up, every sibling subtree holding at least
+    `Options.sibling_share` of the winner's score joins (readability's sibling rule). Up to
+    `Options.section_levels` up, so does a sibling of the same kind as the ancestor beside
+    it (same tag, same first class word: a CMS's repeated ``<section class="step">``),
+    holding a paragraph's worth of text (`Options.paragraph_score`) with few links
+    (`Options.section_link_share`): an article split into many small sections, each far
+    under the share, loses no section.
+    """
+    parents = page.parents
+    near = _ancestors(best, parents, options.sibling_levels)
+    far = _ancestors(best, parents, max(options.sibling_levels, options.section_levels))
+    threshold = options.sibling_share * mass[best]
+    link_share = _link_shares(page)
+    chosen: set[int] = set()
+    for element in range(1, len(mass)):
+        parent = parents[element]
+        beside = far.get(parent, element)
+        if beside == element or mass[element] <= 0:
+            continue
+        big = parent in near and mass[element] >= threshold
+        if big or (
+            mass[element] > options.paragraph_score
+            and link_share[element] <= options.section_link_share
+            and _same_kind(page, element, beside)
+        ):
+            chosen.add(element)
+    return chosen
+
+
+def _link_shares(page: PageLines) -> list[float]:
+    """Each element's share of link characters over its whole subtree, by element id."""
+    chars = [0] * len(page.tags)
+    links = [0] * len(page.tags)
+    for line in page.lines:
+        chars[line.element] += line.chars
+        links[line.element] += line.link_chars
+    for element in range(len(page.tags) - 1, 0, -1):
+        parent = page.parents[element]
+        chars[parent] += chars[element]
+        links[parent] += links[element]
+    return [link / total if total else 0.0 for link, total in zip(links, chars, strict=True)]
+
+
+def _same_kind(page: PageLines, element: int, other: int) -> bool:
+    """Same tag and the same first class word (a class is needed: bare ``<div>``s are of
+    every kind)."""
+    if page.tags[element] != page.tags[other]:
+        return False
+    word = _first_class_word(page.attributes.get(element, ""))
+    return bool(word) and word == _first_class_word(page.attributes.get(other, ""))
+
+
+_CLASS_RE = re.compile(r"""(?<![\w-])class\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
+
+
+def _first_class_word(attributes: str) -> str:
+    """The first word of an element's class attribute ("" without one)."""
+    match = _CLASS_RE.search(attributes)
+    if match is None:
+        return ""
+    words = (match.group(1) or match.group(2) or match.group(3) or "").split()
+    return words[0] if words else ""
 
 
 def first_post(
@@ -272,7 +346,7 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     plain_title = "".join(title.split())
     noisy = boilerplate_elements(page, options)
     dropped, scores, headline = _score_lines(lines, noisy, options, plain_title, description)
-    chosen = main_elements(lines, scores, page.parents, headline, options)
+    chosen = main_elements(page, scores, headline, options)
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
     region = _region_over(lines, scores, inside_element)
     table = DecisionTable(

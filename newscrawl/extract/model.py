@@ -77,6 +77,16 @@ class Options:
     sibling_share: float = 0.2
     """A sibling section joins the article's element when it holds at least this share of
     its score (readability's sibling threshold; 0.1-0.35 measured alike)."""
+    section_levels: int = 8
+    """How many ancestors up sibling sections of the same kind as the container's ancestor
+    (same tag and first class word) join it, whatever their share (see
+    `default._sibling_sections`)."""
+    section_link_share: float = 0.1
+    """Such a sibling section joins only with at most this share of link text (a list of
+    teasers is of the same kind as the article, too)."""
+    lead_link_share: float = 0.25
+    """A paragraph beside one of the container's ancestors joins the article with at most
+    this share of link text (readability's rule for sibling paragraphs)."""
     headline_window: int = 20
     """Paragraphs within this many lines after the headline vote twice for the article's
     element (scrapinghub +0.005 F1 with 10-30; no effect on the Chinese sets)."""
@@ -117,6 +127,7 @@ class Options:
             "punctuation_weight",
             "paragraph_score",
             "sibling_levels",
+            "section_levels",
             "headline_window",
             "min_posts",
             "description_weight",
@@ -126,7 +137,14 @@ class Options:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if not self.full_stops:
             raise ValueError("full_stops must name at least one character")
-        for name in ("max_link_share", "wrapper_share", "sibling_share", "post_share"):
+        for name in (
+            "max_link_share",
+            "wrapper_share",
+            "sibling_share",
+            "post_share",
+            "section_link_share",
+            "lead_link_share",
+        ):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be within 0..1, got {getattr(self, name)}")
 
