@@ -71,6 +71,7 @@ PARAMETERS = (
     "post_share",
     "description_weight",
     "short_body_chars",
+    "short_page_chars",
 )
 """The `Options` fields this method reads (reported in `Article.parameters`)."""
 
@@ -349,9 +350,15 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     chosen = main_elements(page, scores, headline, options)
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
     region = _region_over(lines, scores, inside_element)
+    kept_rule = "in the best region"
+    if region is None and lines and sum(line.chars for line in lines) < options.short_page_chars:
+        kept_rule = f"short page: all its text (< {options.short_page_chars} chars)"
+        dropped = [None if rule == _link_rule(options) else rule for rule in dropped]
+        inside_element = [True] * len(inside_element)
+        region = (0, len(lines) - 1)
     table = DecisionTable(
         len(lines),
-        _Decider(lines, dropped, scores, inside_element, region, plain_title),
+        _Decider(lines, dropped, scores, inside_element, region, plain_title, kept_rule),
         range(region[0], region[1] + 1) if region else (),
     )
     kept_lines = table.kept
@@ -408,6 +415,7 @@ class _Decider:
     inside_element: Sequence[bool]
     region: tuple[int, int] | None
     plain_title: str
+    kept_rule: str
 
     def __call__(self, index: int) -> LineDecision:
         line = self.lines[index]
@@ -424,6 +432,7 @@ class _Decider:
                 self.inside_element[line.element],
                 self.region,
                 self.plain_title,
+                self.kept_rule,
             ),
         )
 
@@ -476,6 +485,7 @@ def _decide(
     inside: bool,
     region: tuple[int, int] | None,
     plain_title: str,
+    kept_rule: str,
 ) -> tuple[bool, str]:
     """Kept or dropped, and by which rule; `dropped_by` names a boilerplate or link rule."""
     if dropped_by is not None:
@@ -488,7 +498,7 @@ def _decide(
         return False, "outside the best region"
     if _is_headline(line, plain_title):
         return False, "headline"
-    return True, "in the best region"
+    return True, kept_rule
 
 
 def _features(line: Line, score: int) -> dict[str, int | float | bool]:
