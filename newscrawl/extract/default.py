@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from newscrawl.extract.blocks import Line, PageLines
+from newscrawl.extract.blocks import MAX_CLASS_CHARS, NOISE_TAGS, NOISE_WORD_RE, Line, PageLines
 from newscrawl.extract.model import DecisionTable, LineDecision, Options
 
 BOILERPLATE_LINE_RE = re.compile(
@@ -95,9 +95,19 @@ def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
 
     A wrapper holds (anywhere in its subtree) more than `Options.wrapper_share` of the
     page's punctuated non-link text: a page-wide ``<div class="ad-margins">`` is layout, a
-    comment list is not.
+    comment list is not. Elements named so by accident (`_named_by_accident`) are not
+    boilerplate.
     """
-    named = {line.noise_element for line in page.lines if line.noise_element}
+    first_text: dict[int, str] = {}
+    for line in page.lines:
+        if line.noise_element:
+            first_text.setdefault(line.noise_element, line.text)
+    named = {
+        element
+        for element, text in first_text.items()
+        if page.tags[element] in NOISE_TAGS
+        or not _named_by_accident(page.attributes.get(element, ""), text)
+    }
     if not named:
         return named
     prose: Counter[int] = Counter()
@@ -111,6 +121,52 @@ def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
                     prose[element] += line.chars
                 element = page.parents.get(element, 0)
     return {element for element in named if prose[element] <= options.wrapper_share * total}
+
+
+_ATTRIBUTE_VALUE_RE = re.compile(
+    r"""(?<![\w-])(class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE
+)
+"""A class or id value of a tag's attribute text (``blocks._CLASS_ID_RE``, naming which)."""
+_ATOMIC_CLASS_RE = re.compile(r"[a-z]{1,3}\d*")
+_HASH_ID_RE = re.compile(r"[0-9a-f]{3,12}")
+_SLUG_WORD_RE = re.compile(r"[^\W_]+")
+
+
+def _attribute_values(attributes: str) -> Iterator[tuple[str, str]]:
+    """("class" or "id", lower-cased value) for each class and id of an attribute text."""
+    for match in _ATTRIBUTE_VALUE_RE.finditer(attributes):
+        value = match.group(2) or match.group(3) or match.group(4) or ""
+        yield match.group(1).lower(), value.lower()
+
+
+def _named_by_accident(attributes: str, first_text: str) -> bool:
+    """Whether every class/id value of an element that holds a boilerplate word holds it by
+    accident rather than naming a component:
+
+    * an id made from the element's own first line (a heading's anchor, as documentation
+      and Markdown renderers write them: ``id="evolve-shared-mutable-history"``);
+    * an id that is a hexadecimal hash (``id="e1ad"``);
+    * a class list of generated atomic names (six or more, most of them up to three
+      letters: ``class="gc gd dg ... gg gh"``), where a two-letter name means nothing.
+    """
+    accidental = False
+    for kind, value in _attribute_values(attributes):
+        if not NOISE_WORD_RE.search(value[:MAX_CLASS_CHARS]):
+            continue
+        if kind == "id":
+            slug = _SLUG_WORD_RE.findall(first_text.lower())
+            from_text = bool(slug) and _SLUG_WORD_RE.findall(value) == slug
+            if not from_text and not _HASH_ID_RE.fullmatch(value):
+                return False
+        else:
+            words = value.split()
+            atomic = [word for word in words if _ATOMIC_CLASS_RE.fullmatch(word)]
+            if len(words) < 6 or len(atomic) < 0.6 * len(words):
+                return False
+            if any(NOISE_WORD_RE.search(word) for word in words if word not in atomic):
+                return False
+        accidental = True
+    return accidental
 
 
 def line_score(line: Line, dropped: bool, options: Options) -> int:
@@ -265,16 +321,13 @@ def _same_kind(page: PageLines, element: int, other: int) -> bool:
     return bool(word) and word == _first_class_word(page.attributes.get(other, ""))
 
 
-_CLASS_RE = re.compile(r"""(?<![\w-])class\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
-
-
 def _first_class_word(attributes: str) -> str:
     """The first word of an element's class attribute ("" without one)."""
-    match = _CLASS_RE.search(attributes)
-    if match is None:
-        return ""
-    words = (match.group(1) or match.group(2) or match.group(3) or "").split()
-    return words[0] if words else ""
+    for kind, value in _attribute_values(attributes):
+        if kind == "class":
+            words = value.split()
+            return words[0] if words else ""
+    return ""
 
 
 def first_post(
