@@ -176,7 +176,7 @@ NOISE_TAGS = frozenset({"nav", "footer", "aside"})
 """Elements that by their tag alone hold navigation or page furniture, not the article."""
 
 NOISE_WORD_RE = re.compile(
-    r"advert|b(?:anner|readcrumb)|c(?:arousel|o(?:mment|pyright)|rumbs)|disqus|footer"
+    r"advert|b(?:anner|readcrumb)|c(?:arousel|o(?:mment|nsent|okie|pyright)|rumbs)|disqus|footer"
     r"|gallery|login|modal|newsletter|popup|re(?:commend|lated|ply)"
     r"|s(?:har(?:e|ing)|idebar|lideshow|ocial|ponsor|ubscribe)"
     r"|(?<![a-z])(?:ads?|foot|gg|hot|menu|nav(?:bar)?|rank|toolbar)(?![a-z])"

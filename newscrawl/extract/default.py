@@ -88,6 +88,25 @@ class Selection(NamedTuple):
     lines: DecisionTable
     reason: str | None
     """Why nothing was kept (None when something was)."""
+    evidence: Evidence
+    """What the decision rests on, for `Article.confidence`."""
+
+
+class Evidence(NamedTuple):
+    """How clearly the page's body stands out, from the scores `select` worked out."""
+
+    body_score: int
+    """The summed positive score of the kept lines."""
+    page_score: int
+    """The summed positive score of every line of the page outside boilerplate: body-like
+    text the body left out lowers the share of the two."""
+    headline: bool
+    """Whether the headline is among the page's lines."""
+    headline_gap: int
+    """Lines carrying text between the headline and the first kept line (0 without a
+    headline or when the body starts right after it; negative when it starts before)."""
+    short_page: bool
+    """Whether the short-page rule kept the page's whole text."""
 
 
 def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
@@ -129,6 +148,9 @@ _ATTRIBUTE_VALUE_RE = re.compile(
 """A class or id value of a tag's attribute text (``blocks._CLASS_ID_RE``, naming which)."""
 _ATOMIC_CLASS_RE = re.compile(r"[a-z]{1,3}\d*")
 _HASH_ID_RE = re.compile(r"[0-9a-f]{3,12}")
+_GENERATED_CLASS_PART_RE = re.compile(r"__[a-z0-9-]{4,8}$|^(?:css|sc|jsx)-[a-z0-9]+$")
+"""The hash a CSS-in-JS build adds to a class name (``ImageText_Container__Gg7MW``,
+``css-1x2y3z``): its letters spell nothing."""
 _SLUG_WORD_RE = re.compile(r"[^\W_]+")
 
 
@@ -147,7 +169,8 @@ def _named_by_accident(attributes: str, first_text: str) -> bool:
       and Markdown renderers write them: ``id="evolve-shared-mutable-history"``);
     * an id that is a hexadecimal hash (``id="e1ad"``);
     * a class list of generated atomic names (six or more, most of them up to three
-      letters: ``class="gc gd dg ... gg gh"``), where a two-letter name means nothing.
+      letters: ``class="gc gd dg ... gg gh"``), where a two-letter name means nothing;
+    * the hash part of a generated class name (`_GENERATED_CLASS_PART_RE`).
     """
     accidental = False
     for kind, value in _attribute_values(attributes):
@@ -159,11 +182,11 @@ def _named_by_accident(attributes: str, first_text: str) -> bool:
             if not from_text and not _HASH_ID_RE.fullmatch(value):
                 return False
         else:
-            words = value.split()
+            words = [_GENERATED_CLASS_PART_RE.sub("", word) for word in value.split()]
             atomic = [word for word in words if _ATOMIC_CLASS_RE.fullmatch(word)]
-            if len(words) < 6 or len(atomic) < 0.6 * len(words):
-                return False
-            if any(NOISE_WORD_RE.search(word) for word in words if word not in atomic):
+            if len(words) >= 6 and len(atomic) >= 0.6 * len(words):
+                words = [word for word in words if word not in atomic]
+            if any(NOISE_WORD_RE.search(word) for word in words):
                 return False
         accidental = True
     return accidental
@@ -418,7 +441,30 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     reason = None
     if not kept_lines:
         reason = "no text lines" if not lines else "no line scores as body text"
-    return Selection(kept_lines, table, reason)
+    return Selection(
+        kept_lines,
+        table,
+        reason,
+        _evidence(kept_lines, scores, dropped, headline, kept_rule != "in the best region"),
+    )
+
+
+def _evidence(
+    kept: Sequence[LineDecision],
+    scores: Sequence[int],
+    dropped: Sequence[str | None],
+    headline: int | None,
+    short_page: bool,
+) -> Evidence:
+    """The `Evidence` of a decision: `kept` lines, every line's score and drop rule."""
+    page_score = sum(
+        score for score, rule in zip(scores, dropped, strict=True) if score > 0 and rule is None
+    )
+    body_score = sum(max(scores[line.number - 1], 0) for line in kept)
+    gap = 0
+    if headline is not None and kept:
+        gap = kept[0].number - 2 - headline
+    return Evidence(body_score, page_score, headline is not None, gap, short_page)
 
 
 LineScores = tuple[list[str | None], list[int], int | None]
