@@ -65,6 +65,8 @@ PARAMETERS = (
     "sibling_levels",
     "section_levels",
     "section_link_share",
+    "lead_score",
+    "lead_levels",
     "lead_link_share",
     "headline_window",
     "min_posts",
@@ -262,16 +264,41 @@ def main_elements(
     if headline is None:
         best = first_post(best, votes, mass, parents, options)
     chosen = {best} | _sibling_sections(page, best, mass, options)
-    below = _ancestors(best, parents, options.sibling_levels)
-    chosen.update(
+    return chosen | _lead_paragraphs(page, scores, best, chosen, options)
+
+
+def _lead_paragraphs(
+    page: PageLines, scores: Sequence[int], best: int, chosen: set[int], options: Options
+) -> set[int]:
+    """The elements of paragraphs that open the article outside its container: a standfirst
+    or intro in a header block before the body's ``<div>``, or bare ``<p>`` siblings.
+
+    A line scoring over `Options.lead_score` with at most `Options.lead_link_share` links
+    joins (its own element only, so captions and bylines between stay out) when it comes
+    before the container inside its ancestor `Options.lead_levels` up, or when it is a
+    ``<p>`` right beside one of the container's `Options.sibling_levels` ancestors
+    (readability's rule for sibling paragraphs).
+    """
+    parents = page.parents
+    beside = _ancestors(best, parents, options.sibling_levels)
+    top = best
+    for _ in range(options.lead_levels):
+        top = parents.get(top, 0)
+        if top == 0:
+            break
+    inside = _inside_elements(chosen, parents)
+    within_top = _inside_elements({top}, parents)
+    return {
         line.element
-        for line, score in zip(lines, scores, strict=True)
-        if line.tag == "p"
-        and score > options.paragraph_score
+        for line, score in zip(page.lines, scores, strict=True)
+        if score > options.lead_score
         and line.link_chars <= options.lead_link_share * line.chars
-        and parents.get(line.element, 0) in below
-    )
-    return chosen
+        and not inside[line.element]
+        and (
+            (line.element < best and within_top[line.element])
+            or (line.tag == "p" and parents.get(line.element, 0) in beside)
+        )
+    }
 
 
 def _ancestors(element: int, parents: dict[int, int], levels: int) -> dict[int, int]:

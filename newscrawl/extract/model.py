@@ -84,9 +84,14 @@ class Options:
     section_link_share: float = 0.1
     """Such a sibling section joins only with at most this share of link text (a list of
     teasers is of the same kind as the article, too)."""
+    lead_score: int = 100
+    """A paragraph outside the article's container that opens the article joins it when it
+    scores over this (see `default._lead_paragraphs`)."""
+    lead_levels: int = 6
+    """How many ancestors up of the container such opening paragraphs are looked for."""
     lead_link_share: float = 0.25
-    """A paragraph beside one of the container's ancestors joins the article with at most
-    this share of link text (readability's rule for sibling paragraphs)."""
+    """Such a paragraph joins only with at most this share of link text (readability's
+    rule for sibling paragraphs)."""
     headline_window: int = 20
     """Paragraphs within this many lines after the headline vote twice for the article's
     element (scrapinghub +0.005 F1 with 10-30; no effect on the Chinese sets)."""
@@ -133,6 +138,8 @@ class Options:
             "paragraph_score",
             "sibling_levels",
             "section_levels",
+            "lead_score",
+            "lead_levels",
             "headline_window",
             "min_posts",
             "description_weight",
