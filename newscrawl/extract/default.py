@@ -67,6 +67,7 @@ PARAMETERS = (
     "section_link_share",
     "lead_score",
     "lead_levels",
+    "inside_line_cost",
     "lead_link_share",
     "headline_window",
     "min_posts",
@@ -219,13 +220,15 @@ def best_region(scores: Sequence[int]) -> tuple[int, int] | None:
 
 
 def _region_over(
-    lines: Sequence[Line], scores: Sequence[int], inside_element: Sequence[bool]
+    lines: Sequence[Line], scores: Sequence[int], inside_element: Sequence[bool], options: Options
 ) -> tuple[int, int] | None:
-    """`best_region` over the lines, each scoring its score inside the article's elements
-    and minus its chars outside."""
+    """`best_region` over the lines, each scoring its score inside the article's elements,
+    but never below ``-Options.inside_line_cost`` there (a long link list or caption
+    inside the article does not split it), and minus its chars outside."""
+    floor = -options.inside_line_cost
     return best_region(
         [
-            score if inside_element[line.element] else -line.chars
+            max(score, floor) if inside_element[line.element] else -line.chars
             for line, score in zip(lines, scores, strict=True)
         ]
     )
@@ -452,7 +455,7 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     dropped, scores, headline = _score_lines(lines, noisy, options, plain_title, description)
     chosen = main_elements(page, scores, headline, options)
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
-    region = _region_over(lines, scores, inside_element)
+    region = _region_over(lines, scores, inside_element, options)
     kept_rule = "in the best region"
     if region is None and lines and sum(line.chars for line in lines) < options.short_page_chars:
         kept_rule = f"short page: all its text (< {options.short_page_chars} chars)"

@@ -92,6 +92,10 @@ class Options:
     lead_link_share: float = 0.25
     """Such a paragraph joins only with at most this share of link text (readability's
     rule for sibling paragraphs)."""
+    inside_line_cost: int = 100
+    """The most a dropped line (links, boilerplate) inside the article's elements counts
+    against the body region: a link list or a caption between the intro and the body
+    does not cut the article in two (trafilatura_dev: 4 pages up, none down)."""
     headline_window: int = 20
     """Paragraphs within this many lines after the headline vote twice for the article's
     element (scrapinghub +0.005 F1 with 10-30; no effect on the Chinese sets)."""
@@ -140,6 +144,7 @@ class Options:
             "section_levels",
             "lead_score",
             "lead_levels",
+            "inside_line_cost",
             "headline_window",
             "min_posts",
             "description_weight",
