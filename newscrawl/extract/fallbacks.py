@@ -25,9 +25,18 @@ class Body(NamedTuple):
 
 def choose_body(lines_body: str, meta: PageMeta, options: Options) -> Body:
     """The kept lines' text, unless it is shorter than `Options.short_body_chars` and the
-    head has a longer article body, or it is empty and the head has a description."""
-    if len(lines_body) < options.short_body_chars and len(meta.article_body) > len(lines_body):
-        return Body(meta.article_body, JSON_LD)
-    if not lines_body and meta.description:
-        return Body(meta.description, DESCRIPTION)
+    head has a longer article body or, failing that, a longer description (a link roll, a
+    slideshow or a page its scripts render keeps a scrap where the head states the lead);
+    never over lines the description quotes, which are the article's own (a short post)."""
+    if len(lines_body) < options.short_body_chars:
+        if len(meta.article_body) > len(lines_body):
+            return Body(meta.article_body, JSON_LD)
+        if len(meta.description) > len(lines_body) and not _quotes(meta.description, lines_body):
+            return Body(meta.description, DESCRIPTION)
     return Body(lines_body, None)
+
+
+def _quotes(description: str, body: str) -> bool:
+    """Whether `description` holds the first line of `body` (whitespace aside)."""
+    first = "".join(body.split("\n", 1)[0].split())
+    return bool(first) and first in "".join(description.split())
