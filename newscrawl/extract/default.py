@@ -41,6 +41,16 @@ BOILERPLATE_LINE_RE = re.compile(
 """Credit, source and statement lines that sit next to the body and pass every length and
 punctuation test (docs/pitfalls.md, extraction 7; GUIDE.md of the sites set)."""
 
+PHOTO_CREDIT_RE = re.compile(
+    r"^\W{0,3}(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|credits?|crédito)(?:\s+by)?\s*:"
+    r"|©|getty\s*images|istock|shutterstock|reuters/",
+    re.IGNORECASE,
+)
+"""Photo credits (``Foto: dpa``, ``© Getty Images``), in lines of at most `MAX_CREDIT_LINE`
+chars: the gold of trafilatura_dev and scrapinghub leaves them out (readability's keeps
+captions with their credits)."""
+MAX_CREDIT_LINE = 120
+
 
 _MAY_BE_BOILERPLATE_RE = re.compile("[：:权]|[iI][gG][hH][tT]")
 """What every `BOILERPLATE_LINE_RE` match holds (a colon, 版权, "right" or "copyright" in any
@@ -604,6 +614,8 @@ def _boilerplate_reason(line: Line, noisy: set[int]) -> str | None:
         and _is_boilerplate_line(line.text)
     ):
         return "boilerplate line: credit/statement"
+    if line.chars <= MAX_CREDIT_LINE and PHOTO_CREDIT_RE.search(line.text):
+        return "boilerplate line: photo credit"
     return None
 
 
