@@ -5,7 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from newscrawl.extract import blocks, clean, default, fallbacks, head, pagemeta, paper, title
+from newscrawl.extract import (
+    blocks,
+    clean,
+    confidence,
+    default,
+    fallbacks,
+    head,
+    pagemeta,
+    paper,
+    title,
+)
 from newscrawl.extract.decode import decode_html, looks_binary
 from newscrawl.extract.metadata import extract_metadata
 from newscrawl.extract.model import Article, Options
@@ -87,6 +97,7 @@ def _default(
     selection = default.select(page, headline, options, meta.description)
     lines_body = "\n".join(line.text for line in selection.kept)
     body = fallbacks.choose_body(lines_body, meta, options)
+    sure = confidence.confidence(selection.evidence, len(body.text))
     return Article(
         title=headline,
         body=body.text,
@@ -97,4 +108,6 @@ def _default(
         parameters=default.parameters(options),
         lines=selection.lines,
         fallback=body.fallback,
+        confidence=sure.value,
+        confidence_reasons=sure.reasons,
     )
