@@ -672,3 +672,14 @@ def test_subprocess_writes_utf8_under_an_ascii_locale(tmp_path: Path) -> None:
         check=False,
     )
     assert usage.returncode == 2
+
+
+def test_explain_shows_the_confidence_and_what_lowered_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path / "short.html", "<html><body><p>Mon-Fri 9-17</p></body></html>")
+    assert main(["extract", str(path), "--format", "text", "--explain"]) == 0
+    out = capsys.readouterr().out
+    line = table_row(out, "confidence: ")
+    assert re.search(r"confidence: 0\.\d\d \(.*short body \(12 chars\)", line)
+    assert "short page: its whole text kept" in line

@@ -62,6 +62,9 @@ def _explain_header(article: Article, options: Options, width: int) -> list[str]
         header.append(f"body from: {article.fallback} (not from the kept lines)")
     if article.reason:
         header.append(f"empty because: {article.reason}")
+    if article.confidence is not None:
+        why = "; ".join(article.confidence_reasons) or "nothing lowered it"
+        header.append(f"confidence: {article.confidence:.2f} ({why})")
     return header
 
 
