@@ -5,13 +5,23 @@ takes a C path agrees on what is there."""
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import Any
 
 
 def _optional(name: str) -> Any:
+    """The extension `name`, or None with a visible warning: a user without a C compiler
+    should know that extraction runs its slower Python reference."""
     try:
         return importlib.import_module(f"newscrawl.extract.{name}")
-    except ImportError:  # built without a C compiler
+    except ImportError as error:  # built without a C compiler
+        warnings.warn(
+            f"newscrawl: the C extension {name} is not built ({error}); the pure-Python "
+            "fallback runs, several times slower. Install a C compiler and reinstall "
+            "(pip install -e .) to build it.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return None
 
 
