@@ -13,5 +13,7 @@ def test_a_missing_extension_warns_and_gives_none() -> None:
 
 
 def test_a_built_extension_loads_without_a_warning(recwarn: pytest.WarningsRecorder) -> None:
+    if native.blockscan is None:
+        pytest.skip("the _blockscan C extension is not built here")
     assert native._optional("_blockscan") is not None
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
