@@ -78,7 +78,9 @@ class ExtractPipeline:
         min_confidence = _min_confidence(settings)  # checked before any worker starts
         workers = WorkerPool(processes, preload=[__name__]) if processes else None
         assert crawler.stats is not None
-        options = Options(method=method) if method else Options()
+        # No short-page rule in a crawl: a fetched page with under 300 chars of text is an
+        # error or stub page ("Not found"), dropped with its reason, not stored as an article.
+        options = Options(method=method or "default", short_page_chars=0)
         return cls(crawler.stats, options, workers, min_confidence=min_confidence)
 
     async def close_spider(self) -> None:
