@@ -19,7 +19,8 @@ import numpy as np
 from newscrawl.evaluation.calibration import auroc
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import score_prediction
-from newscrawl.extract import Options, blocks, confidence, default, fallbacks, head, pagemeta, title
+from newscrawl.extract import Options, blocks, confidence, head
+from newscrawl.extract.api import default_body
 from newscrawl.extract.decode import decode_html
 
 OPTIONS = Options(with_metadata=False)
@@ -31,11 +32,7 @@ def page_rows(dataset: str) -> list[tuple[list[float], float]]:
     rows = []
     for page in load_dataset(dataset).pages:
         text = decode_html(page.html).text
-        lines = blocks.page_lines(text)
-        meta = pagemeta.page_meta(head.PageHead(text))
-        headline = title.choose_title(meta, [line.text for line in lines.lines if line.tag == "h1"])
-        selection = default.select(lines, headline, OPTIONS, meta.description)
-        body = fallbacks.choose_body("\n".join(line.text for line in selection.kept), meta, OPTIONS)
+        _, selection, body = default_body(blocks.page_lines(text), head.PageHead(text), OPTIONS)
         inputs = confidence.features(selection.evidence, len(body.text))
         rows.append(([1.0, *inputs], score_prediction(page, body.text).f1))
     return rows

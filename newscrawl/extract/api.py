@@ -83,6 +83,19 @@ def _paper(text: str, url: str | None, encoding: str | None, options: Options) -
     )
 
 
+def default_body(
+    page: blocks.PageLines, page_head: head.PageHead, options: Options
+) -> tuple[str, default.Selection, fallbacks.Body]:
+    """The default method's headline, line selection and body (the kept lines, or a
+    structured fallback): what `Article` and the confidence's calibration are made of."""
+    meta = pagemeta.page_meta(page_head)
+    headings = [line.text for line in page.lines if line.tag == "h1"]
+    headline = title.choose_title(meta, headings)
+    selection = default.select(page, headline, options, meta.description)
+    lines_body = "\n".join(line.text for line in selection.kept)
+    return headline, selection, fallbacks.choose_body(lines_body, meta, options)
+
+
 def _default(
     page: blocks.PageLines,
     page_head: head.PageHead,
@@ -91,12 +104,7 @@ def _default(
     options: Options,
 ) -> Article:
     """Block lines with features (`page`), the best body region, structured fallbacks."""
-    meta = pagemeta.page_meta(page_head)
-    headings = [line.text for line in page.lines if line.tag == "h1"]
-    headline = title.choose_title(meta, headings)
-    selection = default.select(page, headline, options, meta.description)
-    lines_body = "\n".join(line.text for line in selection.kept)
-    body = fallbacks.choose_body(lines_body, meta, options)
+    headline, selection, body = default_body(page, page_head, options)
     sure = confidence.confidence(selection.evidence, len(body.text))
     return Article(
         title=headline,

@@ -294,11 +294,7 @@ def _lead_paragraphs(
     """
     parents = page.parents
     beside = _ancestors(best, parents, options.sibling_levels)
-    top = best
-    for _ in range(options.lead_levels):
-        top = parents.get(top, 0)
-        if top == 0:
-            break
+    top = [*_ancestors(best, parents, options.lead_levels)][-1] if options.lead_levels else best
     inside = _inside_elements(chosen, parents)
     within_top = _inside_elements({top}, parents)
     return {
@@ -467,9 +463,15 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
     region = _region_over(lines, scores, inside_element, options)
     kept_rule = "in the best region"
-    if region is None and lines and sum(line.chars for line in lines) < options.short_page_chars:
+    short_page = (
+        region is None
+        and bool(lines)
+        and sum(line.chars for line in lines) < options.short_page_chars
+    )
+    if short_page:
         kept_rule = f"short page: all its text (< {options.short_page_chars} chars)"
-        dropped = [None if rule == _link_rule(options) else rule for rule in dropped]
+        link_rule = _link_rule(options)
+        dropped = [None if rule == link_rule else rule for rule in dropped]
         inside_element = [True] * len(inside_element)
         region = (0, len(lines) - 1)
     table = DecisionTable(
@@ -485,7 +487,7 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
         kept_lines,
         table,
         reason,
-        _evidence(kept_lines, scores, dropped, headline, kept_rule != "in the best region"),
+        _evidence(kept_lines, scores, dropped, headline, short_page),
     )
 
 
