@@ -92,7 +92,7 @@ def python_patterns() -> Iterator[None]:
 
 
 def test_page_lines_is_the_native_loop_with_native_flags_and_punctuation() -> None:
-    assert blocks.page_lines is blocks._page_lines_native
+    assert blocks._scan is blocks._page_lines_native
     assert blocks._NATIVE_FLAGS
     assert blocks._NATIVE_PUNCTUATION
 

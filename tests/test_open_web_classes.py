@@ -109,6 +109,38 @@ def test_photo_credit_and_cookie_notice_are_left_out() -> None:
     assert "Foto" not in article.body and "cookies" not in article.body
 
 
+def test_soft_hyphens_inside_words_are_removed() -> None:
+    """Hyphenation points (U+00AD, ``&shy;``), as German CMSs put in every long word, are
+    invisible: the text a reader sees has none."""
+    hyphenated = (
+        STORY[0]
+        .replace("council", "coun\xadcil")
+        .replace("consultation", "con&shy;sul&shy;ta&shy;tion")
+    )
+    html = page(
+        f"<h1>Cycle path to be extended</h1><article><p>{hyphenated}</p>{story(1, 2)}</article>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "\xad" not in article.body
+
+
+def test_ruby_readings_do_not_split_the_text() -> None:
+    """A Japanese easy-news page prints each word's reading over it (``<rt>``); the
+    sentence a reader sees is the base text alone."""
+    sentence = (
+        "子どもへの虐待をなくすための法律ができて、"
+        "親が子どもを教育するために体罰をすることを禁止しました。"
+    )
+    annotated = sentence.replace("虐待", "<ruby>虐待<rp>(</rp><rt>ぎゃくたい</rt><rp>)</rp></ruby>")
+    html = page(
+        f"<h1>Cycle path to be extended</h1><article><p>{annotated}</p>{story(0, 1)}</article>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert sentence in article.body
+    assert "ぎゃくたい" not in article.body
+
+
 def test_a_page_with_almost_no_text_keeps_what_it_has() -> None:
     article = extract("<html><body><h2>Opening hours</h2><p>Mon-Fri 9-17</p></body></html>")
     assert "Mon-Fri 9-17" in article.body

@@ -11,8 +11,10 @@ One pass of ``re.finditer`` over the tags with a small element stack; no DOM is 
   A single ``<br>`` is a soft break: the line goes on, so hard-wrapped text stays one
   line, and the output keeps the break; ``<br><br>`` ends the line.
 * Text inside ``<script>``, ``<style>``, ``<noscript>``, ``<template>``, form controls,
-  embedded documents and hidden elements (``display:none``, ``visibility:hidden``, the
-  ``hidden`` attribute) is dropped.
+  embedded documents, ruby annotations (``<rt>``, ``<rp>``: the reading printed over a
+  Japanese or Chinese word, which would split the sentence it annotates) and hidden
+  elements (``display:none``, ``visibility:hidden``, the ``hidden`` attribute) is dropped;
+  so are soft hyphens (`SOFT_HYPHEN`).
 * Each line records how much of its text is link text, its sentence punctuation, its
   innermost block tag, its element (ancestors in `PageLines.parents`) and the boilerplate
   word (comment, footer, 评论 ...) of the nearest element whose tag, class or id names one.
@@ -114,6 +116,11 @@ VOID_TAGS = frozenset(
 )
 """Elements that never have content, so never go on the stack (``<br>``/``<hr>`` aside)."""
 
+SOFT_HYPHEN = "\xad"
+"""U+00AD (or ``&shy;``), an invisible hyphenation point that CMSs put inside words (German
+sites do so in every long word: ``Wei\xadne``); left in, the words a reader sees are not in
+the text, and a search for them fails."""
+
 RAW_TEXT_TAGS = frozenset(
     {
         "script",
@@ -136,6 +143,8 @@ SKIPPED_TAGS = frozenset(
         "svg",
         "math",
         "title",
+        "rt",
+        "rp",
     }
 )
 """Elements whose content is skipped: fallbacks, controls, embedded documents, ``<title>``
@@ -632,10 +641,15 @@ def _configure_native(patterns: tuple[str, ...] | None = None) -> tuple[bool, bo
 
 _NATIVE_FLAGS, _NATIVE_PUNCTUATION = (False, False) if _blockscan is None else _configure_native()
 
-page_lines = _page_lines_python if _blockscan is None else _page_lines_native
-"""Split a decoded page into text lines with features (see the module docstring).
-
-Two implementations of one function: `_page_lines_native`, the per-tag loop in C (several
+_scan = _page_lines_python if _blockscan is None else _page_lines_native
+"""Two implementations of one function: `_page_lines_native`, the per-tag loop in C (several
 times faster, and that loop is most of the extraction time), when the `_blockscan`
 extension is built; else `_page_lines_python`, which also stays as the readable reference
 the equality tests hold the C loop to, and the fallback where no compiler built it."""
+
+
+def page_lines(page: str) -> PageLines:
+    """Split a decoded page into text lines with features (see the module docstring)."""
+    if SOFT_HYPHEN in page or "&shy;" in page:
+        page = page.replace(SOFT_HYPHEN, "").replace("&shy;", "")
+    return _scan(page)
