@@ -65,6 +65,37 @@ def test_class_word_on_the_article_wrapper_does_not_condemn_it() -> None:
     assert "newsletter" not in article.body
 
 
+COMMENTS = (
+    "<div id='comments'>"
+    + "".join(
+        f"<article class='comment-body'><p>Comment {index}: I walk this path every day, "
+        "and the new section cannot come soon enough for the families who live here.</p>"
+        "</article>"
+        for index in range(6)
+    )
+    + "</div>"
+)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("<article class='post enable-pin-share'>", "</article>"),
+        ("<div class='container_wrap sidebar_right'><main>", "</main></div>"),
+        ("<div class='page-body--with-sidebar'><div itemprop='articleBody'>", "</div></div>"),
+    ],
+    ids=["article-named-share", "main-inside-sidebar-layout", "article-body-inside"],
+)
+def test_box_named_for_what_it_has_does_not_condemn_the_article(before: str, after: str) -> None:
+    """A box that holds the article's own marks (an ``<article>`` outside named boxes, a
+    ``<main>``, ``itemprop=articleBody``) is named for a feature, not for what it is; the
+    comments below, ``<article>``s inside their named list, stay out."""
+    html = page(f"{before}<h2>By a reporter</h2>{story(0, 1, 2)}{after}{COMMENTS}")
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "Comment 0" not in article.body
+
+
 def test_article_split_over_sibling_sections_of_one_kind_is_kept_whole() -> None:
     sections = "".join(
         f"<div class='wrap'><section class='step s{index}'>{story(index)}</section></div>"

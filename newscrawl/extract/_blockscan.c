@@ -816,7 +816,7 @@ is_word_char(Py_UCS4 c) /* \w or '-', for ASCII */
     return is_alpha(c) || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-/* `_noise_word` on ASCII [start, end): _CLASS_ID_RE.finditer, then the first value's
+/* `noise_word` on ASCII [start, end): _CLASS_ID_RE.finditer, then the first value's
  * noise word. */
 static PyObject *
 native_noise(Scan *s, Py_ssize_t start, Py_ssize_t end)

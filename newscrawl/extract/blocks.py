@@ -488,10 +488,10 @@ def _attribute_flags(attributes: str) -> tuple[bool, str | None]:
     hidden = ("none" in attributes or "hidden" in attributes) and bool(
         _HIDDEN_RE.search(attributes)
     )
-    return hidden, _noise_word(attributes)
+    return hidden, noise_word(attributes)
 
 
-def _noise_word(attributes: str) -> str | None:
+def noise_word(attributes: str) -> str | None:
     """The boilerplate word in the class or id values of lower-cased `attributes`, if any
     (only the values are searched: style, href and src values are long and never tell)."""
     if "class" not in attributes and "id" not in attributes:

@@ -28,7 +28,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from newscrawl.extract.blocks import MAX_CLASS_CHARS, NOISE_TAGS, NOISE_WORD_RE, Line, PageLines
+from newscrawl.extract.blocks import (
+    MAX_CLASS_CHARS,
+    NOISE_TAGS,
+    NOISE_WORD_RE,
+    Line,
+    PageLines,
+    noise_word,
+)
 from newscrawl.extract.model import DecisionTable, LineDecision, Options
 
 BOILERPLATE_LINE_RE = re.compile(
@@ -122,23 +129,30 @@ class Evidence(NamedTuple):
     """Whether the short-page rule kept the page's whole text."""
 
 
-def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
+def boilerplate_elements(page: PageLines, options: Options, headline: int | None) -> set[int]:
     """Elements whose class/id/tag names boilerplate and that are not layout wrappers.
 
     A wrapper holds (anywhere in its subtree) more than `Options.wrapper_share` of the
     page's punctuated non-link text: a page-wide ``<div class="ad-margins">`` is layout, a
-    comment list is not. Elements named so by accident (`_named_by_accident`) are not
-    boilerplate.
+    comment list is not. So is an element that holds the article's own marks
+    (`_article_holders`): the name of a box around the headline or the page's main
+    content says what the box has (``enable-pin-share``, ``container_wrap sidebar_right``,
+    ``o-section--has-ads``), not what it is. Elements named so by accident
+    (`_named_by_accident`) are not boilerplate.
     """
     first_text: dict[int, str] = {}
     for line in page.lines:
         if line.noise_element:
             first_text.setdefault(line.noise_element, line.text)
+    holders = _article_holders(page, headline)
     named = {
         element
         for element, text in first_text.items()
-        if page.tags[element] in NOISE_TAGS
-        or not _named_by_accident(page.attributes.get(element, ""), text)
+        if element not in holders
+        and (
+            page.tags[element] in NOISE_TAGS
+            or not _named_by_accident(page.attributes.get(element, ""), text)
+        )
     }
     if not named:
         return named
@@ -153,6 +167,45 @@ def boilerplate_elements(page: PageLines, options: Options) -> set[int]:
                     prose[element] += line.chars
                 element = page.parents.get(element, 0)
     return {element for element in named if prose[element] <= options.wrapper_share * total}
+
+
+_MAIN_CONTENT_RE = re.compile(
+    r"""\brole\s*=\s*["']?main\b|\bitemprop\s*=\s*["']?articleBody\b""", re.IGNORECASE
+)
+"""The attributes that mark an element as the page's main content or article body."""
+
+
+def _article_holders(page: PageLines, headline: int | None) -> set[int]:
+    """The elements around the article's own marks: the headline's line, a ``<main>``, a
+    ``role="main"`` or an ``itemprop="articleBody"`` element, an ``<article>`` outside
+    every named box (comments and teaser cards are ``<article>``s too, inside their list's
+    box); the marks themselves too."""
+    marks = [
+        element
+        for element, attributes in page.attributes.items()
+        if _MAIN_CONTENT_RE.search(attributes)
+    ]
+    for element, tag in enumerate(page.tags):
+        if tag == "main" or (tag == "article" and not _inside_named_box(page, element)):
+            marks.append(element)
+    if headline is not None:
+        marks.append(page.lines[headline].element)
+    holders: set[int] = set()
+    for element in marks:
+        while element and element not in holders:
+            holders.add(element)
+            element = page.parents.get(element, 0)
+    return holders
+
+
+def _inside_named_box(page: PageLines, element: int) -> bool:
+    """Whether an ancestor of `element` is named boilerplate by its tag, class or id."""
+    element = page.parents.get(element, 0)
+    while element:
+        if page.tags[element] in NOISE_TAGS or noise_word(page.attributes.get(element, "").lower()):
+            return True
+        element = page.parents.get(element, 0)
+    return False
 
 
 _ATTRIBUTE_VALUE_RE = re.compile(
@@ -457,8 +510,9 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     """
     lines = page.lines
     plain_title = "".join(title.split())
-    noisy = boilerplate_elements(page, options)
-    dropped, scores, headline = _score_lines(lines, noisy, options, plain_title, description)
+    headline = _headline_index(lines, plain_title)
+    noisy = boilerplate_elements(page, options, headline)
+    dropped, scores = _score_lines(lines, noisy, options, description)
     chosen = main_elements(page, scores, headline, options)
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
     region = _region_over(lines, scores, inside_element, options)
@@ -509,33 +563,38 @@ def _evidence(
     return Evidence(body_score, page_score, headline is not None, gap, short_page)
 
 
-LineScores = tuple[list[str | None], list[int], int | None]
-"""Per line the rule that drops it (None: kept so far) and its score; the headline's index."""
+LineScores = tuple[list[str | None], list[int]]
+"""Per line the rule that drops it (None: kept so far) and its score."""
+
+
+def _headline_index(lines: Sequence[Line], plain_title: str) -> int | None:
+    """The index of the headline line: the first whose text, whitespace removed, is
+    `plain_title`."""
+    title_chars = len(plain_title)
+    for index, line in enumerate(lines):
+        if line.chars == title_chars and _is_headline(line, plain_title):
+            return index
+    return None
 
 
 def _score_lines(
-    lines: Sequence[Line], noisy: set[int], options: Options, plain_title: str, description: str
+    lines: Sequence[Line], noisy: set[int], options: Options, description: str
 ) -> LineScores:
-    """Rule 1 of the module docstring for every line, and the headline line (the first
-    whose text, whitespace removed, is `plain_title`)."""
+    """Rule 1 of the module docstring for every line."""
     quoted = _quoted_by(description)
     link_rule = _link_rule(options)
     dropped: list[str | None] = []
     scores: list[int] = []
-    title_chars = len(plain_title)
-    headline = None
-    for index, line in enumerate(lines):
+    for line in lines:
         reason = _boilerplate_reason(line, noisy)
         if reason is None and line.link_chars and _is_link_line(line, options):
             reason = link_rule
         score = line_score(line, reason is not None, options)
         if score <= 0 and reason is None and quoted(line):
             score = options.description_weight * line.chars
-        if headline is None and line.chars == title_chars and _is_headline(line, plain_title):
-            headline = index
         dropped.append(reason)
         scores.append(score)
-    return dropped, scores, headline
+    return dropped, scores
 
 
 def _link_rule(options: Options) -> str:
