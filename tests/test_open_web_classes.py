@@ -96,6 +96,23 @@ def test_box_named_for_what_it_has_does_not_condemn_the_article(before: str, aft
     assert "Comment 0" not in article.body
 
 
+def test_short_article_in_its_article_element_beats_a_longer_blurb_beside_it() -> None:
+    """Paragraphs inside the page's ``<article>`` weigh more: a sign-up form's long blurb
+    in the next column does not outvote a two-paragraph news item."""
+    blurb = (
+        "Our members receive a printed magazine four times a year, invitations to every "
+        "local event we organise, and a weekly letter with the news that matters to them. "
+    ) * 3
+    html = page(
+        "<div class='main'><div class='inner'><div class='col'><article>"
+        f"{story(0, 1)}</article></div></div></div><div class='right'><div class='box'>"
+        f"<div class='form-intro'><p>{blurb}</p></div></div></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1)
+    assert "magazine" not in article.body
+
+
 def test_article_split_over_sibling_sections_of_one_kind_is_kept_whole() -> None:
     sections = "".join(
         f"<div class='wrap'><section class='step s{index}'>{story(index)}</section></div>"

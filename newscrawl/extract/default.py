@@ -87,6 +87,7 @@ PARAMETERS = (
     "inside_line_cost",
     "lead_link_share",
     "headline_window",
+    "landmark_weight",
     "min_posts",
     "post_share",
     "description_weight",
@@ -129,22 +130,24 @@ class Evidence(NamedTuple):
     """Whether the short-page rule kept the page's whole text."""
 
 
-def boilerplate_elements(page: PageLines, options: Options, headline: int | None) -> set[int]:
+def boilerplate_elements(
+    page: PageLines, options: Options, marks: set[int], headline: int | None
+) -> set[int]:
     """Elements whose class/id/tag names boilerplate and that are not layout wrappers.
 
     A wrapper holds (anywhere in its subtree) more than `Options.wrapper_share` of the
     page's punctuated non-link text: a page-wide ``<div class="ad-margins">`` is layout, a
-    comment list is not. So is an element that holds the article's own marks
-    (`_article_holders`): the name of a box around the headline or the page's main
-    content says what the box has (``enable-pin-share``, ``container_wrap sidebar_right``,
-    ``o-section--has-ads``), not what it is. Elements named so by accident
-    (`_named_by_accident`) are not boilerplate.
+    comment list is not. So is an element that holds the article's own marks (`marks`, the
+    page's `landmarks`, or the `headline` line): the name of a box around the headline or
+    the page's main content says what the box has (``enable-pin-share``,
+    ``container_wrap sidebar_right``, ``o-section--has-ads``), not what it is. Elements
+    named so by accident (`_named_by_accident`) are not boilerplate.
     """
     first_text: dict[int, str] = {}
     for line in page.lines:
         if line.noise_element:
             first_text.setdefault(line.noise_element, line.text)
-    holders = _article_holders(page, headline)
+    holders = _article_holders(page, marks, headline)
     named = {
         element
         for element, text in first_text.items()
@@ -175,23 +178,27 @@ _MAIN_CONTENT_RE = re.compile(
 """The attributes that mark an element as the page's main content or article body."""
 
 
-def _article_holders(page: PageLines, headline: int | None) -> set[int]:
-    """The elements around the article's own marks: the headline's line, a ``<main>``, a
-    ``role="main"`` or an ``itemprop="articleBody"`` element, an ``<article>`` outside
-    every named box (comments and teaser cards are ``<article>``s too, inside their list's
-    box); the marks themselves too."""
-    marks = [
+def landmarks(page: PageLines) -> set[int]:
+    """The elements that mark themselves as the article or the page's main content: a
+    ``<main>``, a ``role="main"`` or ``itemprop="articleBody"`` element, an ``<article>``
+    outside every named box (comments and teaser cards are ``<article>``s too, inside
+    their list's box)."""
+    marks = {
         element
         for element, attributes in page.attributes.items()
         if _MAIN_CONTENT_RE.search(attributes)
-    ]
+    }
     for element, tag in enumerate(page.tags):
         if tag == "main" or (tag == "article" and not _inside_named_box(page, element)):
-            marks.append(element)
-    if headline is not None:
-        marks.append(page.lines[headline].element)
+            marks.add(element)
+    return marks
+
+
+def _article_holders(page: PageLines, marks: set[int], headline: int | None) -> set[int]:
+    """The `landmarks` and the headline's element, with all their ancestors."""
+    starts = [*marks, page.lines[headline].element] if headline is not None else [*marks]
     holders: set[int] = set()
-    for element in marks:
+    for element in starts:
         while element and element not in holders:
             holders.add(element)
             element = page.parents.get(element, 0)
@@ -298,7 +305,11 @@ def _region_over(
 
 
 def main_elements(
-    page: PageLines, scores: Sequence[int], headline: int | None, options: Options
+    page: PageLines,
+    scores: Sequence[int],
+    headline: int | None,
+    marks: set[int],
+    options: Options,
 ) -> set[int]:
     """The elements holding the article: the best container and its big relatives.
 
@@ -317,10 +328,13 @@ def main_elements(
         if headline is None
         else range(headline + 1, headline + 1 + options.headline_window)
     )
+    in_landmark = _inside_elements(marks, parents)
     for index, (line, score) in enumerate(zip(lines, scores, strict=True)):
         if score > options.paragraph_score:
             parent = parents.get(line.element, 0)
             weight = 2 if index in near else 1
+            if in_landmark[line.element]:
+                weight *= options.landmark_weight
             votes[parent] += 2 * score * weight
             votes[parents.get(parent, 0)] += score * weight
     best = max(votes, key=votes.__getitem__, default=0)
@@ -511,9 +525,10 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     lines = page.lines
     plain_title = "".join(title.split())
     headline = _headline_index(lines, plain_title)
-    noisy = boilerplate_elements(page, options, headline)
+    marks = landmarks(page)
+    noisy = boilerplate_elements(page, options, marks, headline)
     dropped, scores = _score_lines(lines, noisy, options, description)
-    chosen = main_elements(page, scores, headline, options)
+    chosen = main_elements(page, scores, headline, marks, options)
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
     region = _region_over(lines, scores, inside_element, options)
     kept_rule = "in the best region"
