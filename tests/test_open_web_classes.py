@@ -157,20 +157,24 @@ def test_photo_credit_and_cookie_notice_are_left_out() -> None:
     assert "Foto" not in article.body and "cookies" not in article.body
 
 
-def test_soft_hyphens_inside_words_are_removed() -> None:
-    """Hyphenation points (U+00AD, ``&shy;``), as German CMSs put in every long word, are
-    invisible: the text a reader sees has none."""
+def test_soft_hyphens_and_zero_width_spaces_are_removed() -> None:
+    """Hyphenation points (U+00AD, ``&shy;``), as German CMSs put in every long word, and
+    zero-width spaces are invisible: the text a reader sees has none, and a paragraph of
+    nothing but one is no line."""
     hyphenated = (
         STORY[0]
         .replace("council", "coun\xadcil")
         .replace("consultation", "con&shy;sul&shy;ta&shy;tion")
     )
     html = page(
-        f"<h1>Cycle path to be extended</h1><article><p>{hyphenated}</p>{story(1, 2)}</article>"
+        f"<h1>Cycle path to be extended</h1><article><p>{hyphenated}</p><p>\u200b</p>"
+        f"<p>&#8203;</p>{story(1, 2)}</article>"
     )
     article = extract(html, options=DEFAULT)
     assert kept_story(article, 0, 1, 2)
     assert "\xad" not in article.body
+    assert "\u200b" not in article.body
+    assert article.body.count("\n") == 2
 
 
 def test_ruby_readings_do_not_split_the_text() -> None:

@@ -14,7 +14,7 @@ One pass of ``re.finditer`` over the tags with a small element stack; no DOM is 
   embedded documents, ruby annotations (``<rt>``, ``<rp>``: the reading printed over a
   Japanese or Chinese word, which would split the sentence it annotates) and hidden
   elements (``display:none``, ``visibility:hidden``, the ``hidden`` attribute) is dropped;
-  so are soft hyphens (`SOFT_HYPHEN`).
+  so are soft hyphens and zero-width spaces (`INVISIBLE_MARKS`).
 * Each line records how much of its text is link text, its sentence punctuation, its
   innermost block tag, its element (ancestors in `PageLines.parents`) and the boilerplate
   word (comment, footer, 评论 ...) of the nearest element whose tag, class or id names one.
@@ -116,10 +116,13 @@ VOID_TAGS = frozenset(
 )
 """Elements that never have content, so never go on the stack (``<br>``/``<hr>`` aside)."""
 
-SOFT_HYPHEN = "\xad"
-"""U+00AD (or ``&shy;``), an invisible hyphenation point that CMSs put inside words (German
-sites do so in every long word: ``Wei\xadne``); left in, the words a reader sees are not in
-the text, and a search for them fails."""
+INVISIBLE_MARKS = ("\xad", "\u200b", "\u2060", "\ufeff", "&shy;", "&#8203;", "&ZeroWidthSpace;")
+"""Characters that take no room on screen and carry no text, as characters or references:
+the soft hyphen (U+00AD), a hyphenation point CMSs put inside words (German sites do so in
+every long word: ``Wei\xadne``), and the zero-width space, word joiner and byte-order mark
+that editors leave between words or alone in a paragraph. Left in, the words a reader sees
+are not in the text (a search for them fails) and a paragraph of nothing is a line."""
+_INVISIBLE_RE = re.compile("|".join(map(re.escape, INVISIBLE_MARKS)))
 
 RAW_TEXT_TAGS = frozenset(
     {
@@ -650,6 +653,6 @@ the equality tests hold the C loop to, and the fallback where no compiler built 
 
 def page_lines(page: str) -> PageLines:
     """Split a decoded page into text lines with features (see the module docstring)."""
-    if SOFT_HYPHEN in page or "&shy;" in page:
-        page = page.replace(SOFT_HYPHEN, "").replace("&shy;", "")
+    if any(mark in page for mark in INVISIBLE_MARKS):
+        page = _INVISIBLE_RE.sub("", page)
     return _scan(page)
