@@ -113,6 +113,26 @@ def test_short_article_in_its_article_element_beats_a_longer_blurb_beside_it() -
     assert "magazine" not in article.body
 
 
+TEASERS = "".join(
+    f"<li><a href='/news/{index}'>Mayor opens the new market hall in the old town, number "
+    f"{index}</a> The market hall, closed for a decade, opens again with forty stalls and a "
+    "cafe, the mayor said on Monday.</li>"
+    for index in range(4)
+)
+
+
+def test_feed_of_teasers_beside_a_short_article_is_not_part_of_it() -> None:
+    """Other articles' linked headlines and summaries, in a block beside the article's
+    container, are not more of the article however much text they hold."""
+    html = page(
+        f"<div class='left'><div class='breaking'><ul>{TEASERS}</ul></div>"
+        f"<div class='article-content'><div class='text'>{story(0, 1, 2)}</div></div></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "market hall" not in article.body
+
+
 def test_article_split_over_sibling_sections_of_one_kind_is_kept_whole() -> None:
     sections = "".join(
         f"<div class='wrap'><section class='step s{index}'>{story(index)}</section></div>"

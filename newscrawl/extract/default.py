@@ -80,6 +80,7 @@ PARAMETERS = (
     "paragraph_score",
     "sibling_share",
     "sibling_levels",
+    "sibling_link_share",
     "section_levels",
     "section_link_share",
     "lead_score",
@@ -396,7 +397,9 @@ def _sibling_sections(
     """Siblings of the container `best` or of its ancestors that hold more of the article.
 
     Up to `Options.sibling_levels` ancestors up, every sibling subtree holding at least
-    `Options.sibling_share` of the winner's score joins (readability's sibling rule). Up to
+    `Options.sibling_share` of the winner's score joins (readability's sibling rule),
+    unless over `Options.sibling_link_share` of its text is links (a feed of teasers,
+    each a linked headline and its summary, beside a short article). Up to
     `Options.section_levels` up, so does a sibling of the same kind as the ancestor beside
     it (same tag, same first class word: a CMS's repeated ``<section class="step">``),
     holding a paragraph's worth of text (`Options.paragraph_score`) with few links
@@ -414,7 +417,11 @@ def _sibling_sections(
         beside = far.get(parent, element)
         if beside == element or mass[element] <= 0:
             continue
-        big = parent in near and mass[element] >= threshold
+        big = (
+            parent in near
+            and mass[element] >= threshold
+            and link_share[element] <= options.sibling_link_share
+        )
         if big or (
             mass[element] > options.paragraph_score
             and link_share[element] <= options.section_link_share
