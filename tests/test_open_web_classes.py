@@ -133,6 +133,24 @@ def test_feed_of_teasers_beside_a_short_article_is_not_part_of_it() -> None:
     assert "market hall" not in article.body
 
 
+def test_comment_list_longer_than_the_post_is_not_part_of_it() -> None:
+    """A popular post's comments outrun it: the comment list holds most of the page's
+    prose, but it follows the post, so it is the post's comments, not the page's layout."""
+    replies = "".join(
+        f"<h4># re: Cycle path to be extended, reader {index}</h4><p>I have cycled along the "
+        "river for years and I am glad the council finally listened to the people who use "
+        "the path every day; I hope the new section is lit at night and kept clear.</p>"
+        for index in range(8)
+    )
+    html = page(
+        f"<div class='main'><div class='post'>{story(0, 1, 2)}</div>"
+        f"<div class='comments'><h3>Comments</h3>{replies}</div></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "reader 0" not in article.body
+
+
 def test_article_split_over_sibling_sections_of_one_kind_is_kept_whole() -> None:
     sections = "".join(
         f"<div class='wrap'><section class='step s{index}'>{story(index)}</section></div>"
