@@ -151,6 +151,19 @@ def test_comment_list_longer_than_the_post_is_not_part_of_it() -> None:
     assert "reader 0" not in article.body
 
 
+def test_section_headings_outside_their_sections_are_kept() -> None:
+    """A CMS writes a section as an ``<h2>`` followed by its own box: the heading names
+    the section and belongs to the article."""
+    html = page(
+        "<div class='page'>"
+        f"<h2>What was decided</h2><div class='part'>{story(0, 1, 2)}</div>"
+        f"<h2>How to comment</h2><div class='part'>{story(2)}</div></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "How to comment" in article.body
+
+
 def test_article_split_over_sibling_sections_of_one_kind_is_kept_whole() -> None:
     sections = "".join(
         f"<div class='wrap'><section class='step s{index}'>{story(index)}</section></div>"
