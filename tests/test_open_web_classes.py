@@ -219,7 +219,7 @@ def test_soft_hyphens_and_zero_width_spaces_are_removed() -> None:
     )
     html = page(
         f"<h1>Cycle path to be extended</h1><article><p>{hyphenated}</p><p>\u200b</p>"
-        f"<p>&#8203;</p>{story(1, 2)}</article>"
+        f"<p>\ufeff</p>{story(1, 2)}</article>"
     )
     article = extract(html, options=DEFAULT)
     assert kept_story(article, 0, 1, 2)

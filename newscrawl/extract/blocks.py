@@ -14,7 +14,7 @@ One pass of ``re.finditer`` over the tags with a small element stack; no DOM is 
   embedded documents, ruby annotations (``<rt>``, ``<rp>``: the reading printed over a
   Japanese or Chinese word, which would split the sentence it annotates) and hidden
   elements (``display:none``, ``visibility:hidden``, the ``hidden`` attribute) is dropped;
-  so are soft hyphens and zero-width spaces (`INVISIBLE_MARKS`).
+  so are soft hyphens and zero-width spaces (`INVISIBLE_CHARACTERS`).
 * Each line records how much of its text is link text, its sentence punctuation, its
   innermost block tag, its element (ancestors in `PageLines.parents`) and the boilerplate
   word (comment, footer, 评论 ...) of the nearest element whose tag, class or id names one.
@@ -116,13 +116,14 @@ VOID_TAGS = frozenset(
 )
 """Elements that never have content, so never go on the stack (``<br>``/``<hr>`` aside)."""
 
-INVISIBLE_MARKS = ("\xad", "\u200b", "\u2060", "\ufeff", "&shy;", "&#8203;", "&ZeroWidthSpace;")
-"""Characters that take no room on screen and carry no text, as characters or references:
-the soft hyphen (U+00AD), a hyphenation point CMSs put inside words (German sites do so in
-every long word: ``Wei\xadne``), and the zero-width space, word joiner and byte-order mark
-that editors leave between words or alone in a paragraph. Left in, the words a reader sees
-are not in the text (a search for them fails) and a paragraph of nothing is a line."""
-_INVISIBLE_RE = re.compile("|".join(map(re.escape, INVISIBLE_MARKS)))
+INVISIBLE_CHARACTERS = "\xad\u200b\u2060\ufeff"
+"""Characters that take no room on screen and carry no text: the soft hyphen (U+00AD, also
+written ``&shy;``), a hyphenation point CMSs put inside words (German sites do so in every
+long word: ``Wei\xadne``), and the zero-width space, word joiner and byte-order mark that
+editors leave between words or alone in a paragraph. Left in, the words a reader sees are
+not in the text (a search for them fails) and a paragraph of nothing is a line. Removed
+from the page before the scan, and ``&shy;`` as it is decoded (`_unescaped`); the rare
+numeric references to them stay (decoding them is C's job, `_blockscan.c`)."""
 
 RAW_TEXT_TAGS = frozenset(
     {
@@ -598,6 +599,8 @@ def _unescaped(raw: str) -> str:
     plain space. The C loop replaces ``&nbsp;`` itself and calls this for a line with any
     other ``&``."""
     raw = raw.replace("&nbsp;", " ")
+    if "&shy;" in raw:
+        raw = raw.replace("&shy;", "")
     return unescape(raw) if "&" in raw else raw
 
 
@@ -653,6 +656,7 @@ the equality tests hold the C loop to, and the fallback where no compiler built 
 
 def page_lines(page: str) -> PageLines:
     """Split a decoded page into text lines with features (see the module docstring)."""
-    if any(mark in page for mark in INVISIBLE_MARKS):
-        page = _INVISIBLE_RE.sub("", page)
+    for character in INVISIBLE_CHARACTERS:
+        if character in page:
+            page = page.replace(character, "")
     return _scan(page)

@@ -200,7 +200,8 @@ def boilerplate_elements(
 _MAIN_CONTENT_RE = re.compile(
     r"""\brole\s*=\s*["']?main\b|\bitemprop\s*=\s*["']?articleBody\b""", re.IGNORECASE
 )
-"""The attributes that mark an element as the page's main content or article body."""
+"""The attributes that mark an element as the page's main content or article body (only
+strings holding "role", "ROLE" or "itemprop" are searched: most hold none)."""
 
 
 def landmarks(page: PageLines) -> set[int]:
@@ -211,11 +212,14 @@ def landmarks(page: PageLines) -> set[int]:
     marks = {
         element
         for element, attributes in page.attributes.items()
-        if _MAIN_CONTENT_RE.search(attributes)
+        if ("role" in attributes or "itemprop" in attributes or "ROLE" in attributes)
+        and _MAIN_CONTENT_RE.search(attributes)
     }
-    for element, tag in enumerate(page.tags):
-        if tag == "main" or (tag == "article" and not _inside_named_box(page, element)):
-            marks.add(element)
+    tags = page.tags
+    if "main" in tags or "article" in tags:
+        for element, tag in enumerate(tags):
+            if tag == "main" or (tag == "article" and not _inside_named_box(page, element)):
+                marks.add(element)
     return marks
 
 
@@ -353,12 +357,12 @@ def main_elements(
         if headline is None
         else range(headline + 1, headline + 1 + options.headline_window)
     )
-    in_landmark = _inside_elements(marks, parents)
+    in_landmark = _inside_elements(marks, parents) if marks else None
     for index, (line, score) in enumerate(zip(lines, scores, strict=True)):
         if score > options.paragraph_score:
             parent = parents.get(line.element, 0)
             weight = 2 if index in near else 1
-            if in_landmark[line.element]:
+            if in_landmark is not None and in_landmark[line.element]:
                 weight *= options.landmark_weight
             votes[parent] += 2 * score * weight
             votes[parents.get(parent, 0)] += score * weight
@@ -376,13 +380,15 @@ SECTION_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 """The headings of an article's sections (``<h1>`` is the headline's)."""
 
 
-def _section_headings(page: PageLines, chosen: set[int], dropped: Sequence[str | None]) -> set[int]:
-    """The elements of section headings that sit outside the article's `chosen` elements
-    right before one of them, beside it or one of its ancestors: a CMS writes a section as
-    ``<h2>`` followed by its ``<div>`` or list, and the heading names that section
+def _section_headings(
+    page: PageLines, inside: Sequence[bool], dropped: Sequence[str | None]
+) -> set[int]:
+    """The elements of section headings that sit outside the article's elements (`inside`,
+    by element id) right before one of them, beside it or one of its ancestors: a CMS
+    writes a section as ``<h2>`` followed by its ``<div>`` or list, and the heading names
+    that section
     (trafilatura_dev d9b45f78, headed accordion sections: 0 -> 0.5 F1; readability tmz-1
     0.95 -> 0.98)."""
-    inside = _inside_elements(chosen, page.parents)
     lines = page.lines
     headings: set[int] = set()
     for index, (line, following) in enumerate(pairwise(lines)):
@@ -590,8 +596,10 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     noisy = boilerplate_elements(page, options, marks, headline)
     dropped, scores = _score_lines(lines, noisy, options, description)
     chosen = main_elements(page, scores, headline, marks, options)
-    chosen |= _section_headings(page, chosen, dropped)
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
+    headings = _section_headings(page, inside_element, dropped)
+    if headings:
+        inside_element = _inside_elements(chosen | headings, page.parents)
     region = _region_over(lines, scores, inside_element, options)
     kept_rule = "in the best region"
     short_page = (
