@@ -163,15 +163,14 @@ def boilerplate_elements(
                 prose_before[line.noise_element] = unboxed_prose
         elif line.punctuation and not _is_link_line(line, options):
             unboxed_prose += line.chars
-    first_text = {element: line.text for element, line in first_line.items()}
     holders = _article_holders(page, marks, headline)
     named = {
         element
-        for element, text in first_text.items()
+        for element, line in first_line.items()
         if element not in holders
         and (
             page.tags[element] in NOISE_TAGS
-            or not _named_by_accident(page.attributes.get(element, ""), text)
+            or not _named_by_accident(page.attributes.get(element, ""), line.text)
         )
     }
     if not named:
@@ -386,9 +385,8 @@ def _section_headings(
     """The elements of section headings that sit outside the article's elements (`inside`,
     by element id) right before one of them, beside it or one of its ancestors: a CMS
     writes a section as ``<h2>`` followed by its ``<div>`` or list, and the heading names
-    that section
-    (trafilatura_dev d9b45f78, headed accordion sections: 0 -> 0.5 F1; readability tmz-1
-    0.95 -> 0.98)."""
+    that section (trafilatura_dev d9b45f78, headed accordion sections: 0 -> 0.5 F1;
+    readability tmz-1 0.95 -> 0.98)."""
     lines = page.lines
     headings: set[int] = set()
     for index, (line, following) in enumerate(pairwise(lines)):
