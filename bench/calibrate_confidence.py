@@ -66,11 +66,15 @@ def cut_offset(weights: np.ndarray, rows: Sequence[tuple[list[float], float]]) -
     """The largest of `OFFSETS` added to the intercept under which the pages at confidence
     0.8 or more average `CONFIDENT_MEAN_F1` (the smallest offset when none does)."""
     for offset in reversed(OFFSETS):
-        shifted = weights + np.eye(len(weights))[0] * offset
-        f1s = confident_f1s(shifted, rows)
+        f1s = confident_f1s(shifted(weights, offset), rows)
         if f1s and sum(f1s) / len(f1s) >= CONFIDENT_MEAN_F1:
             return offset
     return OFFSETS[0]
+
+
+def shifted(weights: np.ndarray, offset: float) -> np.ndarray:
+    """`weights` with `offset` added to the intercept (the first weight)."""
+    return np.concatenate(([weights[0] + offset], weights[1:]))
 
 
 def _value(weights: np.ndarray, inputs: Sequence[float]) -> float:
@@ -81,7 +85,7 @@ def figures(weights: np.ndarray, rows: Sequence[tuple[list[float], float]]) -> s
     values = [_value(weights, inputs) for inputs, _ in rows]
     f1s = [f1 for _, f1 in rows]
     ranked = auroc([1 - value for value in values], [f1 < 0.5 for f1 in f1s])
-    confident = [f1 for value, f1 in zip(values, f1s, strict=True) if value >= 0.8]
+    confident = confident_f1s(weights, rows)
     mean = sum(confident) / len(confident) if confident else float("nan")
     ranking = "n/a (no page under 0.5)" if ranked is None else f"{ranked:.3f}"
     return (
@@ -111,8 +115,7 @@ def main() -> None:
     for name, held_out in rows.items():
         others = [row for other in rows if other != name for row in rows[other]]
         offset = cut_offset(current, others)
-        shifted = current + np.eye(len(current))[0] * offset
-        print(f"{name:16s} {offset:+.2f}  {figures(shifted, held_out)}")
+        print(f"{name:16s} {offset:+.2f}  {figures(shifted(current, offset), held_out)}")
 
 
 if __name__ == "__main__":
