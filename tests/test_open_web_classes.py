@@ -5,6 +5,8 @@ none copies a dataset page."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from newscrawl.extract import Article, Options, extract
@@ -183,6 +185,45 @@ def test_intro_outside_the_body_container_is_kept() -> None:
     )
     article = extract(html, options=DEFAULT)
     assert kept_story(article, 0, 1, 2)
+
+
+STEPS = (
+    "Heat the oven to 180 degrees, butter a round tin and line its base with baking paper, "
+    "then sift the flour, the baking powder and a pinch of salt into a large bowl.",
+    "Beat the butter with the sugar until pale, add the eggs one at a time, fold in the "
+    "flour and the milk, and pour the batter into the tin, smoothing the top with a spoon.",
+    "Bake for forty minutes, until a skewer comes out clean, then leave the cake in its tin "
+    "for ten minutes before turning it out onto a rack to cool completely.",
+)
+INGREDIENTS = ("200 g flour", "150 g butter", "150 g sugar", "3 eggs", "100 ml milk")
+
+
+@pytest.mark.parametrize("stated", [True, False])
+def test_recipe_ingredient_list_its_json_ld_states_is_kept(stated: bool) -> None:
+    """The ingredient list's short lines score like a menu, in a box beside the steps' own;
+    the page's JSON-LD naming them as the recipe's ingredients makes them the article's,
+    the whole list ("3 eggs" is too short to match). Without that statement nothing marks
+    them out from a menu, and they stay out."""
+    recipe = json.dumps({"@type": "Recipe", "recipeIngredient": list(INGREDIENTS)})
+    ingredients = "".join(f"<li><span>{item}</span></li>" for item in INGREDIENTS)
+    steps = "".join(f"<li><p>{step}</p></li>" for step in STEPS)
+    html = page(
+        "<div class='recipe'><h1>Cycle path cake</h1>"
+        f"<div class='box'><h3>Ingredients</h3><ul>{ingredients}</ul></div>"
+        f"<div class='method'><ol>{steps}</ol></div></div>"
+        f"<footer><ul><li>About us</li><li>Contact</li><li>Jobs</li></ul></footer>",
+        title="Cycle path cake",
+    )
+    if stated:
+        html = html.replace(
+            "</head>", f'<script type="application/ld+json">{recipe}</script></head>'
+        )
+    article = extract(html, options=DEFAULT)
+    assert all(step in article.body for step in STEPS)
+    assert [item for item in INGREDIENTS if item in article.body] == (
+        list(INGREDIENTS) if stated else []
+    )
+    assert "About us" not in article.body
 
 
 def test_heading_anchor_and_generated_class_names_are_not_boilerplate_words() -> None:

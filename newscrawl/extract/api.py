@@ -91,7 +91,7 @@ def default_body(
     meta = pagemeta.page_meta(page_head)
     headings = [line.text for line in page.lines if line.tag == "h1"]
     headline = title.choose_title(meta, headings)
-    selection = default.select(page, headline, options, meta.description)
+    selection = default.select(page, headline, options, meta.description, meta.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
     return headline, selection, fallbacks.choose_body(lines_body, meta, options)
 

@@ -7,7 +7,8 @@ The paper's idea (body lines are long, punctuated and close together) made robus
    below ``-Options.short_line_cost`` (a table cell or list item costs little). Link lines,
    boilerplate lines (inside an element whose tag/class/id names comments, footers, ads
    ...; or a credit/statement line such as 责任编辑) count against by their whole length.
-   A short line the page's description quotes counts for (`Options.description_weight`).
+   A short line the page's description quotes counts for (`Options.description_weight`),
+   and so does a line of a recipe's ingredient list that the page's JSON-LD states.
 2. The article's elements (`main_elements`): paragraphs vote for their parent and
    grandparent element, as in readability, and sibling sections with a good share of the
    winner's score join it. Lines outside these elements count against the body.
@@ -581,11 +582,18 @@ def _inside_elements(chosen: set[int], parents: dict[int, int]) -> list[bool]:
     return inside
 
 
-def select(page: PageLines, title: str, options: Options, description: str = "") -> Selection:
+def select(
+    page: PageLines,
+    title: str,
+    options: Options,
+    description: str = "",
+    ingredients: Sequence[str] = (),
+) -> Selection:
     """Score the lines, take the best region, keep its body lines; explain every line.
 
     `title` is the headline (its line is dropped); `description` is the page's description
-    meta, whose quoted short lines count as body (`Options.description_weight`).
+    meta, whose quoted short lines count as body (`Options.description_weight`);
+    `ingredients` are a recipe's, from its JSON-LD (`_ingredient_lines`).
     """
     lines = page.lines
     plain_title = "".join(title.split())
@@ -594,6 +602,9 @@ def select(page: PageLines, title: str, options: Options, description: str = "")
     noisy = boilerplate_elements(page, options, marks, headline)
     dropped, scores = _score_lines(lines, noisy, options, description)
     chosen = main_elements(page, scores, headline, marks, options)
+    for index in _ingredient_lines(lines, dropped, ingredients):
+        scores[index] = max(scores[index], options.description_weight * lines[index].chars)
+        chosen.add(_enclosing_list(page, lines[index].element))
     inside_element: list[bool] = _inside_elements(chosen, page.parents)
     headings = _section_headings(page, inside_element, dropped)
     if headings:
@@ -718,6 +729,47 @@ class _Decider:
                 self.kept_rule,
             ),
         )
+
+
+def _ingredient_lines(
+    lines: Sequence[Line], dropped: Sequence[str | None], ingredients: Sequence[str]
+) -> list[int]:
+    """The indices of lines that the recipe's JSON-LD ``recipeIngredient`` list quotes.
+
+    An ingredient list is a run of short lines ("65 g Butter") in its own box beside the
+    steps: it scores like a menu and sits outside the container the steps vote for, so a
+    recipe lost it (issue 14; trafilatura_dev, pages of three recipe sites: 1e529fad 0.29
+    -> 0.80, d4823d5c 0.50 -> 0.80, bb8969f7 0 -> 0.75 snippet F1; no other page of the five
+    sets moves). The page's own statement of what its ingredients are makes them the
+    article's: they count as body (`Options.description_weight`) and their list joins the
+    article's elements.
+    """
+    if not ingredients:
+        return []
+    quoted = _quoted_by("\n".join(ingredients))
+    return [
+        index
+        for index, (line, rule) in enumerate(zip(lines, dropped, strict=True))
+        if rule is None and quoted(line)
+    ]
+
+
+LIST_TAGS = frozenset({"ul", "ol", "dl", "table"})
+LIST_LEVELS = 3
+"""How far up from an item's element its list is looked for (``li > label > span``)."""
+
+
+def _enclosing_list(page: PageLines, element: int) -> int:
+    """The list or table around `element` (`LIST_LEVELS` up at most), else `element`
+    itself: the whole ingredient list joins, with items too short to be matched ("3 eggs")."""
+    found = element
+    for _ in range(LIST_LEVELS):
+        found = page.parents.get(found, 0)
+        if found == 0:
+            break
+        if page.tags[found] in LIST_TAGS:
+            return found
+    return element
 
 
 def _quoted_by(description: str) -> Callable[[Line], bool]:

@@ -123,7 +123,8 @@ class Options:
     quotes scores this many points per character: CMSs fill the description with a short
     article's opening lines (sites: csdn-4, four short list lines, 0 -> 1.0 F1, sites F1
     0.954 -> 0.987; zh_cwce unchanged; scrapinghub: three pages up, one down by 0.05, mean
-    unchanged; 1-2 are too weak for csdn-4)."""
+    unchanged; 1-2 are too weak for csdn-4). A line of a recipe's ingredient list that the
+    page's JSON-LD states scores the same (`default._ingredient_lines`)."""
     min_posts: int = 3
     """A page without its headline among its lines whose article container has at least
     this many peers (voted containers at its depth, each with `post_share` of its score)

@@ -1,6 +1,6 @@
 """What the default method reads from a page's head (`head.PageHead`): the title and
 og:title for the headline, the description and the JSON-LD ``articleBody`` for its
-fallbacks on short pages."""
+fallbacks on short pages, a recipe's JSON-LD ingredients for its selection."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from newscrawl.extract.clean import collapse_whitespace, strip_tags, unescape
 from newscrawl.extract.head import PageHead
+from newscrawl.extract.metadata import jsonld
 
 
 class PageMeta(NamedTuple):
@@ -23,6 +24,9 @@ class PageMeta(NamedTuple):
     """``og:description`` or the description meta: a summary or the article's first lines."""
     article_body: str
     """The longest JSON-LD ``articleBody``."""
+    ingredients: tuple[str, ...]
+    """A JSON-LD Recipe's ``recipeIngredient`` items: the ingredient list is part of the
+    recipe, though its short lines score like a menu."""
 
 
 def page_meta(head: PageHead) -> PageMeta:
@@ -35,6 +39,21 @@ def page_meta(head: PageHead) -> PageMeta:
             metas.get("og:description") or metas.get("description", "")
         ),
         article_body=max(_article_bodies(head), key=len, default=""),
+        ingredients=_ingredients(head),
+    )
+
+
+def _ingredients(head: PageHead) -> tuple[str, ...]:
+    """The ``recipeIngredient`` strings of the page's JSON-LD objects (the scripts are only
+    parsed when the page names them at all)."""
+    if "recipeIngredient" not in head.page:
+        return ()
+    return tuple(
+        collapse_whitespace(unescape(strip_tags(item)))
+        for obj in jsonld.objects(head.scripts)
+        if isinstance(items := obj.get("recipeIngredient"), list)
+        for item in items
+        if isinstance(item, str)
     )
 
 
