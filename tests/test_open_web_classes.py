@@ -240,13 +240,15 @@ def test_heading_anchor_and_generated_class_names_are_not_boilerplate_words() ->
 def test_photo_credit_and_cookie_notice_are_left_out() -> None:
     html = page(
         f"<h1>Cycle path to be extended</h1><div class='text'>{story(0)}"
-        f"<p>Foto: dpa</p>{story(1, 2)}</div>"
+        f"<p>Foto: dpa</p>{story(1)}<p>The path along the river. Credit: J. Smith</p>"
+        f"{story(2)}</div>"
         "<div class='cookie-banner'><p>We use cookies to improve your experience on our "
         "website, to show you personalised content and to analyse our traffic.</p></div>"
     )
     article = extract(html, options=DEFAULT)
     assert kept_story(article, 0, 1, 2)
     assert "Foto" not in article.body and "cookies" not in article.body
+    assert "Credit" not in article.body
 
 
 def test_soft_hyphens_and_zero_width_spaces_are_removed() -> None:

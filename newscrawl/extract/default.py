@@ -51,13 +51,16 @@ BOILERPLATE_LINE_RE = re.compile(
 punctuation test (docs/pitfalls.md, extraction 7; GUIDE.md of the sites set)."""
 
 PHOTO_CREDIT_RE = re.compile(
-    r"^\W{0,3}(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|credits?|crédito)(?:\s+by)?\s*:"
+    r"(?:^\W{0,3}|[.!?]\s+)(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|credits?"
+    r"|crédits?(?:\s+photos?)?|crédito)(?:\s+by)?\s*:"
     r"|©|getty\s*images|istock|shutterstock|reuters/",
     re.IGNORECASE,
 )
 """Photo credits (``Foto: dpa``, ``© Getty Images``), in lines of at most `MAX_CREDIT_LINE`
 chars: the gold of trafilatura_dev and scrapinghub leaves them out (readability's keeps
-captions with their credits)."""
+captions with their credits). A caption that ends in its credit ("... zu tun. Foto: Timur",
+"... landers. Credit: Tyvak", on five sites of trafilatura_dev and one of scrapinghub) is
+one too; so is the French "Crédits photos :"."""
 MAX_CREDIT_LINE = 120
 
 
