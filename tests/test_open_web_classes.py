@@ -251,6 +251,29 @@ def test_photo_credit_and_cookie_notice_are_left_out() -> None:
     assert "Credit" not in article.body
 
 
+def test_calls_to_action_closing_the_article_are_left_out() -> None:
+    """A plea to subscribe or get the app, styled as the article's last paragraphs; the
+    same words inside the article are its subject and stay."""
+    subject = (
+        "The council will also subscribe to the regional bike-sharing scheme, which "
+        "already serves four neighbouring towns, once the new path is open."
+    )
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0, 1)}"
+        f"<p>{subject}</p>{story(2)}"
+        "<p>Subscribe now to our print edition for the full story.</p>"
+        "<p>For breaking news, download the Riverside News app for iOS and Android.</p></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert subject in article.body
+    assert "Subscribe now" not in article.body and "download" not in article.body
+    decisions = {decision.text: decision.rule for decision in article.lines}
+    assert decisions["Subscribe now to our print edition for the full story."] == (
+        "call to action at the article's end"
+    )
+
+
 def test_soft_hyphens_and_zero_width_spaces_are_removed() -> None:
     """Hyphenation points (U+00AD, ``&shy;``), as German CMSs put in every long word, and
     zero-width spaces are invisible: the text a reader sees has none, and a paragraph of
