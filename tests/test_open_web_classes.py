@@ -274,6 +274,20 @@ def test_calls_to_action_closing_the_article_are_left_out() -> None:
     )
 
 
+def test_author_box_after_the_article_is_left_out() -> None:
+    bio = (
+        "Jane Doe has covered transport and city politics for Riverside News since 2015, "
+        "after ten years as a reporter at a regional daily. She lives by the river."
+    )
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0, 1, 2)}"
+        f"<div class='author-box'><p class='name'>Jane Doe</p><p>{bio}</p></div></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "Jane Doe" not in article.body
+
+
 def test_soft_hyphens_and_zero_width_spaces_are_removed() -> None:
     """Hyphenation points (U+00AD, ``&shy;``), as German CMSs put in every long word, and
     zero-width spaces are invisible: the text a reader sees has none, and a paragraph of

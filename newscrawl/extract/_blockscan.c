@@ -692,7 +692,7 @@ static const char HIDDEN_PATTERN[] =
 static const char CLASS_ID_PATTERN[] =
     "(?<![\\w-])(?:class|id)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s\"'>]+))";
 static const char NOISE_WORD_PATTERN[] =
-    "advert|b(?:anner|readcrumb)|c(?:arousel|o(?:mment|nsent|okie|pyright)|rumbs)|disqus|footer"
+    "a(?:dvert|uthor)|b(?:anner|readcrumb)|c(?:arousel|o(?:mment|nsent|okie|pyright)|rumbs)|disqus|footer"
     "|gallery|login|modal|newsletter|popup|re(?:commend|lated|ply)"
     "|s(?:har(?:e|ing)|idebar|lideshow|ocial|ponsor|ubscribe)"
     "|(?<![a-z])(?:ads?|foot|gg|hot|menu|nav(?:bar)?|rank|toolbar)(?![a-z])"
@@ -702,7 +702,7 @@ static const char NOISE_WORD_PATTERN[] =
     "|\xe6\x8e\x92\xe8\xa1\x8c"; /* the CJK words in UTF-8: never in ASCII attributes */
 /* NOISE_WORD_PATTERN's alternatives in the order the regex tries them at one position. */
 static const char *const NOISE_WORDS[] = {
-    "advert", "banner", "breadcrumb", "carousel", "comment", "consent", "cookie", "copyright", "crumbs",
+    "advert", "author", "banner", "breadcrumb", "carousel", "comment", "consent", "cookie", "copyright", "crumbs",
     "disqus", "footer", "gallery", "login", "modal", "newsletter", "popup", "recommend",
     "related", "reply", "share", "sharing", "sidebar", "slideshow", "social", "sponsor",
     "subscribe", NULL};

@@ -189,7 +189,7 @@ NOISE_TAGS = frozenset({"nav", "footer", "aside"})
 """Elements that by their tag alone hold navigation or page furniture, not the article."""
 
 NOISE_WORD_RE = re.compile(
-    r"advert|b(?:anner|readcrumb)|c(?:arousel|o(?:mment|nsent|okie|pyright)|rumbs)|disqus|footer"
+    r"a(?:dvert|uthor)|b(?:anner|readcrumb)|c(?:arousel|o(?:mment|nsent|okie|pyright)|rumbs)|disqus|footer"
     r"|gallery|login|modal|newsletter|popup|re(?:commend|lated|ply)"
     r"|s(?:har(?:e|ing)|idebar|lideshow|ocial|ponsor|ubscribe)"
     r"|(?<![a-z])(?:ads?|foot|gg|hot|menu|nav(?:bar)?|rank|toolbar)(?![a-z])"
@@ -198,7 +198,9 @@ NOISE_WORD_RE = re.compile(
 """Class/id words of boilerplate containers (grouped by first letter: the search runs on
 every element's attributes). Short words must stand alone (GNE's lesson: ``ad`` inside
 ``padding``); ``tag`` is left out because WordPress puts ``tag-<name>`` on the article
-element itself (measured on scrapinghub)."""
+element itself (measured on scrapinghub). ``author`` names the author's box with a
+bio after the article (trafilatura_dev, four sites, 0.9331 -> 0.9333; scrapinghub three
+pages, 0.9661 -> 0.9672); a byline box near the headline loses nothing the gold keeps."""
 
 _KIND = {
     **dict.fromkeys(BLOCK_TAGS, _BLOCK),
