@@ -274,6 +274,19 @@ def test_calls_to_action_closing_the_article_are_left_out() -> None:
     )
 
 
+def test_heading_with_nothing_of_the_article_after_it_is_left_out() -> None:
+    """It heads the media or links after the article; a heading inside the article stays."""
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0)}"
+        f"<h2>What happens next</h2>{story(1, 2)}<h3>Audio and video on the subject</h3>"
+        "<iframe src='/player'></iframe></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "What happens next" in article.body
+    assert "Audio and video" not in article.body
+
+
 def test_author_box_after_the_article_is_left_out() -> None:
     bio = (
         "Jane Doe has covered transport and city politics for Riverside News since 2015, "
