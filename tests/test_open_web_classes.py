@@ -226,6 +226,20 @@ def test_recipe_ingredient_list_its_json_ld_states_is_kept(stated: bool) -> None
     assert "About us" not in article.body
 
 
+def test_short_standfirst_the_description_quotes_is_kept() -> None:
+    """One sentence in the header, too short to count as a paragraph, which the CMS copied
+    into the description (cut short with an ellipsis): it opens the article."""
+    standfirst = "Four more kilometres of riverside path are coming."
+    html = page(
+        "<article><header><h1>Cycle path to be extended</h1>"
+        f"<div class='dek'><p>{standfirst}</p></div></header>"
+        f"<div class='body'><div class='inner'>{story(0, 1, 2)}</div></div></article>"
+    ).replace("</head>", f'<meta name="description" content="{standfirst[:-1]}…"></head>')
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert article.body.startswith(standfirst)
+
+
 def test_heading_anchor_and_generated_class_names_are_not_boilerplate_words() -> None:
     """``id="shared-..."`` made from the heading, ``Container__Gg7MW`` from a CSS build."""
     html = page(

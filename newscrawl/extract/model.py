@@ -96,7 +96,8 @@ class Options:
     teasers is of the same kind as the article, too)."""
     lead_score: int = 100
     """A paragraph outside the article's container that opens the article joins it when it
-    scores over this (see `default._lead_paragraphs`)."""
+    scores over this, or when the page's description quotes it (see
+    `default._lead_paragraphs`)."""
     lead_levels: int = 6
     """How many ancestors up of the container such opening paragraphs are looked for."""
     lead_link_share: float = 0.25
