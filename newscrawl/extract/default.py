@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -50,12 +51,15 @@ BOILERPLATE_LINE_RE = re.compile(
 """Credit, source and statement lines that sit next to the body and pass every length and
 punctuation test (docs/pitfalls.md, extraction 7; GUIDE.md of the sites set)."""
 
-PHOTO_CREDIT_RE = re.compile(
+CREDIT_LABEL_RE = re.compile(
     r"(?:^\W{0,3}|[.!?]\s+)(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|credits?"
-    r"|crédits?(?:\s+photos?)?|crédito)(?:\s+by)?\s*:"
-    r"|©|getty\s*images|istock|shutterstock|reuters/",
+    r"|crédits?(?:\s+photos?)?|crédito)(?:\s+by)?\s*:",
     re.IGNORECASE,
 )
+CREDIT_MARK_RE = re.compile(r"getty\s*images|istock|shutterstock|reuters/", re.IGNORECASE)
+CREDIT_MARKS = ("getty", "istock", "shutterstock", "reuters/")
+"""A word of each `CREDIT_MARK_RE` alternative: substring tests first, as for calls to
+action."""
 """Photo credits (``Foto: dpa``, ``© Getty Images``), in lines of at most `MAX_CREDIT_LINE`
 chars: the gold of trafilatura_dev and scrapinghub leaves them out (readability's keeps
 captions with their credits). A caption that ends in its credit ("... zu tun. Foto: Timur",
@@ -259,13 +263,18 @@ _GENERATED_CLASS_PART_RE = re.compile(r"__[a-z0-9-]{4,8}$|^(?:css|sc|jsx)-[a-z0-
 """The hash a CSS-in-JS build adds to a class name (``ImageText_Container__Gg7MW``,
 ``css-1x2y3z``): its letters spell nothing."""
 _SLUG_WORD_RE = re.compile(r"[^\W_]+")
+ATTRIBUTE_CACHE_SIZE = 4096
+"""Attribute strings remembered across pages (a site's templates repeat them too)."""
 
 
-def _attribute_values(attributes: str) -> Iterator[tuple[str, str]]:
-    """("class" or "id", lower-cased value) for each class and id of an attribute text."""
-    for match in _ATTRIBUTE_VALUE_RE.finditer(attributes):
-        value = match.group(2) or match.group(3) or match.group(4) or ""
-        yield match.group(1).lower(), value.lower()
+@lru_cache(maxsize=ATTRIBUTE_CACHE_SIZE)
+def _attribute_values(attributes: str) -> tuple[tuple[str, str], ...]:
+    """("class" or "id", lower-cased value) for each class and id of an attribute text.
+    Cached: a page repeats its boxes' attribute strings (menu items, share buttons)."""
+    return tuple(
+        (match.group(1).lower(), (match.group(2) or match.group(3) or match.group(4) or "").lower())
+        for match in _ATTRIBUTE_VALUE_RE.finditer(attributes)
+    )
 
 
 def _named_by_accident(attributes: str, first_text: str) -> bool:
@@ -288,15 +297,21 @@ def _named_by_accident(attributes: str, first_text: str) -> bool:
             from_text = bool(slug) and _SLUG_WORD_RE.findall(value) == slug
             if not from_text and not _HASH_ID_RE.fullmatch(value):
                 return False
-        else:
-            words = [_GENERATED_CLASS_PART_RE.sub("", word) for word in value.split()]
-            atomic = [word for word in words if _ATOMIC_CLASS_RE.fullmatch(word)]
-            if len(words) >= 6 and len(atomic) >= 0.6 * len(words):
-                words = [word for word in words if word not in atomic]
-            if any(NOISE_WORD_RE.search(word) for word in words):
-                return False
+        elif not _classes_named_by_accident(value):
+            return False
         accidental = True
     return accidental
+
+
+@lru_cache(maxsize=ATTRIBUTE_CACHE_SIZE)
+def _classes_named_by_accident(value: str) -> bool:
+    """Whether a class list's boilerplate word sits only in generated names (the class
+    rules of `_named_by_accident`; cached as `_attribute_values` is)."""
+    words = [_GENERATED_CLASS_PART_RE.sub("", word) for word in value.split()]
+    atomic = [word for word in words if _ATOMIC_CLASS_RE.fullmatch(word)]
+    if len(words) >= 6 and len(atomic) >= 0.6 * len(words):
+        words = [word for word in words if word not in atomic]
+    return not any(NOISE_WORD_RE.search(word) for word in words)
 
 
 def line_score(line: Line, dropped: bool, options: Options) -> int:
@@ -760,10 +775,25 @@ def _drop_closing_lines(
             continue
         if line.chars <= MAX_CLOSING_HEADING_CHARS and _is_heading(line):
             dropped[index] = CLOSING_HEADING
-        elif line.chars <= MAX_CALL_CHARS and CALL_TO_ACTION_RE.search(line.text):
+        elif line.chars <= MAX_CALL_CHARS and _is_call_to_action(line.text):
             dropped[index] = CLOSING_CALLS
         else:
             return
+
+
+CALL_TO_ACTION_HINTS = (
+    "subscri", "newsletter", "sign", "follow", "app", "letter", "abonn", "suscr", "únete",
+    "join", "canal", "channel", "kanal",
+)  # fmt: skip
+"""A word of each `CALL_TO_ACTION_RE` alternative, in lower case: substring tests are a
+fraction of the regex's cost, and most closing lines have none of them."""
+
+
+def _is_call_to_action(text: str) -> bool:
+    lower = text.lower()
+    return any(hint in lower for hint in CALL_TO_ACTION_HINTS) and bool(
+        CALL_TO_ACTION_RE.search(text)
+    )
 
 
 def _is_heading(line: Line) -> bool:
@@ -891,9 +921,20 @@ def _boilerplate_reason(line: Line, noisy: set[int]) -> str | None:
         and _is_boilerplate_line(line.text)
     ):
         return "boilerplate line: credit/statement"
-    if line.chars <= MAX_CREDIT_LINE and PHOTO_CREDIT_RE.search(line.text):
+    if line.chars <= MAX_CREDIT_LINE and _is_photo_credit(line.text):
         return "boilerplate line: photo credit"
     return None
+
+
+def _is_photo_credit(text: str) -> bool:
+    """`CREDIT_LABEL_RE` (tried only on lines with a colon: most lines have none, and the
+    test for one is a tenth of the regex's cost), a © or `CREDIT_MARK_RE`."""
+    if ":" in text and CREDIT_LABEL_RE.search(text):
+        return True
+    if "©" in text:
+        return True
+    lower = text.lower()
+    return any(mark in lower for mark in CREDIT_MARKS) and bool(CREDIT_MARK_RE.search(text))
 
 
 def _decide(

