@@ -27,6 +27,7 @@ from w3lib.encoding import resolve_encoding
 from newscrawl.commands import UsageError, is_terminal, write_utf8
 from newscrawl.commands.explain_table import render_explain, terminal_width
 from newscrawl.extract import METHODS, Article, Options, extract
+from newscrawl.extract.formats import UNKNOWN_BINARY, not_html_kind
 
 DESKTOP_USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
@@ -235,13 +236,22 @@ def run_single(source: Source, args: argparse.Namespace, options: Options) -> in
         write_utf8(render_text(article))
         if args.explain:
             write_utf8("\n" + render_explain(article, options, terminal_width()))
-    if not article.body:
+    if (kind := not_html_kind(article.reason)) is not None:
+        print(f"newscrawl extract: {source.label}: {_not_html_message(kind)}", file=sys.stderr)
+    elif not article.body:
         print(f"newscrawl extract: empty body: {article.reason}", file=sys.stderr)
     return 0
 
 
+def _not_html_message(kind: str) -> str:
+    """Say what the file is, so "empty body" is not read as the extractor failing on a page."""
+    what = "" if kind == UNKNOWN_BINARY else f" ({kind})"
+    return f"not an HTML page but a binary file{what}: nothing to extract"
+
+
 def run_batch(sources: Sequence[Source], args: argparse.Namespace, options: Options) -> int:
-    """One JSON line per page, a progress bar on a terminal, a summary on stderr."""
+    """One JSON line per page, a progress bar on a terminal, a summary on stderr (binary files
+    are named there as they come, and counted as empty)."""
     empty = errors = 0
     with tqdm(
         sources, file=sys.stderr, disable=not is_terminal(sys.stderr), unit="page", desc="extract"
@@ -254,6 +264,10 @@ def run_batch(sources: Sequence[Source], args: argparse.Namespace, options: Opti
                 tqdm.write(f"newscrawl extract: {source.label}: {record['error']}", file=sys.stderr)
             elif not record["body"]:
                 empty += 1
+                reason = record["reason"]
+                if (kind := not_html_kind(reason if isinstance(reason, str) else None)) is not None:
+                    message = f"newscrawl extract: {source.label}: {_not_html_message(kind)}"
+                    tqdm.write(message, file=sys.stderr)
     if not sources:
         print("newscrawl extract: no pages found", file=sys.stderr)
     print(

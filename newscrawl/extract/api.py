@@ -16,7 +16,8 @@ from newscrawl.extract import (
     paper,
     title,
 )
-from newscrawl.extract.decode import decode_html, looks_binary
+from newscrawl.extract.decode import decode_html
+from newscrawl.extract.formats import not_html, not_html_reason
 from newscrawl.extract.metadata import extract_metadata
 from newscrawl.extract.model import Article, Options
 
@@ -36,18 +37,15 @@ def extract(
     `html` may be bytes (decoded by `decode_html`, with `http_charset` taken from the HTTP
     Content-Type when the caller has one) or already decoded text. `fetched_at` anchors
     relative dates such as 昨天 (yesterday). Never raises on bad input: an empty `body`
-    comes with a `reason`.
+    comes with a `reason`. Bytes that are a binary file (PDF, image, archive …, see
+    `formats`) are not decoded: their reason is ``not HTML: <kind> (binary file)``.
     """
     options = options or DEFAULT_OPTIONS
     encoding: str | None = None
     if isinstance(html, bytes):
-        if looks_binary(html):
+        if (kind := not_html(html)) is not None:
             return Article(
-                title="",
-                body="",
-                method=options.method,
-                url=url,
-                reason="binary content, not a text page",
+                title="", body="", method=options.method, url=url, reason=not_html_reason(kind)
             )
         decoded = decode_html(html, http_charset)
         text, encoding = decoded.text, decoded.encoding

@@ -6,7 +6,10 @@ time, author, source …) in one call.
 
 A page whose extraction comes out empty is dropped (`DropItem`) and counted under
 ``newscrawl/dropped/<reason>`` with the extractor's own reason, so a crawl's stats say why
-pages were lost instead of the crawl crashing or writing empty articles.
+pages were lost instead of the crawl crashing or writing empty articles. A body that is a
+binary file (a PDF or an image served as ``text/html``, see `newscrawl.extract.formats`) is
+dropped too but counted as ``newscrawl/skipped/not_html/<kind>`` (``…/pdf``, ``…/png``), the
+keys the spider counts pages it can tell are not HTML by: the page was no article to lose.
 
 With ``NEWSCRAWL_EXTRACT_PROCESSES`` > 0 extraction runs in that many worker processes
 (`WorkerPool`): the crawl's own thread then only downloads and schedules, and a fast crawl
@@ -27,6 +30,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
 from newscrawl.extract import Options, extract
+from newscrawl.extract.formats import not_html_kind
 from newscrawl.items import ArticleItem, RawPage, confidence_threshold
 from newscrawl.pipelines.worker_pool import WorkerDied, WorkerPool
 
@@ -97,6 +101,9 @@ class ExtractPipeline:
         except WorkerDied as error:
             self.stats.inc_value("newscrawl/dropped/extraction process died")
             raise DropItem(f"extracting {page['final_url']} killed its worker process") from error
+        if (kind := not_html_kind(extracted.reason)) is not None:
+            self.stats.inc_value(f"newscrawl/skipped/not_html/{kind}")
+            raise DropItem(f"not HTML: {page['final_url']} is a binary file ({kind})")
         if extracted.reason is not None:
             self.stats.inc_value(f"newscrawl/dropped/{extracted.reason}")
             raise DropItem(f"no article text in {page['final_url']}: {extracted.reason}")
