@@ -13,6 +13,7 @@ from site_fixtures import project_settings
 
 from newscrawl.discovery import API_PARSERS
 from newscrawl.sites import SiteConfigError, find_sites, load_site
+from newscrawl.spiders.errors import BrokenSiteError
 from newscrawl.spiders.loader import SiteSpiderLoader
 from newscrawl.urls import Canonicalizer
 
@@ -223,13 +224,31 @@ def test_user_sites_dir_adds_and_overrides_spiders(tmp_path: Path) -> None:
         loader.load("nosuchsite")
 
 
-def test_bad_user_config_stops_the_loader_unless_warn_only(tmp_path: Path) -> None:
+def test_a_bad_user_config_leaves_out_that_site_only(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = write_site(tmp_path, "broken", MINIMAL.replace('"html"', '"atom"'))
-    with pytest.raises(SiteConfigError, match=r"entry\[0\]\.kind"):
-        SiteSpiderLoader(project_settings(NEWSCRAWL_SITES_DIR=str(tmp_path)))
-    settings = project_settings(NEWSCRAWL_SITES_DIR=str(tmp_path), SPIDER_LOADER_WARN_ONLY=True)
-    with pytest.warns(RuntimeWarning, match=str(path)):
-        assert SiteSpiderLoader(settings).list() == []
+    write_site(tmp_path, "example")
+    loader = SiteSpiderLoader(project_settings(NEWSCRAWL_SITES_DIR=str(tmp_path)))
+    assert loader.list() == sorted([*SITES, "example"])
+    assert loader.list() == sorted([*SITES, "example"])  # warned once, not per call
+    [warning] = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warning.startswith(f"site 'broken' skipped, its config is invalid: {path}: ")
+    assert "entry[0].kind: 'atom' is not one of" in warning
+    assert set(loader.config_errors) == {"broken"}
+    assert loader.config_errors["broken"].key == "entry[0].kind"
+    with pytest.raises(BrokenSiteError, match=r"^site 'broken' has an invalid config: .*kind"):
+        loader.load("broken")
+    with pytest.raises(KeyError):  # what Scrapy's callers of a spider loader expect
+        loader.load("broken")
+    assert loader.load("example").name == "example"
+
+
+def test_a_bad_user_config_hides_the_bundled_site_it_overrides(tmp_path: Path) -> None:
+    write_site(tmp_path, "sohu", "[broken")
+    loader = SiteSpiderLoader(project_settings(NEWSCRAWL_SITES_DIR=str(tmp_path)))
+    assert "sohu" not in loader.list()  # not silently the bundled sohu instead
+    assert loader.config_errors["sohu"].key == "(syntax)"
 
 
 def test_site_politeness_and_headers_become_spider_settings(tmp_path: Path) -> None:
@@ -312,8 +331,12 @@ def test_scrapy_list_shows_a_user_site_from_the_environment(tmp_path: Path) -> N
     assert "example" in result.stdout.split()
 
 
-def test_scrapy_fails_at_start_on_a_bad_user_config(tmp_path: Path) -> None:
+def test_scrapy_list_skips_a_bad_user_config_with_one_line(tmp_path: Path) -> None:
     path = write_site(tmp_path, "broken", MINIMAL.replace("\\d+$'", "(?<x'"))
+    write_site(tmp_path, "example")
     result = run_scrapy("list", sites_dir=str(tmp_path))
-    assert result.returncode != 0
-    assert f"{path}: urls.article[0]: bad regular expression" in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == sorted([*SITES, "example"])
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"site 'broken' skipped, its config is invalid: {path}: ")
+    assert "urls.article[0]: bad regular expression" in line

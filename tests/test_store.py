@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import inspect, select, text
 from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
 
-from newscrawl.store import ArticleRecord, Outcome, StoreError, open_store
+from newscrawl.store import ArticleRecord, Outcome, StoreError, StoreUnavailable, open_store
 from newscrawl.store.schema import SCHEMA_VERSION, SchemaError, articles, metadata, schema_version
 from newscrawl.store.sql import SqlStore, create_store_engine
 
@@ -195,8 +195,9 @@ def test_a_version_1_database_gains_confidence_on_open_and_keeps_its_rows(db_url
 def test_a_newer_schema_is_refused(db_url: str) -> None:
     with SqlStore.open(db_url) as store, store.engine.begin() as conn:
         conn.execute(schema_version.insert().values(version=SCHEMA_VERSION + 1, applied_at=T0))
-    with pytest.raises(SchemaError, match="newer"):
+    with pytest.raises(StoreUnavailable, match="newer") as raised:
         SqlStore.open(db_url)
+    assert isinstance(raised.value.__cause__, SchemaError)
 
 
 def test_site_and_day_stats(db_url: str) -> None:

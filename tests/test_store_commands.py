@@ -157,6 +157,7 @@ def test_stats_report(filled: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_stats_of_an_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    open_store(f"sqlite:///{tmp_path}/empty.db").close()  # as a crawl that stored nothing
     assert main(["stats", "--db", f"sqlite:///{tmp_path}/empty.db"]) == 0
     assert "no articles" in capsys.readouterr().out
 
@@ -172,6 +173,7 @@ def test_import_spool_loads_spooled_articles_once(
             record("https://a/2", article_text(2), at=T0, published_at=published, confidence=0.5),
         ]
     )
+    open_store(db_url).close()  # the crawl that spooled them made the store
     assert main(["import-spool", "--db", db_url, str(spool.path)]) == 0
     assert "2 new" in capsys.readouterr().err
     assert main(["import-spool", "--db", db_url, str(spool.path)]) == 0

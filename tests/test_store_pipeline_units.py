@@ -8,12 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scrapy import Spider
+from scrapy.exceptions import CloseSpider
+from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
-from twisted.internet.defer import Deferred
+from twisted.internet.defer import Deferred, maybeDeferred
+from twisted.python.failure import Failure
 
 from newscrawl.items import ArticleItem, RawPage
-from newscrawl.middlewares.incremental import parse_age
-from newscrawl.pipelines.store import StorePipeline, record_from_item
+from newscrawl.middlewares.incremental import IncrementalMiddleware, parse_age
+from newscrawl.pipelines.store import CLOSE_REASON, StorePipeline, record_from_item, store_failure
 from newscrawl.store import ArticleRecord, DayCount, Outcome, SiteSummary, Store
 from newscrawl.urls import Canonicalizer
 
@@ -205,3 +209,62 @@ def test_close_waits_for_a_timer_flush_in_flight(monkeypatch: pytest.MonkeyPatch
     written.callback({batch[0].canonical_url: Outcome.NEW})
     assert closed.called and crawler.stats is not None
     assert crawler.stats.get_value("newscrawl/store/new") == 1
+
+
+DOWN_URL = "postgresql://postgres:secret@127.0.0.1:5999/test"
+
+
+def store_crawler(db_url: str) -> Any:
+    """A crawler with the store and the incremental skip on, and stats to read."""
+    settings = {
+        "NEWSCRAWL_DB_ENABLED": True,
+        "NEWSCRAWL_INCREMENTAL": True,
+        "NEWSCRAWL_DB_URL": db_url,
+        "NEWSCRAWL_DB_BATCH_SIZE": 10,
+        "NEWSCRAWL_DB_BATCH_SECONDS": 0,
+        "NEWSCRAWL_DB_SPOOL_DIR": "unused",
+        "NEWSCRAWL_NEAR_DUPLICATE_BITS": 3,
+    }
+    crawler = get_crawler(Spider, settings)
+    crawler.stats = MemoryStatsCollector(crawler)
+    return crawler
+
+
+def test_a_store_that_cannot_be_opened_closes_the_spider_with_one_error(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The pipeline opens first and reports; the incremental middleware then only closes."""
+    module = "newscrawl.pipelines.store"
+    monkeypatch.setattr(f"{module}.threads.deferToThread", maybeDeferred)
+    monkeypatch.setattr(f"{module}.maybe_deferred_to_future", lambda d: d)
+    crawler = store_crawler(DOWN_URL)
+    pipeline = StorePipeline.from_crawler(crawler)
+    opened = Deferred.fromCoroutine(pipeline.open_spider())
+    failures: list[Failure] = []
+    opened.addErrback(failures.append)
+    [failure] = failures
+    assert isinstance(failure.value, CloseSpider)
+    assert failure.value.reason == CLOSE_REASON
+
+    middleware = IncrementalMiddleware.from_crawler(crawler)
+    with pytest.raises(CloseSpider):
+        middleware.spider_opened(Spider("s"))
+    [record] = [r for r in caplog.records if r.levelname == "ERROR"]
+    message = record.getMessage()
+    assert message.startswith(
+        "The crawl stops: cannot open the store at postgresql://postgres:***@"
+    )
+    assert "secret" not in message and "\n" not in message
+    assert store_failure(crawler) == message.removeprefix("The crawl stops: ")
+
+
+def test_the_middleware_reports_the_store_itself_when_it_opens_first(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    crawler = store_crawler("sqlite:////proc/newscrawl.db")  # a file nobody can create
+    middleware = IncrementalMiddleware.from_crawler(crawler)
+    with pytest.raises(CloseSpider):
+        middleware.spider_opened(Spider("s", recrawl="false"))
+    [record] = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert "cannot open the store at sqlite:////proc/newscrawl.db: " in record.getMessage()
+    assert store_failure(crawler) is not None

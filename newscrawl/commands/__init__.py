@@ -15,6 +15,16 @@ class UsageError(Exception):
     """A bad argument combination argparse cannot check; the CLI reports it with status 2."""
 
 
+def fail(command: str, message: object, status: int = 2) -> int:
+    """Print ``newscrawl <command>: error: <message>`` (one line) on stderr; return `status`.
+
+    For errors whose fix is not in ``--help`` (a database that does not answer, a missing
+    dependency), so the CLI's "see --help" line that follows a `UsageError` would mislead.
+    """
+    print(f"newscrawl {command}: error: {message}", file=sys.stderr)
+    return status
+
+
 def write_utf8(text: str, stream: TextIO | None = None) -> None:
     """Write `text` as UTF-8 bytes, whatever the locale says.
 

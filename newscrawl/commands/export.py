@@ -2,6 +2,10 @@
 
 Rows are read with a server-side cursor (``yield_per``) and written as they arrive, so
 memory stays flat whatever the store's size; a progress bar shows on a terminal.
+
+Failures are one line on stderr: a store that cannot be opened (a mistyped SQLite path, a
+server that does not answer) or a missing pyarrow exit 2 before the output file is created;
+a store failing midway exits 1 and removes the partial output.
 """
 
 from __future__ import annotations
@@ -15,10 +19,10 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from newscrawl.commands import UsageError, is_terminal
+from newscrawl.commands import UsageError, fail, is_terminal
 from newscrawl.items import confidence_threshold
-from newscrawl.store import database_url, open_store
-from newscrawl.store.export import FORMATS, WRITERS
+from newscrawl.store import StoreError, StoreUnavailable, database_url, open_store
+from newscrawl.store.export import FORMATS, WRITERS, MissingDependency, check_format
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,6 +63,12 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def store_failed(command: str, error: StoreError) -> int:
+    """Report a store error as one line: status 2 when the store could not be opened (the
+    URL must change or its server be started first), 1 when it failed after opening."""
+    return fail(command, error, 2 if isinstance(error, StoreUnavailable) else 1)
+
+
 def parse_time(value: str) -> datetime:
     """An ISO 8601 date or time; a naive one is taken as UTC."""
     try:
@@ -80,24 +90,54 @@ def run(args: argparse.Namespace) -> int:
     """Write the selected articles; print how many to stderr."""
     if args.output == "-" and args.format == "parquet":
         raise UsageError("parquet needs a file: give -o FILE")
-    with ExitStack() as stack:
-        store = stack.enter_context(open_store(database_url(args.db)))
-        # One selection for both calls, so the progress bar's total is the rows' count.
-        selection: dict[str, Any] = {
-            "site": args.site,
-            "since": args.since,
-            "min_confidence": args.min_confidence,
-        }
-        total = store.count_articles(**selection)
-        rows = store.iter_articles(**selection)
-        bar = stack.enter_context(
-            tqdm(rows, total=total, unit="article", disable=not is_terminal(sys.stderr))
-        )
-        out: IO[bytes] = (
-            sys.stdout.buffer
-            if args.output == "-"
-            else stack.enter_context(Path(args.output).open("wb"))
-        )
-        count = WRITERS[args.format](bar, out)
+    try:
+        check_format(args.format)
+    except MissingDependency as error:
+        return fail("export", error)
+    output = None if args.output == "-" else Path(args.output)
+    try:
+        count = _export(args, output)
+    except StoreError as error:
+        return store_failed("export", error)
+    except OutputError as error:
+        return fail("export", error)
     print(f"exported {count} articles to {args.output}", file=sys.stderr)
     return 0
+
+
+class OutputError(Exception):
+    """The output file cannot be created (no such directory, no permission)."""
+
+
+def _export(args: argparse.Namespace, output: Path | None) -> int:
+    """Stream the selection to `output` (None: stdout). The store is opened first, so a
+    store that cannot be opened leaves no file; one that fails midway leaves none either."""
+    created = False
+    try:
+        with ExitStack() as stack:
+            store = stack.enter_context(open_store(database_url(args.db), create=False))
+            # One selection for both calls, so the progress bar's total is the rows' count.
+            selection: dict[str, Any] = {
+                "site": args.site,
+                "since": args.since,
+                "min_confidence": args.min_confidence,
+            }
+            total = store.count_articles(**selection)
+            rows = store.iter_articles(**selection)
+            bar = stack.enter_context(
+                tqdm(rows, total=total, unit="article", disable=not is_terminal(sys.stderr))
+            )
+            out: IO[bytes] = sys.stdout.buffer
+            if output is not None:
+                existed = output.exists()
+                try:
+                    out = stack.enter_context(output.open("wb"))
+                except OSError as error:
+                    problem = error.strerror or str(error)
+                    raise OutputError(f"cannot write {output}: {problem}") from None
+                created = not existed
+            return WRITERS[args.format](bar, out)
+    except StoreError:
+        if created and output is not None:
+            output.unlink(missing_ok=True)
+        raise

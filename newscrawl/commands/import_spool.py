@@ -1,7 +1,8 @@
 """``newscrawl import-spool``: load articles a crawl spooled while its database was down.
 
 Writes go through the store's normal upsert, so importing a file twice, or one whose
-articles were stored meanwhile, leaves each article once.
+articles were stored meanwhile, leaves each article once. The store must exist (the crawl
+that spooled the articles made it): a mistyped ``--db`` must not start a new database.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from itertools import islice
 from pathlib import Path
 
 from newscrawl.commands import UsageError
-from newscrawl.commands.export import add_db_argument
-from newscrawl.store import database_url, open_store
+from newscrawl.commands.export import add_db_argument, store_failed
+from newscrawl.store import StoreError, database_url, open_store
 from newscrawl.store.spool import read_spool
 
 BATCH = 500
@@ -38,11 +39,14 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         raise UsageError(f"no such spool file: {', '.join(missing)}")
     counts: Counter[str] = Counter()
-    with open_store(database_url(args.db)) as store:
-        for path in args.spools:
-            records = read_spool(path)
-            while batch := list(islice(records, BATCH)):
-                counts.update(str(outcome) for outcome in store.write(batch).values())
+    try:
+        with open_store(database_url(args.db), create=False) as store:
+            for path in args.spools:
+                records = read_spool(path)
+                while batch := list(islice(records, BATCH)):
+                    counts.update(str(outcome) for outcome in store.write(batch).values())
+    except StoreError as error:
+        return store_failed("import-spool", error)
     summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items())) or "nothing"
     print(f"imported: {summary}", file=sys.stderr)
     return 0

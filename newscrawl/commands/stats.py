@@ -10,8 +10,8 @@ import argparse
 from collections.abc import Sequence
 
 from newscrawl.commands import write_utf8
-from newscrawl.commands.export import add_db_argument
-from newscrawl.store import DayCount, SiteSummary, database_url, open_store
+from newscrawl.commands.export import add_db_argument, store_failed
+from newscrawl.store import DayCount, SiteSummary, StoreError, database_url, open_store
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,10 +26,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the two tables."""
-    with open_store(database_url(args.db)) as store:
-        summaries = store.site_summaries()
-        days = store.daily_counts()
+    """Print the two tables (a store that does not exist is an error, not an empty one)."""
+    try:
+        with open_store(database_url(args.db), create=False) as store:
+            summaries = store.site_summaries()
+            days = store.daily_counts()
+    except StoreError as error:
+        return store_failed("stats", error)
     write_utf8(render(summaries, days))
     return 0
 

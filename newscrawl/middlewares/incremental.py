@@ -22,8 +22,9 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import CloseSpider, IgnoreRequest, NotConfigured
 
+from newscrawl.pipelines.store import CLOSE_REASON, store_failure, store_unavailable
 from newscrawl.store import STATS_PREFIX, Store, StoreError, database_url, open_store
 from newscrawl.urls import Canonicalizer
 
@@ -89,10 +90,17 @@ class IncrementalMiddleware:
         return middleware
 
     def spider_opened(self, spider: Spider) -> None:
+        """Open the store for the lookups; if it cannot be opened, close the spider cleanly
+        (`CloseSpider`, one error line shared with the store pipeline)."""
         if _truthy(getattr(spider, "recrawl", False)):
             logger.info("recrawl=true: stored articles are fetched again")
             return
-        self._store = open_store(self._db_url)
+        if store_failure(self._crawler):  # the pipeline could not open it and said so
+            raise CloseSpider(CLOSE_REASON)
+        try:
+            self._store = open_store(self._db_url)
+        except StoreError as error:
+            raise store_unavailable(self._crawler, error) from None
 
     def spider_closed(self, spider: Spider) -> None:
         if self._store is not None:

@@ -6,7 +6,9 @@ run in a worker thread, one batch at a time, so the crawl keeps downloading mean
 
 If the database fails, the crawl stops (close reason ``store_unavailable``) with the error
 logged, and the failed batch plus every article still arriving is spooled to a JSONL file
-whose path is logged: nothing is dropped silently.
+whose path is logged: nothing is dropped silently. If it cannot even be opened, the spider
+closes before its first request with the same reason and one error line, no traceback;
+`store_failure` tells ``scrapy crawl`` either way, for its exit status.
 """
 
 from __future__ import annotations
@@ -19,13 +21,21 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet import task, threads
 from twisted.internet.defer import Deferred, DeferredLock, succeed
 from twisted.python.failure import Failure
 
-from newscrawl.store import STATS_PREFIX, ArticleRecord, Outcome, Store, database_url, open_store
+from newscrawl.store import (
+    STATS_PREFIX,
+    ArticleRecord,
+    Outcome,
+    Store,
+    StoreError,
+    database_url,
+    open_store,
+)
 from newscrawl.store.spool import Spool
 from newscrawl.urls import Canonicalizer
 
@@ -37,6 +47,34 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CLOSE_REASON = "store_unavailable"
+ERROR_STAT = f"{STATS_PREFIX}error"
+"""Stats key: the store error that stopped the crawl (one line), absent when none did."""
+
+
+def store_failure(crawler: Crawler) -> str | None:
+    """The store error that stopped `crawler`'s crawl (could not open, or failed midway), or
+    None. ``scrapy crawl`` exits non-zero on it: Scrapy itself exits 0 for a crawl closed by
+    `CloseSpider`."""
+    if crawler.stats is None:
+        return None
+    error = crawler.stats.get_value(ERROR_STAT)
+    return str(error) if error else None
+
+
+def store_unavailable(crawler: Crawler, error: StoreError) -> CloseSpider:
+    """Log, once per crawl, that the store cannot be opened; the `CloseSpider` to raise.
+
+    Both the store pipeline and the incremental middleware open the store: whichever fails
+    first reports it, the other only closes. Raised from ``open_spider`` or a
+    ``spider_opened`` handler, `CloseSpider` makes Scrapy close the spider cleanly before
+    any request (any other exception gives tracebacks and a half-opened spider).
+    """
+    stats = crawler.stats
+    assert stats is not None
+    if not stats.get_value(ERROR_STAT):
+        stats.set_value(ERROR_STAT, str(error))
+        logger.error("The crawl stops: %s", error)
+    return CloseSpider(CLOSE_REASON)
 
 
 def _extractor_version() -> str | None:
@@ -143,9 +181,12 @@ class StorePipeline:
         return spider.name if spider is not None else "crawl"
 
     async def open_spider(self) -> None:
-        self._store = await maybe_deferred_to_future(
-            threads.deferToThread(open_store, self._db_url, near_duplicate_bits=self._near_bits)
-        )
+        try:
+            self._store = await maybe_deferred_to_future(
+                threads.deferToThread(open_store, self._db_url, near_duplicate_bits=self._near_bits)
+            )
+        except StoreError as error:
+            raise store_unavailable(self._crawler, error) from None
         if self._batch_seconds > 0:
             self._timer = task.LoopingCall(self._flush_if_due)
             self._timer.start(self._batch_seconds, now=False)
@@ -225,6 +266,7 @@ class StorePipeline:
         )
         assert self._crawler.stats is not None
         self._crawler.stats.set_value(f"{STATS_PREFIX}spool", str(self._spool.path))
+        self._crawler.stats.set_value(ERROR_STAT, failure.getErrorMessage())
         if self._crawler.engine is not None:
             closing = deferred_from_coro(
                 self._crawler.engine.close_spider_async(reason=CLOSE_REASON)

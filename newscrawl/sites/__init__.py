@@ -1,15 +1,17 @@
 """Site configs: one TOML file per site, validated into a `SiteConfig` the spider runs on."""
 
 from newscrawl.sites.config import EntryPoint, Politeness, SiteConfig, load_site, parse_site
-from newscrawl.sites.registry import find_sites
+from newscrawl.sites.registry import FoundSites, find_sites, scan_sites
 from newscrawl.sites.schema import SiteConfigError
 
 __all__ = [
     "EntryPoint",
+    "FoundSites",
     "Politeness",
     "SiteConfig",
     "SiteConfigError",
     "find_sites",
     "load_site",
     "parse_site",
+    "scan_sites",
 ]

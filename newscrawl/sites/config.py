@@ -109,6 +109,9 @@ def load_site(path: Path | Traversable) -> SiteConfig:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
         raise SiteConfigError(where, "(syntax)", str(error)) from None
+    except UnicodeDecodeError as error:
+        problem = f"not UTF-8 (byte {error.start}): TOML files are UTF-8"
+        raise SiteConfigError(where, "(file)", problem) from None
     except OSError as error:
         raise SiteConfigError(where, "(file)", error.strerror or str(error)) from None
     return parse_site(data, where)

@@ -7,12 +7,21 @@ requests; `parse_article` yields one `RawPage` per article page for the pipeline
 
 Spider arguments: ``-a since=YYYY-MM-DD`` skips feed, sitemap and API entries dated before
 it; ``-a max_pages=N`` stops after N article pages; ``-a start_urls=u1,u2`` replaces the
-config's entry points (each one's kind is sniffed from the response).
+config's entry points (each one's kind is sniffed from the response); ``-a recrawl=true``
+fetches stored articles again. `parse_spider_arguments` checks them all (the spider on
+construction, ``scrapy crawl`` before it starts, through `check_spider_arguments`), so a
+typo is one line of error, not a traceback or an argument silently ignored.
+
+A ``start_urls`` URL outside the site's ``allowed_domains`` is fetched all the same, since
+the user asked for it by name: its request alone carries ``allow_offsite`` (honoured by
+Scrapy's OffsiteMiddleware, and kept across its redirects), with one INFO line saying so.
+Links found on it are followed only inside ``allowed_domains``, as everywhere else.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
@@ -38,6 +47,7 @@ from newscrawl.extract.decode import looks_binary
 from newscrawl.items import RawPage
 from newscrawl.middlewares.incremental import ARTICLE_META, SeenArticle
 from newscrawl.sites import EntryPoint, SiteConfig
+from newscrawl.spiders.errors import SpiderArgumentError
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -47,6 +57,50 @@ HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 """Besides ``text/*``, the declared types an article or listing page may come with."""
 FOUND_ON = "newscrawl_found_on"
 """Request meta key: the URL of the page, feed or API response a link was found on."""
+SPIDER_ARGUMENTS = ("max_pages", "recrawl", "since", "start_urls")
+"""The ``-a`` names a site spider takes. Any other is refused (``max_page=5`` would otherwise
+be ignored without a word), except names starting with ``_``, which scrapyd adds (``_job``)."""
+_BOOLEAN_WORDS = frozenset({"", "0", "1", "false", "true", "no", "yes", "off", "on"})
+
+
+@dataclass(frozen=True, slots=True)
+class SpiderArguments:
+    """The spider arguments, parsed."""
+
+    since: datetime | None = None
+    max_pages: int | None = None
+    start_urls: tuple[str, ...] = ()
+
+
+def parse_spider_arguments(site: SiteConfig, arguments: Mapping[str, Any]) -> SpiderArguments:
+    """Parse a site spider's ``-a`` arguments; raises `SpiderArgumentError` (one line)."""
+    unknown = sorted(
+        name for name in arguments if name not in SPIDER_ARGUMENTS and not name.startswith("_")
+    )
+    if unknown:
+        known = ", ".join(SPIDER_ARGUMENTS)
+        raise SpiderArgumentError(f"unknown spider argument {unknown[0]!r} (known: {known})")
+    since = arguments.get("since")
+    try:
+        parsed_since = parse_since(str(since), site.timezone) if since else None
+    except ValueError as error:
+        raise SpiderArgumentError(str(error)) from None
+    recrawl = arguments.get("recrawl")
+    if recrawl is not None and str(recrawl).strip().lower() not in _BOOLEAN_WORDS:
+        raise SpiderArgumentError(f"recrawl={recrawl!r} must be true or false")
+    return SpiderArguments(
+        since=parsed_since,
+        max_pages=_positive_int("max_pages", arguments.get("max_pages")),
+        start_urls=_start_urls(arguments.get("start_urls")),
+    )
+
+
+def check_spider_arguments(spider_cls: type[Spider], arguments: Mapping[str, Any]) -> None:
+    """Raise `SpiderArgumentError` (one line) if `spider_cls` would refuse `arguments`; for
+    ``scrapy crawl`` to call before it starts. Spiders other than site spiders pass."""
+    site = getattr(spider_cls, "site", None)
+    if isinstance(site, SiteConfig):
+        parse_spider_arguments(site, arguments)
 
 
 class SiteSpider(Spider):
@@ -55,28 +109,27 @@ class SiteSpider(Spider):
     Hrefs are stripped of all Unicode whitespace, not only ASCII as HTML does: portal
     editors paste links with a trailing NBSP (Sina's 2018 home page), which would otherwise
     become ``%C2%A0`` and a dead URL.
+
+    Arguments (``-a``) are those of `SPIDER_ARGUMENTS`; a bad one raises
+    `SpiderArgumentError`. A ``start_urls`` URL outside ``allowed_domains`` is fetched
+    anyway (the user named it), but links found on it only inside them.
     """
 
     site: ClassVar[SiteConfig]
 
-    def __init__(
-        self,
-        *args: Any,
-        since: str | None = None,
-        max_pages: str | int | None = None,
-        start_urls: str | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        self.since = parse_since(since, self.site.timezone) if since else None
-        self.max_pages = _positive_int("max_pages", max_pages)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        arguments = parse_spider_arguments(self.site, kwargs)
+        parsed = ("since", "max_pages", "start_urls")
+        super().__init__(*args, **{k: v for k, v in kwargs.items() if k not in parsed})
+        self.since = arguments.since
+        self.max_pages = arguments.max_pages
         self.article_pages = 0
         self.entries: tuple[EntryPoint, ...] = (
-            tuple(EntryPoint("html", url.strip()) for url in start_urls.split(",") if url.strip())
-            if start_urls
+            tuple(EntryPoint("html", url) for url in arguments.start_urls)
+            if arguments.start_urls
             else self.site.entries
         )
-        self.sniff_entries = bool(start_urls)
+        self.sniff_entries = bool(arguments.start_urls)
         self.link_extractor = LinkExtractor(
             tags=("a", "area"),
             canonicalize=False,
@@ -233,11 +286,11 @@ class SiteSpider(Spider):
 
     def _entry_request(self, entry: EntryPoint) -> Request:
         """The request for a configured (or ``-a start_urls``) entry point."""
+        if self.sniff_entries:
+            return self._start_url_request(entry.url)
         url = self.site.clean_url(entry.url)
         if self.site.is_article(url):
             return self._article_request(url, None)
-        if self.sniff_entries:
-            return Request(entry.url, callback=self.parse_sniffed, errback=self.on_error)
         callbacks: dict[str, Callable[..., Iterable[Request]]] = {
             "html": self.parse,
             "rss": self.parse_feed,
@@ -248,6 +301,24 @@ class SiteSpider(Spider):
         return Request(
             entry.url, callback=callbacks[entry.kind], cb_kwargs=cb_kwargs, errback=self.on_error
         )
+
+    def _start_url_request(self, url: str) -> Request:
+        """The request for a ``-a start_urls`` URL: exempt from the offsite filter, itself
+        only, when outside ``allowed_domains`` (the user named it)."""
+        cleaned = self.site.clean_url(url)
+        if self.site.is_article(cleaned):
+            request = self._article_request(cleaned, None)
+        else:
+            request = Request(url, callback=self.parse_sniffed, errback=self.on_error)
+        if not self.site.is_allowed(url):
+            request.meta["allow_offsite"] = True
+            self.logger.info(
+                "start URL %s is outside allowed_domains (%s): fetched as asked; links found "
+                "on it are followed only inside those domains",
+                url,
+                ", ".join(self.site.allowed_domains),
+            )
+        return request
 
     def _entry_requests(self, entries: list[Entry], found_on: str) -> Iterator[Request]:
         """Article requests for the recent article entries of a feed, sitemap or API."""
@@ -267,7 +338,9 @@ class SiteSpider(Spider):
                 yield entry
 
     def _article_request(self, url: str, found_on: str | None) -> Request:
-        """Article requests are marked so the incremental skip checks them against the store."""
+        """Article requests are marked so the incremental skip checks them against the store;
+        counted, so the crawl's monitor knows articles were asked for."""
+        self._count("requests/article")
         return Request(
             url,
             callback=self.parse_article,
@@ -309,14 +382,27 @@ def _not_html(response: Response) -> str | None:
     return None
 
 
-def _positive_int(name: str, value: str | int | None) -> int | None:
+def _positive_int(name: str, value: object) -> int | None:
     """A spider argument that must be a positive integer when given."""
     if value is None or value == "":
         return None
     try:
-        number = int(value)
+        number = int(str(value).strip())
     except ValueError:
         number = 0
     if number < 1:
-        raise ValueError(f"{name}={value!r} must be a positive integer")
+        raise SpiderArgumentError(f"{name}={value!r} must be a positive integer")
     return number
+
+
+def _start_urls(value: object) -> tuple[str, ...]:
+    """``-a start_urls=u1,u2``: each an absolute http(s) URL."""
+    if value is None:
+        return ()
+    urls = tuple(url.strip() for url in str(value).split(",") if url.strip())
+    for url in urls:
+        if not url.startswith(("http://", "https://")) or not urlsplit(url).hostname:
+            raise SpiderArgumentError(f"start_urls: {url!r} is not an absolute http(s) URL")
+    if not urls:
+        raise SpiderArgumentError("start_urls is empty: give one URL or more, comma-separated")
+    return urls

@@ -98,16 +98,30 @@ class DayCount:
 
 @dataclass(frozen=True, slots=True)
 class SiteSummary:
-    """One site's totals and when it was last fetched."""
+    """One site's totals, when it was last fetched, and what its articles look like."""
 
     site: str
     articles: int
     empty_body: int
     last_fetched: datetime | None
+    mean_confidence: float | None = None
+    """Over the articles that have one (None: none has; the paper method gives none)."""
+    mean_body_chars: float | None = None
 
 
 class StoreError(RuntimeError):
-    """The store could not do what was asked (database unreachable, locked, full …)."""
+    """The store could not do what was asked (database unreachable, locked, full …).
+
+    The message is one line: what failed, the URL with its password masked, and the
+    driver's reason."""
+
+
+class StoreUnavailable(StoreError):
+    """The store could not be opened: a bad or unsupported URL, a missing SQLite file (for a
+    reading command), a server that does not answer, a schema this release cannot use.
+
+    Commands treat it as a usage error (exit status 2): the URL given must change, or the
+    server it names must be started, before anything can work."""
 
 
 class Store(Closing, ABC):

@@ -1,7 +1,8 @@
 """Corpus writers for `newscrawl export`: JSONL, CSV and Parquet, fed one row at a time.
 
 Each writer holds at most one Parquet row group in memory, so exporting a store of any size
-runs in flat memory. Parquet needs pyarrow (the ``parquet`` extra).
+runs in flat memory. Parquet needs pyarrow (the ``parquet`` extra); `check_format` says so
+before the caller creates an output file.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import csv
 import json
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
+from types import ModuleType
 from typing import IO, Any
 
 from newscrawl.store.base import EXPORT_FIELDS
@@ -17,6 +19,28 @@ from newscrawl.store.base import EXPORT_FIELDS
 FORMATS = ("jsonl", "csv", "parquet")
 PARQUET_ROW_GROUP = 10_000
 _TIME_FIELDS = frozenset({"published_at", "first_seen", "last_fetched", "last_changed"})
+PARQUET_INSTALL = "pip install pyarrow (from a clone: pip install -e '.[parquet]')"
+
+
+class MissingDependency(RuntimeError):
+    """An export format whose writer needs a package that is not installed."""
+
+
+def check_format(fmt: str) -> None:
+    """Raise `MissingDependency` when `fmt`'s writer cannot run here (Parquet without
+    pyarrow), so a command fails before it creates an empty output file."""
+    if fmt == "parquet":
+        _pyarrow()
+
+
+def _pyarrow() -> tuple[ModuleType, ModuleType]:
+    """pyarrow and pyarrow.parquet, or `MissingDependency` saying how to install them."""
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise MissingDependency(f"Parquet export needs pyarrow: {PARQUET_INSTALL}") from None
+    return pyarrow, pyarrow.parquet
 
 
 def _text_value(value: Any) -> Any:
@@ -48,13 +72,7 @@ def write_csv(rows: Iterable[Mapping[str, Any]], out: IO[bytes]) -> int:
 def write_parquet(rows: Iterable[Mapping[str, Any]], out: IO[bytes]) -> int:
     """Parquet in row groups of `PARQUET_ROW_GROUP`; times as UTC timestamps, the
     confidence as a double, the rest as strings."""
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as exc:  # an optional extra
-        raise RuntimeError(
-            "Parquet export needs pyarrow: pip install 'newscrawl[parquet]'"
-        ) from exc
+    pa, pq = _pyarrow()
     types = dict.fromkeys(_TIME_FIELDS, pa.timestamp("us", tz="UTC")) | {"confidence": pa.float64()}
     schema = pa.schema([(name, types.get(name, pa.string())) for name in EXPORT_FIELDS])
     count = 0

@@ -157,8 +157,12 @@ class SchemaError(RuntimeError):
     """The database holds a schema this release cannot use."""
 
 
-def ensure_schema(engine: Engine) -> None:
-    """Create the tables on first use and bring an older schema up to `SCHEMA_VERSION`."""
+def ensure_schema(engine: Engine, *, create: bool = True) -> None:
+    """Create the tables on first use and bring an older schema up to `SCHEMA_VERSION`.
+
+    Without `create`, a database that holds no store raises `SchemaError` instead: a
+    reading command pointed at the wrong database must not turn it into an empty store.
+    """
     with engine.begin() as conn:
         # Serialise concurrent first opens (a crawl's pipeline and middleware, or several
         # workers) so only one creates the tables.
@@ -167,6 +171,8 @@ def ensure_schema(engine: Engine) -> None:
         elif conn.dialect.name == "sqlite":  # pysqlite would not begin before DDL by itself
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         if not inspect(conn).has_table(schema_version.name):
+            if not create:
+                raise SchemaError("the database holds no newscrawl store (a crawl creates it)")
             metadata.create_all(conn)
             if conn.dialect.name == "postgresql":
                 _compress_bodies_with_lz4(conn)

@@ -35,8 +35,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from newscrawl.fingerprint import BANDS, NEAR_DUPLICATE_BITS, bands, hamming
 from newscrawl.store.base import (
@@ -47,8 +47,9 @@ from newscrawl.store.base import (
     SiteSummary,
     Store,
     StoreError,
+    StoreUnavailable,
 )
-from newscrawl.store.schema import UtcDateTime, aliases, articles, ensure_schema
+from newscrawl.store.schema import SchemaError, UtcDateTime, aliases, articles, ensure_schema
 
 _BAND_COLUMNS = tuple(articles.c[f"simhash_band{i}"] for i in range(BANDS))
 
@@ -119,14 +120,69 @@ def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
     return configure
 
 
-def create_store_engine(url: str) -> Engine:
-    """An engine for a database URL; ``postgresql://`` is served by psycopg 3."""
-    parsed = make_url(url)
-    if parsed.drivername in ("postgresql", "postgres"):
-        parsed = parsed.set(drivername="postgresql+psycopg")
-    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(parsed, pool_pre_ping=True)
+def shown_url(url: str | URL) -> str:
+    """`url` as messages show it: the password masked (``***``), the rest as given."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(an unparsable URL)"
+
+
+def driver_reason(error: BaseException) -> str:
+    """The first line of the driver's own message: SQLAlchemy's wrapper adds the statement,
+    a link and, for psycopg, a hint line, none of which says more."""
+    reason = getattr(error, "orig", None) or error
+    lines = str(reason).strip().splitlines()
+    return lines[0] if lines else type(reason).__name__
+
+
+def parse_store_url(url: str, *, create: bool = True) -> URL:
+    """`url` checked for what needs no connection: SQLite or PostgreSQL, a driver installed,
+    and (unless `create`) an SQLite file that exists. Raises `StoreUnavailable`.
+
+    Without `create` no file or directory is made: a reading command given a mistyped path
+    must fail, not report an empty store it has just created.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        shown = url if "@" not in url else "(not shown: it may hold a password)"
+        raise StoreUnavailable(
+            f"not a database URL: {shown} (expected sqlite:///PATH or postgresql://USER@HOST/DB)"
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend in ("postgresql", "postgres"):
+        if parsed.drivername in ("postgresql", "postgres"):
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        try:
+            parsed.get_dialect().import_dbapi()
+        except ImportError:
+            raise StoreUnavailable(
+                f"cannot open the store at {shown_url(url)}: PostgreSQL needs psycopg: "
+                "pip install 'psycopg[binary]' (from a clone: pip install -e '.[postgres]')"
+            ) from None
+        return parsed
+    if backend != "sqlite":
+        raise StoreUnavailable(
+            f"cannot open the store at {shown_url(url)}: unsupported database {backend!r} "
+            "(use sqlite:///PATH or postgresql://USER@HOST/DB)"
+        )
+    if parsed.database in (None, "", ":memory:"):
+        return parsed
+    path = Path(parsed.database)
+    if create:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    elif not path.is_file():
+        problem = "is a directory" if path.is_dir() else "does not exist (a crawl creates it)"
+        raise StoreUnavailable(f"no store at {shown_url(url)}: {path.absolute()} {problem}")
+    return parsed
+
+
+def create_store_engine(url: str, *, create: bool = True) -> Engine:
+    """An engine for a database URL; ``postgresql://`` is served by psycopg 3.
+
+    Raises `StoreUnavailable` for a URL `parse_store_url` rejects."""
+    engine = create_engine(parse_store_url(url, create=create), pool_pre_ping=True)
     event.listen(engine, "connect", _on_connect(engine.dialect.name))
     return engine
 
@@ -138,16 +194,24 @@ class SqlStore(Store):
         self._engine = engine
         self._near_bits = near_duplicate_bits
         self._lookup: Connection | None = None
+        self._shown_url = shown_url(engine.url)
 
     @classmethod
-    def open(cls, url: str, *, near_duplicate_bits: int = NEAR_DUPLICATE_BITS) -> SqlStore:
-        """Connect, create or migrate the schema, and return the store."""
-        engine = create_store_engine(url)
+    def open(
+        cls, url: str, *, create: bool = True, near_duplicate_bits: int = NEAR_DUPLICATE_BITS
+    ) -> SqlStore:
+        """Connect, create (if `create`) or migrate the schema, and return the store.
+
+        Raises `StoreUnavailable` with one line: the URL (password masked) and the driver's
+        reason. Without `create`, a database that holds no store yet is refused too.
+        """
+        engine = create_store_engine(url, create=create)
         try:
-            ensure_schema(engine)
-        except SQLAlchemyError as exc:
+            ensure_schema(engine, create=create)
+        except (SQLAlchemyError, SchemaError) as exc:
             engine.dispose()
-            raise StoreError(f"cannot open the store at {engine.url!r}: {exc}") from exc
+            reason = driver_reason(exc)
+            raise StoreUnavailable(f"cannot open the store at {shown_url(url)}: {reason}") from exc
         return cls(engine, near_duplicate_bits=near_duplicate_bits)
 
     @property
@@ -169,7 +233,7 @@ class SqlStore(Store):
                 return self._write(conn, batch)
         except SQLAlchemyError as exc:
             raise StoreError(
-                f"writing {len(batch)} articles to {self._engine.url!r} failed: {exc}"
+                f"writing {len(batch)} articles to {self._shown_url} failed: {driver_reason(exc)}"
             ) from exc
 
     def _write(self, conn: Connection, batch: list[ArticleRecord]) -> dict[str, Outcome]:
@@ -295,7 +359,9 @@ class SqlStore(Store):
             return self._lookup.execute(stmt, params).first() is not None
         except SQLAlchemyError as exc:
             self._close_lookup()
-            raise StoreError(f"reading the store at {self._engine.url!r} failed: {exc}") from exc
+            raise StoreError(
+                f"reading the store at {self._shown_url} failed: {driver_reason(exc)}"
+            ) from exc
 
     def _close_lookup(self) -> None:
         if self._lookup is not None:
@@ -349,15 +415,22 @@ class SqlStore(Store):
                 func.count(),
                 func.sum(_empty_body()),
                 func.max(articles.c.last_fetched),
+                func.avg(articles.c.confidence),
+                func.avg(func.length(articles.c.body)),
             )
             .group_by(articles.c.site)
             .order_by(articles.c.site)
         )
         with _Reading(self._engine) as conn:
             return [
-                SiteSummary(site, n, int(e or 0), last)
-                for site, n, e, last in conn.execute(stmt).all()
+                SiteSummary(site, n, int(e or 0), last, _float(conf), _float(chars))
+                for site, n, e, last, conf, chars in conn.execute(stmt).all()
             ]
+
+
+def _float(value: Any) -> float | None:
+    """An aggregate as a float (PostgreSQL's avg is a Decimal), None for SQL NULL."""
+    return None if value is None else float(value)
 
 
 class _Reading:
@@ -371,14 +444,16 @@ class _Reading:
         try:
             self._conn = self._engine.connect()
         except SQLAlchemyError as exc:
-            raise StoreError(f"cannot read the store at {self._engine.url!r}: {exc}") from exc
+            where = shown_url(self._engine.url)
+            raise StoreError(f"cannot read the store at {where}: {driver_reason(exc)}") from exc
         return self._conn
 
     def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
         assert self._conn is not None
         self._conn.close()
         if isinstance(exc, SQLAlchemyError):
-            raise StoreError(f"reading the store at {self._engine.url!r} failed: {exc}") from exc
+            where = shown_url(self._engine.url)
+            raise StoreError(f"reading the store at {where} failed: {driver_reason(exc)}") from exc
 
 
 def _empty_body() -> Any:
