@@ -17,6 +17,7 @@ from newscrawl.commands import UsageError
 from newscrawl.commands import eval as eval_command
 from newscrawl.commands import export as export_command
 from newscrawl.commands import extract as extract_command
+from newscrawl.commands import health as health_command
 from newscrawl.commands import import_spool as import_spool_command
 from newscrawl.commands import reextract as reextract_command
 from newscrawl.commands import schedule as schedule_command
@@ -30,6 +31,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     stats_command,
     import_spool_command,
     schedule_command,
+    health_command,
 )
 """Command modules, in the order `--help` lists them."""
 

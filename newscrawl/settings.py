@@ -68,7 +68,31 @@ DOWNLOADER_MIDDLEWARES = {
     "newscrawl.archive.middleware.ReplayMiddleware": 960,
 }
 
-EXTENSIONS = {"newscrawl.gc_freeze.FreezeStartupObjects": 0}
+# `scrapy crawl` with a known-spider check and an exit status that says whether the crawl
+# did its job (newscrawl.scrapy_commands.crawl).
+COMMANDS_MODULE = "newscrawl.scrapy_commands"
+
+# The run summary and the crawl's verdict (newscrawl.monitoring): Spidermon runs the close
+# suite, the summary extension (after it) logs one line and writes NEWSCRAWL_SUMMARY_FILE.
+EXTENSIONS = {
+    "newscrawl.gc_freeze.FreezeStartupObjects": 0,
+    "newscrawl.monitoring.network_errors.NetworkErrorsInOneLine": 0,
+    "spidermon.contrib.scrapy.extensions.Spidermon": 500,
+    "newscrawl.monitoring.extension.RunSummaryExtension": 600,
+}
+SPIDERMON_ENABLED = True
+SPIDERMON_SPIDER_CLOSE_MONITORS = ("newscrawl.monitoring.monitors.CrawlSuite",)
+SPIDERMON_ADD_FIELD_COVERAGE = True
+"""Share of articles with each field (spidermon_field_coverage/ArticleItem/<field>): the run
+summary keeps the publish time's and the author's, whose fall shows a changed layout."""
+SPIDERMON_FIELD_COVERAGE_SKIP_NONE = True
+NEWSCRAWL_FAIL_MAX_FAILED_SHARE = 0.5
+"""A crawl fails (exit status 1) when more than this share of its requests failed for good
+(after retries): a site that is down or blocks us."""
+NEWSCRAWL_FAIL_MIN_REQUESTS = 10
+"""The failed share is judged over at least this many requests."""
+NEWSCRAWL_SUMMARY_FILE = ""
+"""Write the run summary (JSON) here at the end of the crawl; the scheduler sets it per run."""
 NEWSCRAWL_GC_FREEZE = True
 """Leave the objects that exist when the spider opens out of garbage collection
 (newscrawl.gc_freeze: 13% of a replay crawl's time went to walking them)."""

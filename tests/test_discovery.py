@@ -17,7 +17,13 @@ from scrapy import Request
 from scrapy.exceptions import CloseSpider
 from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
-from site_fixtures import article_response, fixture_response, make_spider, stats
+from site_fixtures import (
+    ARTICLE_REQUESTS,
+    article_response,
+    fixture_response,
+    make_spider,
+    stats,
+)
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from twisted.python.failure import Failure
 
@@ -215,6 +221,7 @@ def test_list_api_entries_become_article_requests(
     assert all(r.callback == spider.parse_article for r in requests)
     assert all(r.meta[FOUND_ON] == url for r in requests)
     assert stats(spider) == counted
+    assert spider.crawler.stats.get_value(ARTICLE_REQUESTS, 0) == len(requests)
 
 
 @pytest.mark.parametrize(

@@ -69,7 +69,7 @@ def test_sigterm_midway_then_the_next_run_resumes(tmp_path: Path) -> None:
     assert max(fetched.values()) == 1  # the second run fetched nothing the first did
     urls = stored_urls(tmp_path)
     assert len(urls) == len(set(urls)) and set(urls) == article_urls(site)
-    assert [run.outcome for run in read_runs(state.history)] == ["stopped", "finished"]
+    assert [run.outcome for run in read_runs(state.history)] == ["stopped", "ok"]
     assert not jobdir.exists()
 
 

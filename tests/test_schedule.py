@@ -22,6 +22,7 @@ from store_support import Site
 
 from newscrawl.schedule import ALREADY_RUNNING, StateDir, read_runs
 from newscrawl.schedule.lock import job_lock
+from newscrawl.schedule.verdict import EXIT_STATUS
 
 
 def test_once_runs_the_job_to_its_end(tmp_path: Path) -> None:
@@ -32,7 +33,9 @@ def test_once_runs_the_job_to_its_end(tmp_path: Path) -> None:
     assert sorted(stored_urls(tmp_path)) == sorted(article_urls(site))
     state = StateDir(tmp_path / "state")
     [run] = read_runs(state.history)
-    assert (run.job, run.site, run.outcome, run.exit_code) == ("local-news", "local", "finished", 0)
+    assert (run.job, run.site, run.outcome, run.exit_code) == ("local-news", "local", "ok", 0)
+    assert run.summary is not None and run.summary["stored"] == {"new": 6}
+    assert run.reasons == []
     assert "Spider closed (finished)" in Path(run.log).read_text(encoding="utf-8")
     assert not state.jobdir("local-news", "local").exists()  # nothing to resume
 
@@ -45,7 +48,8 @@ def test_time_limit_terminates_then_kills(tmp_path: Path) -> None:
         done = run_schedule(tmp_path, "--once", "local-news")
         [run] = read_runs(StateDir(tmp_path / "state").history)
     assert run.outcome == "timed_out"
-    assert run.exit_code == 128 + signal.SIGKILL == done.returncode
+    assert run.exit_code == 128 + signal.SIGKILL
+    assert done.returncode == EXIT_STATUS["timed_out"]
     assert "shutting down gracefully" in Path(run.log).read_text(encoding="utf-8")
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from archive_fixtures.server import Page, serve
 
+from newscrawl.monitoring.monitors import FAILED_CRAWL
+
 PARAGRAPH = (
     "国家统计局今天发布的数据显示，十月份全国规模以上工业增加值同比增长百分之五点三，"
     "比上月加快零点一个百分点，制造业投资继续保持较快增长，市场预期总体稳定向好。"
@@ -63,10 +65,13 @@ url = "{base_url}/index.html"
 """
 
 
-def scrapy_crawl(workdir: Path, sites_dir: Path, *args: str) -> tuple[dict[str, int], str]:
+def scrapy_crawl(
+    workdir: Path, sites_dir: Path, *args: str, status: int | None = 0
+) -> tuple[dict[str, int], str]:
     """Run ``scrapy crawl local`` in `workdir`; its integer stats and its log.
 
-    `args` come last, so a ``-s`` among them beats the test defaults below.
+    `args` come last, so a ``-s`` among them beats the test defaults below. The crawl must
+    exit with `status` (None: any; the caller checks it from the stats).
     """
     env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newscrawl.settings"}
     env["NEWSCRAWL_SITES_DIR"] = str(sites_dir)
@@ -84,8 +89,9 @@ def scrapy_crawl(workdir: Path, sites_dir: Path, *args: str) -> tuple[dict[str, 
     done = subprocess.run(
         command, cwd=workdir, env=env, capture_output=True, text=True, timeout=120, check=False
     )
-    assert done.returncode == 0, done.stderr
+    assert status is None or done.returncode == status, done.stderr
     stats = {k: int(v) for k, v in re.findall(r"'([^']+)': (\d+)\b", done.stderr)}
+    stats["exit status"] = done.returncode
     assert "Traceback" not in done.stderr, done.stderr
     return stats, done.stderr
 
@@ -134,10 +140,14 @@ def test_output_option_replaces_the_default_feed_and_max_pages_stops(
     server: tuple[str, Path], tmp_path: Path
 ) -> None:
     _, sites_dir = server
-    stats, log = scrapy_crawl(tmp_path, sites_dir, "-O", "out.jsonl", "-a", "max_pages=1")
+    stats, log = scrapy_crawl(
+        tmp_path, sites_dir, "-O", "out.jsonl", "-a", "max_pages=1", status=None
+    )
     assert not (tmp_path / "data").exists()
     assert "'finish_reason': 'max_pages'" in log
-    # One article page reached the pipeline: extracted into out.jsonl, or dropped as empty.
+    # One article page reached the pipeline: extracted into out.jsonl, or dropped as empty,
+    # and then the crawl brought no article and failed (exit status 1).
     scraped = len(read_jsonl(tmp_path / "out.jsonl"))
     assert scraped == stats.get("item_scraped_count", 0)
     assert scraped + stats.get("item_dropped_count", 0) == 1
+    assert stats["exit status"] == (0 if scraped else FAILED_CRAWL)

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-Outcome = Literal["finished", "failed", "stopped", "timed_out", "submitted", "rejected"]
+Outcome = Literal["ok", "degraded", "failed", "stopped", "timed_out", "submitted", "rejected"]
+"""How a crawl ended (`newscrawl.schedule.verdict`); ``submitted``/``rejected`` for scrapyd."""
+OLD_OUTCOMES: dict[str, Outcome] = {"finished": "ok"}
+"""Outcomes of earlier releases' history lines, by what they mean now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,11 @@ class RunRecord:
     """The crawl's exit status (128+N when killed by signal N); None for scrapyd submissions."""
     log: str
     """The crawl's log file, or the scrapyd job id."""
+    summary: dict[str, Any] | None = None
+    """The crawl's run summary (`newscrawl.monitoring.summary.RunSummary.to_dict`), when it
+    wrote one."""
+    reasons: list[str] = field(default_factory=list)
+    """Why the outcome is failed or degraded, one line each."""
 
 
 def append_run(path: Path, record: RunRecord) -> None:
@@ -49,7 +57,12 @@ def read_runs(path: Path) -> list[RunRecord]:
     if not path.exists():
         return []
     with path.open(encoding="utf-8") as handle:
-        return [RunRecord(**json.loads(line)) for line in handle if line.strip()]
+        return [_record(json.loads(line)) for line in handle if line.strip()]
+
+
+def _record(data: dict[str, Any]) -> RunRecord:
+    data["outcome"] = OLD_OUTCOMES.get(data["outcome"], data["outcome"])
+    return RunRecord(**data)
 
 
 def new_run_id(now: datetime) -> str:

@@ -23,8 +23,9 @@ from newscrawl.schedule.cron import check_cron
 from newscrawl.sites.schema import SiteConfigError, Table
 
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-RESERVED_SETTINGS = frozenset({"JOBDIR", "LOG_FILE"})
-"""Settings the scheduler sets per crawl (a JOBDIR per job and site, a log file per run)."""
+RESERVED_SETTINGS = frozenset({"JOBDIR", "LOG_FILE", "NEWSCRAWL_SUMMARY_FILE"})
+"""Settings the scheduler sets per crawl (a JOBDIR per job and site, a log file and a run
+summary per run)."""
 DEFAULT_KILL_AFTER = timedelta(seconds=30)
 
 

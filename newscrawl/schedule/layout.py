@@ -1,7 +1,8 @@
 """Where the scheduler keeps its files, all under one state directory.
 
 ``locks/<job>.lock``, ``jobdirs/<job>/<site>/`` (Scrapy's JOBDIR), ``logs/<job>/<run>-<site>.log``
-and ``history.jsonl`` (one line per crawl run or scrapyd submission).
+with the crawl's ``.summary.json`` beside it, and ``history.jsonl`` (one line per crawl run
+or scrapyd submission).
 """
 
 from __future__ import annotations
@@ -28,3 +29,7 @@ class StateDir:
 
     def log(self, job: str, run_id: str, site: str) -> Path:
         return self.root / "logs" / job / f"{run_id}-{site}.log"
+
+    def summary(self, job: str, run_id: str, site: str) -> Path:
+        """The run summary the crawl writes (``NEWSCRAWL_SUMMARY_FILE``), beside its log."""
+        return self.root / "logs" / job / f"{run_id}-{site}.summary.json"

@@ -16,6 +16,7 @@ starts afresh; the store's incremental skip keeps it from fetching stored articl
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -27,10 +28,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from newscrawl.schedule.history import Outcome, RunRecord, append_run, new_run_id, utc_iso
+from newscrawl.monitoring.summary import RunSummary
+from newscrawl.schedule.history import (
+    Outcome,
+    RunRecord,
+    append_run,
+    new_run_id,
+    read_runs,
+    utc_iso,
+)
 from newscrawl.schedule.jobs import Job
 from newscrawl.schedule.layout import StateDir
 from newscrawl.schedule.lock import job_lock
+from newscrawl.schedule.verdict import EXIT_STATUS, judge, worst
 
 logger = logging.getLogger(__name__)
 
@@ -47,13 +57,15 @@ class _Crawl:
     site: str
     process: subprocess.Popen[bytes]
     log: Path
+    summary: Path
     jobdir: Path | None
     stop_reason: Outcome | None = None
     signalled_at: float | None = None
 
 
 def run_job(job: Job, state: StateDir, stop: threading.Event) -> int:
-    """Run every site of `job` now and wait; the first non-zero crawl exit status, else 0.
+    """Run every site of `job` now and wait; the exit status of the worst outcome of its
+    crawls (`verdict.EXIT_STATUS`: 0 ok or stopped, 1 failed, 3 degraded, 4 timed out).
 
     Returns `ALREADY_RUNNING` without starting anything when another run holds the lock.
     """
@@ -67,16 +79,22 @@ def run_job(job: Job, state: StateDir, stop: threading.Event) -> int:
         crawls = [_start(job, site, state, run_id, lock_fd) for site in job.sites]
         deadline = time.monotonic() + job.time_limit.total_seconds()
         _supervise(crawls, deadline, job.kill_after.total_seconds(), stop)
-        codes = [_finish(job, crawl, run_id, started, state) for crawl in crawls]
-    return next((code for code in codes if code), 0)
+        outcomes = [_finish(job, crawl, run_id, started, state) for crawl in crawls]
+    return EXIT_STATUS[worst(outcomes)]
 
 
-def crawl_command(job: Job, site: str, jobdir: Path | None) -> list[str]:
+def crawl_command(
+    job: Job, site: str, jobdir: Path | None, summary: Path | None = None
+) -> list[str]:
     """``scrapy crawl <site>`` with the job's spider arguments and settings."""
     command = [sys.executable, "-m", "scrapy", "crawl", site]
     for name, value in job.args.items():
         command += ["-a", f"{name}={value}"]
-    settings = {**job.settings, **({"JOBDIR": str(jobdir)} if jobdir else {})}
+    settings = {
+        **job.settings,
+        **({"JOBDIR": str(jobdir)} if jobdir else {}),
+        **({"NEWSCRAWL_SUMMARY_FILE": str(summary)} if summary else {}),
+    }
     for name, value in settings.items():
         command += ["-s", f"{name}={value}"]
     return command
@@ -87,12 +105,13 @@ def _start(job: Job, site: str, state: StateDir, run_id: str, lock_fd: int) -> _
     if jobdir:
         _prepare_jobdir(jobdir)
     log = state.log(job.name, run_id, site)
+    summary = state.summary(job.name, run_id, site)
     log.parent.mkdir(parents=True, exist_ok=True)
     env = {**os.environ}
     env.setdefault("SCRAPY_SETTINGS_MODULE", "newscrawl.settings")  # run from any directory
     with log.open("ab") as output:
         process = subprocess.Popen(
-            crawl_command(job, site, jobdir),
+            crawl_command(job, site, jobdir, summary),
             stdin=subprocess.DEVNULL,
             stdout=output,
             stderr=subprocess.STDOUT,
@@ -101,7 +120,7 @@ def _start(job: Job, site: str, state: StateDir, run_id: str, lock_fd: int) -> _
             start_new_session=True,  # a terminal's Ctrl-C reaches the scheduler only
         )
     logger.info("job %s: crawling %s (pid %d), log %s", job.name, site, process.pid, log)
-    return _Crawl(site, process, log, jobdir)
+    return _Crawl(site, process, log, summary, jobdir)
 
 
 def _supervise(
@@ -129,13 +148,17 @@ def _supervise(
             stop.wait(POLL_SECONDS)
 
 
-def _finish(job: Job, crawl: _Crawl, run_id: str, started: datetime, state: StateDir) -> int:
-    """Settle the crawl's JOBDIR and record how it ended; its exit status."""
+def _finish(job: Job, crawl: _Crawl, run_id: str, started: datetime, state: StateDir) -> Outcome:
+    """Settle the crawl's JOBDIR, judge and record how it ended; its outcome."""
     code = crawl.process.returncode
     exit_code = code if code >= 0 else 128 - code
     if crawl.jobdir and exit_code == 0:
         _settle_jobdir(crawl.jobdir, resumable=crawl.stop_reason is not None)
-    outcome: Outcome = crawl.stop_reason or ("finished" if exit_code == 0 else "failed")
+    summary = _read_summary(crawl.summary)
+    earlier = [
+        run for run in read_runs(state.history) if run.job == job.name and run.site == crawl.site
+    ]
+    outcome, reasons = judge(summary, exit_code, crawl.stop_reason, earlier)
     append_run(
         state.history,
         RunRecord(
@@ -147,10 +170,22 @@ def _finish(job: Job, crawl: _Crawl, run_id: str, started: datetime, state: Stat
             outcome=outcome,
             exit_code=exit_code,
             log=str(crawl.log),
+            summary=summary.to_dict() if summary else None,
+            reasons=reasons,
         ),
     )
-    logger.info("job %s: crawl of %s %s (exit %d)", job.name, crawl.site, outcome, exit_code)
-    return exit_code
+    because = f": {'; '.join(reasons)}" if reasons else ""
+    log = logger.info if outcome in ("ok", "stopped") else logger.warning
+    log("job %s: crawl of %s %s (exit %d)%s", job.name, crawl.site, outcome, exit_code, because)
+    return outcome
+
+
+def _read_summary(path: Path) -> RunSummary | None:
+    """The run summary the crawl wrote, or None (it died first, or could not start)."""
+    try:
+        return RunSummary.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return None
 
 
 def _prepare_jobdir(jobdir: Path) -> None:

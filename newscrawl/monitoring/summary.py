@@ -1,0 +1,147 @@
+"""A crawl's run summary, read off its Scrapy stats: what it fetched, stored and lost, and why.
+
+One `RunSummary` per crawl: logged as one line at the end, kept in the stats as
+``newscrawl/summary``, written as JSON where ``NEWSCRAWL_SUMMARY_FILE`` says (the scheduler
+reads it into its history) and judged by the monitors of `newscrawl.monitoring.monitors`.
+Pure functions of the stats dict, so tests need no crawl.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from newscrawl.store.base import STATS_PREFIX as STORE_PREFIX
+from newscrawl.store.base import Outcome
+
+DROPPED_PREFIX = "newscrawl/dropped/"
+"""Articles the pipelines dropped, by reason (extraction gave no text, low confidence …)."""
+SKIPPED_PREFIX = "newscrawl/skipped/"
+"""Responses the spider did not hand on as articles, by reason (not HTML, max_pages …)."""
+FAILED_PREFIX = "newscrawl/failed/"
+"""Requests that failed for good (after retries), by HTTP status or exception class."""
+ARTICLE_REQUESTS = "newscrawl/requests/article"
+"""Article pages the spider asked for (the incremental skip's hits included)."""
+STORE_SKIPPED = f"{STORE_PREFIX}skipped_seen"
+"""Article requests the incremental skip answered from the store (not fetched again)."""
+COVERAGE_PREFIX = "spidermon_field_coverage/ArticleItem/"
+"""Spidermon's per-field share of articles with a value (``SPIDERMON_ADD_FIELD_COVERAGE``)."""
+COVERED_FIELDS = ("published", "author")
+"""The metadata whose share across a run shows a layout change (dates and bylines vanish)."""
+FAILED_RUN = "newscrawl/failed_run"
+"""Stats key: why the crawl failed (one-line strings, set by the crawl's monitors); absent
+when it did not."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """What one crawl did, as counts; `to_dict` is its JSON form."""
+
+    pages_fetched: int
+    """Responses received (listing, feed and article pages, robots.txt)."""
+    article_requests: int
+    """Article pages asked for, including those the incremental skip answered."""
+    articles: int
+    """Articles that came out of the pipelines (into the feed and the store)."""
+    stored: dict[str, int]
+    """Store outcomes: new, updated, unchanged, duplicate (empty without a store)."""
+    skipped_seen: int
+    """Article requests not fetched because the store already had them."""
+    dropped: dict[str, int]
+    """Articles dropped, by reason."""
+    skipped: dict[str, int]
+    """Responses not handed on as articles, by reason."""
+    failed: dict[str, int]
+    """Requests failed for good, by reason."""
+    coverage: dict[str, float] = field(default_factory=dict)
+    """Share of articles with each of `COVERED_FIELDS` (when there were articles)."""
+    seconds: float = 0.0
+    finish_reason: str = ""
+    failed_run: list[str] = field(default_factory=list)
+    """Why the crawl failed, by its monitors (empty: it did its job)."""
+
+    @property
+    def failed_requests(self) -> int:
+        return sum(self.failed.values())
+
+    @property
+    def failed_share(self) -> float:
+        """Failed requests over all requests that got an answer or failed for good."""
+        total = self.failed_requests + self.pages_fetched
+        return self.failed_requests / total if total else 0.0
+
+    @property
+    def stored_articles(self) -> int:
+        return sum(self.stored.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunSummary:
+        names = {name for name in cls.__dataclass_fields__}
+        return cls(**{key: value for key, value in data.items() if key in names})
+
+
+def summarize(stats: Mapping[str, Any]) -> RunSummary:
+    """The summary of a crawl whose stats are `stats` (Scrapy's stats dict)."""
+    articles = int(stats.get("item_scraped_count", 0))
+    return RunSummary(
+        pages_fetched=int(stats.get("response_received_count", 0)),
+        article_requests=int(stats.get(ARTICLE_REQUESTS, 0)),
+        articles=articles,
+        stored={
+            outcome.value: int(stats[f"{STORE_PREFIX}{outcome.value}"])
+            for outcome in Outcome
+            if stats.get(f"{STORE_PREFIX}{outcome.value}")
+        },
+        skipped_seen=int(stats.get(STORE_SKIPPED, 0)),
+        dropped=_by_reason(stats, DROPPED_PREFIX),
+        skipped=_by_reason(stats, SKIPPED_PREFIX),
+        failed=_by_reason(stats, FAILED_PREFIX),
+        coverage={
+            name: round(float(stats[f"{COVERAGE_PREFIX}{name}"]), 4)
+            for name in COVERED_FIELDS
+            if articles and f"{COVERAGE_PREFIX}{name}" in stats
+        },
+        seconds=round(float(stats.get("elapsed_time_seconds", 0.0)), 1),
+        finish_reason=str(stats.get("finish_reason", "")),
+        failed_run=list(stats.get(FAILED_RUN) or []),
+    )
+
+
+def _by_reason(stats: Mapping[str, Any], prefix: str) -> dict[str, int]:
+    return {
+        key.removeprefix(prefix): int(value)
+        for key, value in sorted(stats.items())
+        if key.startswith(prefix) and isinstance(value, int) and value
+    }
+
+
+def summary_line(summary: RunSummary) -> str:
+    """The one line a crawl ends with: fetched, stored, dropped, failed, time."""
+    stored = summary.stored
+    parts = [
+        f"{summary.pages_fetched} pages fetched",
+        f"{summary.articles} articles"
+        + (
+            f" (stored {stored.get('new', 0)} new, {stored.get('updated', 0)} updated, "
+            f"{stored.get('unchanged', 0)} unchanged, {stored.get('duplicate', 0)} duplicate)"
+            if stored
+            else ""
+        ),
+        f"{summary.skipped_seen} already stored, not fetched",
+        f"dropped {_reasons(summary.dropped)}",
+        f"skipped {_reasons(summary.skipped)}",
+        f"failed requests {_reasons(summary.failed)}",
+        f"{summary.seconds:.0f}s",
+    ]
+    return "run summary: " + "; ".join(parts)
+
+
+def _reasons(counts: Mapping[str, int]) -> str:
+    if not counts:
+        return "0"
+    listed = ", ".join(f"{count} {reason}" for reason, count in counts.items())
+    return f"{sum(counts.values())} ({listed})"
