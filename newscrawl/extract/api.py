@@ -91,7 +91,21 @@ def default_body(
     headline = title.choose_title(meta, headings)
     selection = default.select(page, headline, options, meta.description, meta.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
-    return headline, selection, fallbacks.choose_body(lines_body, meta, options)
+
+    def template_body() -> str:
+        """The longest body the default selection keeps from a script template's markup."""
+        bodies = (
+            "\n".join(
+                line.text
+                for line in default.select(
+                    blocks.page_lines(markup), headline, options, meta.description
+                ).kept
+            )
+            for markup in fallbacks.template_texts(page_head)
+        )
+        return max(bodies, key=len, default="")
+
+    return headline, selection, fallbacks.choose_body(lines_body, meta, options, template_body)
 
 
 def _default(

@@ -2,19 +2,26 @@
 
 Short articles, and pages that ship their text in JSON for a script to render, leave the
 line selection with little to keep. Such pages often state their body in the head: the
-JSON-LD ``articleBody`` (trafilatura's baseline reads it too) or, as a last resort, the
-description meta. The result is flagged in `Article.fallback` so callers can tell.
+JSON-LD ``articleBody`` (trafilatura's baseline reads it too); or ship it as markup in a
+script template for a script to render (Blogger); or, as a last resort, the description
+meta. The result is flagged in `Article.fallback` so callers can tell.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
+from newscrawl.extract.head import PageHead
 from newscrawl.extract.model import Options
 from newscrawl.extract.pagemeta import PageMeta
 
 JSON_LD = "json-ld articleBody"
+TEMPLATE = "script template"
 DESCRIPTION = "meta description"
+TEMPLATE_TYPES = frozenset({"text/template", "text/x-template", "text/html"})
+"""Script types of client-side templates: markup a script renders into the page (a Blogger
+post body, a CMS's article view), which the line scan skips with every script."""
 
 
 class Body(NamedTuple):
@@ -23,17 +30,32 @@ class Body(NamedTuple):
     """Which structured source gave `text` (None: the kept lines did)."""
 
 
-def choose_body(lines_body: str, meta: PageMeta, options: Options) -> Body:
+def choose_body(
+    lines_body: str, meta: PageMeta, options: Options, template_body: Callable[[], str]
+) -> Body:
     """The kept lines' text, unless it is shorter than `Options.short_body_chars` and the
-    head has a longer article body or, failing that, a longer description (a link roll, a
-    slideshow or a page its scripts render keeps a scrap where the head states the lead);
-    never over lines the description quotes, which are the article's own (a short post)."""
+    head has a longer article body, or a script template renders a longer one
+    (`template_body`, called only then), or, failing those, the head has a longer
+    description (a link roll, a slideshow or a page its scripts render keeps a scrap where
+    the head states the lead); never over lines the description quotes, which are the
+    article's own (a short post)."""
     if len(lines_body) < options.short_body_chars:
         if len(meta.article_body) > len(lines_body):
             return Body(meta.article_body, JSON_LD)
+        rendered = template_body()
+        if len(rendered) > len(lines_body):
+            return Body(rendered, TEMPLATE)
         if len(meta.description) > len(lines_body) and not _quotes(meta.description, lines_body):
             return Body(meta.description, DESCRIPTION)
     return Body(lines_body, None)
+
+
+def template_texts(head: PageHead) -> list[str]:
+    """The markup of the page's client-side templates (`TEMPLATE_TYPES`); the scripts are
+    only looked at when the page names such a type."""
+    if not any(kind in head.page for kind in TEMPLATE_TYPES):
+        return []
+    return [script.text for script in head.scripts if script.type in TEMPLATE_TYPES]
 
 
 def _quotes(description: str, body: str) -> bool:
