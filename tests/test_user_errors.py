@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from local_server import LocalServer, QuietHandler, send_page
 from site_fixtures import make_spider, project_settings
+from test_sites_config import MINIMAL, SITES
 
 from newscrawl.cli import main
 from newscrawl.spiders.errors import (
@@ -32,17 +33,6 @@ from newscrawl.spiders.preflight import check_crawl
 from newscrawl.spiders.site import check_spider_arguments
 from newscrawl.store import StoreUnavailable, check_store_url, open_store
 
-SITES = ["cnblogs", "csdn", "netease", "people", "sina", "sinablog", "sohu", "xinhua"]
-MINIMAL = """\
-allowed_domains = ["example.com"]
-
-[urls]
-article = ['^https://example\\.com/a/\\d+$']
-
-[[entry]]
-kind = "html"
-url = "https://example.com/"
-"""
 DOWN_URL = "postgresql://postgres:secret@127.0.0.1:5999/test"
 """Nothing listens on 5999; the password must never be shown."""
 DOWN_SHOWN = "postgresql://postgres:***@127.0.0.1:5999/test"

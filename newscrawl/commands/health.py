@@ -17,6 +17,7 @@ from pathlib import Path
 
 from newscrawl.commands import UsageError, write_utf8
 from newscrawl.commands.export import store_failed
+from newscrawl.commands.schedule import add_state_dir_argument
 from newscrawl.schedule import StateDir, read_runs
 from newscrawl.schedule.history import RunRecord
 from newscrawl.schedule.verdict import EXIT_STATUS, worst
@@ -57,13 +58,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "run history and the article store. Exit status: 0 when every site's last run was "
         "ok, 1 when one failed, 3 when one was degraded.",
     )
-    parser.add_argument(
-        "--state-dir",
-        type=Path,
-        default=Path("data/schedule"),
-        metavar="DIR",
-        help="the scheduler's state directory (default: data/schedule)",
-    )
+    add_state_dir_argument(parser)
     parser.add_argument(
         "--db",
         metavar="URL",

@@ -2,8 +2,9 @@
 
 Without ``--once`` it stays up, sleeping until the next job falls due, and stops cleanly
 on SIGTERM or Ctrl-C (running crawls are told to stop and keep their JOBDIR to resume).
-``--once JOB`` runs one job now and exits with its crawl's exit status, for system cron and
-systemd timers. ``--scrapyd URL`` hands the crawls to scrapyd instead of starting them.
+``--once JOB`` runs one job now and exits with the status of its worst crawl
+(`newscrawl.schedule.verdict.EXIT_STATUS`), for system cron and systemd timers.
+``--scrapyd URL`` hands the crawls to scrapyd instead of starting them.
 """
 
 from __future__ import annotations
@@ -47,7 +48,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="directory of job files (default: configs/jobs)",
     )
     parser.add_argument(
-        "--once", metavar="JOB", help="run this job now and exit with its crawl's exit status"
+        "--once",
+        metavar="JOB",
+        help="run this job now; exit status of its worst crawl: 0 ok, 1 failed, 3 degraded, "
+        "4 timed out, 75 already running",
     )
     parser.add_argument(
         "--scrapyd", metavar="URL", help="submit the crawls to this scrapyd (schedule.json) instead"
@@ -57,14 +61,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="newscrawl",
         help="the scrapyd project the egg was deployed as (default: newscrawl)",
     )
+    add_state_dir_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def add_state_dir_argument(parser: argparse.ArgumentParser) -> None:
+    """``--state-dir``: where the scheduler keeps its files (``schedule`` and ``health``)."""
     parser.add_argument(
         "--state-dir",
         type=Path,
         default=Path("data/schedule"),
         metavar="DIR",
-        help="locks, JOBDIRs, logs and run history (default: data/schedule)",
+        help="the scheduler's locks, JOBDIRs, logs and run history (default: data/schedule)",
     )
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
