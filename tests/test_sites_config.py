@@ -305,11 +305,18 @@ def test_default_feed_only_when_the_user_gave_none() -> None:
     assert disabled.getdict("FEEDS") == {}
 
 
-def run_scrapy(*args: str, sites_dir: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NEWSCRAWL_SITES_DIR": sites_dir}
+def run_scrapy(
+    *args: str, sites_dir: str = "", cwd: Path = PROJECT_ROOT
+) -> subprocess.CompletedProcess[str]:
+    """``scrapy <args>`` in `cwd` with the project settings (from any directory)."""
+    env = {
+        **os.environ,
+        "NEWSCRAWL_SITES_DIR": sites_dir,
+        "SCRAPY_SETTINGS_MODULE": "newscrawl.settings",
+    }
     return subprocess.run(
         [sys.executable, "-m", "scrapy", *args],
-        cwd=PROJECT_ROOT,
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from local_server import LocalServer, QuietHandler, send_page
 from site_fixtures import make_spider, project_settings
-from test_sites_config import MINIMAL, SITES
+from test_sites_config import MINIMAL, SITES, run_scrapy
 
 from newscrawl.cli import main
 from newscrawl.spiders.errors import (
@@ -51,18 +51,8 @@ def write_site(directory: Path, name: str, text: str) -> Path:
 
 
 def scrapy(cwd: Path, *args: str, sites_dir: str = "") -> subprocess.CompletedProcess[str]:
-    """``scrapy <args>`` in `cwd` with the project settings, offline and quick."""
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newscrawl.settings"}
-    env["NEWSCRAWL_SITES_DIR"] = sites_dir
-    return subprocess.run(
-        [sys.executable, "-m", "scrapy", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    """``scrapy <args>`` in `cwd` with the project settings."""
+    return run_scrapy(*args, sites_dir=sites_dir, cwd=cwd)
 
 
 def crawl_settings(db_url: str) -> list[str]:

@@ -79,7 +79,8 @@ def run_job(job: Job, state: StateDir, stop: threading.Event) -> int:
         crawls = [_start(job, site, state, run_id, lock_fd) for site in job.sites]
         deadline = time.monotonic() + job.time_limit.total_seconds()
         _supervise(crawls, deadline, job.kill_after.total_seconds(), stop)
-        outcomes = [_finish(job, crawl, run_id, started, state) for crawl in crawls]
+        earlier = [run for run in read_runs(state.history) if run.job == job.name]
+        outcomes = [_finish(job, crawl, run_id, started, state, earlier) for crawl in crawls]
     return EXIT_STATUS[worst(outcomes)]
 
 
@@ -148,16 +149,22 @@ def _supervise(
             stop.wait(POLL_SECONDS)
 
 
-def _finish(job: Job, crawl: _Crawl, run_id: str, started: datetime, state: StateDir) -> Outcome:
-    """Settle the crawl's JOBDIR, judge and record how it ended; its outcome."""
+def _finish(
+    job: Job,
+    crawl: _Crawl,
+    run_id: str,
+    started: datetime,
+    state: StateDir,
+    history: list[RunRecord],
+) -> Outcome:
+    """Settle the crawl's JOBDIR, judge and record how it ended against the job's earlier
+    runs (`history`, read once per run); its outcome."""
     code = crawl.process.returncode
     exit_code = code if code >= 0 else 128 - code
     if crawl.jobdir and exit_code == 0:
         _settle_jobdir(crawl.jobdir, resumable=crawl.stop_reason is not None)
     summary = _read_summary(crawl.summary)
-    earlier = [
-        run for run in read_runs(state.history) if run.job == job.name and run.site == crawl.site
-    ]
+    earlier = [run for run in history if run.site == crawl.site]
     outcome, reasons = judge(summary, exit_code, crawl.stop_reason, earlier)
     append_run(
         state.history,
