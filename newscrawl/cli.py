@@ -14,6 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 
 from newscrawl.commands import UsageError
+from newscrawl.commands import db as db_command
 from newscrawl.commands import eval as eval_command
 from newscrawl.commands import export as export_command
 from newscrawl.commands import extract as extract_command
@@ -30,6 +31,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     export_command,
     stats_command,
     import_spool_command,
+    db_command,
     schedule_command,
     health_command,
 )

@@ -1,14 +1,17 @@
 """The two items of a crawl: the page as fetched, and the article extracted from it.
 
 `RawPage` is what spiders yield (kept whole so a page can be archived or re-extracted);
-`ArticleItem` is what the extract pipeline hands on to feeds and stores. Both are plain
-dataclasses read through `ItemAdapter`.
+`ArticleItem` is what the extract pipeline hands on to feeds and stores, its fields derived
+from `newscrawl.article.FIELDS`. Both are plain dataclasses read through `ItemAdapter`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
+from typing import Any
+
+from newscrawl.article import ITEM_FIELDS, ArticleField, Kind
 
 
 @dataclass(slots=True)
@@ -32,37 +35,34 @@ class RawPage:
     """The site config's charset override, which beats the HTTP header when decoding."""
 
 
-@dataclass(slots=True)
-class ArticleItem:
-    """An extracted article, one line of the JSONL feed or one row of a store."""
+_PYTHON_TYPES: dict[Kind, Any] = {
+    Kind.TEXT: str,
+    Kind.INTEGER: int,
+    Kind.NUMBER: float,
+    Kind.TIME: str,  # ISO 8601 with its offset, as the JSONL feed writes it
+    Kind.TEXTS: list[str],
+}
 
-    url: str
-    final_url: str
-    site: str
-    title: str
-    body: str
-    fetched: str
-    encoding: str | None
-    """The encoding the page was decoded with."""
-    method: str
-    """The extractor method that produced `body`."""
-    status: int
-    referer: str | None
-    confidence: float | None = None
-    """How sure the extractor is that `body` is the article, in [0, 1]; None when its method
-    gives no estimate (the paper method)."""
-    # What the page says about itself (newscrawl.extract.metadata); None when it does not.
-    published: str | None = None
-    """Publication time, ISO 8601 with its offset."""
-    author: str | None = None
-    source: str | None = None
-    """The outlet credited (来源), which on portals is often not the site itself."""
-    editor: str | None = None
-    language: str | None = None
-    canonical_url: str | None = None
-    description: str | None = None
-    tags: list[str] = field(default_factory=list)
-    top_image: str | None = None
+
+def _item_field(article_field: ArticleField) -> tuple[str, Any, Any]:
+    """(name, type, dataclass field) of one item field: required ones take no default."""
+    python_type = _PYTHON_TYPES[article_field.kind]
+    if article_field.required:
+        return article_field.name, python_type, field()
+    if article_field.kind is Kind.TEXTS:
+        return article_field.name, python_type, field(default_factory=list)
+    return article_field.name, python_type | None, field(default=None)
+
+
+ArticleItem: type = make_dataclass(
+    "ArticleItem",
+    # Required fields first: a dataclass takes no field without a default after one with.
+    [_item_field(f) for f in sorted(ITEM_FIELDS, key=lambda f: not f.required)],
+    slots=True,
+)
+"""An extracted article, one line of the JSONL feed or one row of a store: the fields of
+`newscrawl.article.ITEM_FIELDS`, where each is declared with its meaning."""
+ArticleItem.__module__ = __name__  # make_dataclass's default; pickling finds the class here
 
 
 def confidence_threshold(value: object) -> float:

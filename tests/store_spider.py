@@ -37,7 +37,7 @@ class StoreTestSpider(scrapy.Spider):
             body="\n".join(response.css("p::text").getall()),
             fetched=datetime.now(UTC).isoformat(),
             encoding=response.encoding,
-            method="test",
+            extractor_method="test",
             status=response.status,
             referer=None,
         )

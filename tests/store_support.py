@@ -84,8 +84,9 @@ def record(url: str, body: str, *, at: datetime | None = None, **fields: Any) ->
     """An article record with defaults for everything but URL and body."""
     values: dict[str, Any] = {
         "canonical_url": url,
-        "fetched_url": url,
+        "final_url": url,
         "site": "example",
+        "status": 200,
         "title": f"title of {url}",
         "body": body,
         "fetched_at": at or datetime.now(UTC),

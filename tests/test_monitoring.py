@@ -28,7 +28,7 @@ def crawl_stats(**extra: Any) -> dict[str, Any]:
         "newscrawl/dropped/no text lines": 1,
         "newscrawl/skipped/not_html/pdf": 1,
         "newscrawl/failed/http_404": 1,
-        "spidermon_field_coverage/ArticleItem/published": 0.75,
+        "spidermon_field_coverage/ArticleItem/published_at": 0.75,
         "spidermon_field_coverage/ArticleItem/author": 0.5,
         "elapsed_time_seconds": 12.34,
         "finish_reason": "finished",
@@ -45,10 +45,15 @@ def test_summary_counts_what_the_crawl_fetched_stored_and_lost() -> None:
     assert summary.dropped == {"no text lines": 1}
     assert summary.skipped == {"not_html/pdf": 1}
     assert summary.failed == {"http_404": 1}
-    assert summary.coverage == {"published": 0.75, "author": 0.5}
+    assert summary.coverage == {"published_at": 0.75, "author": 0.5}
     assert summary.seconds == 12.3
     assert summary.failed_run == []
     assert RunSummary.from_dict(summary.to_dict()) == summary
+
+
+def test_a_summary_recorded_before_the_field_rename_reads_its_coverage() -> None:
+    old = summarize(crawl_stats()).to_dict() | {"coverage": {"published": 0.75, "author": 0.5}}
+    assert RunSummary.from_dict(old).coverage == {"published_at": 0.75, "author": 0.5}
 
 
 def test_summary_line_names_every_count_and_reason() -> None:
@@ -112,7 +117,7 @@ def test_thresholds_come_from_the_settings_and_are_checked() -> None:
 def record(outcome: str, articles: int | None, published: float | None = 0.9) -> RunRecord:
     summary = None
     if articles is not None:
-        coverage = {} if published is None else {"published": published}
+        coverage = {} if published is None else {"published_at": published}
         summary = {**summarize({}).to_dict(), "articles": articles, "coverage": coverage}
     return RunRecord("job", "run", "site", "2026-01-01T00:00:00+00:00", "", outcome, 0, "", summary)  # type: ignore[arg-type]
 
@@ -124,7 +129,7 @@ def usual(count: int = 5, articles: int = 100) -> list[RunRecord]:
 def summary_of(articles: int, **fields: Any) -> RunSummary:
     base = summarize({})
     return RunSummary.from_dict(
-        {**base.to_dict(), "articles": articles, "coverage": {"published": 0.9}, **fields}
+        {**base.to_dict(), "articles": articles, "coverage": {"published_at": 0.9}, **fields}
     )
 
 
@@ -155,7 +160,7 @@ def test_most_pages_dropped_for_one_reason_is_degraded() -> None:
 
 
 def test_publish_times_vanishing_is_degraded() -> None:
-    summary = summary_of(100, coverage={"published": 0.1})
+    summary = summary_of(100, coverage={"published_at": 0.1})
     outcome, [reason] = judge(summary, 0, None, usual())
     assert (outcome, reason) == ("degraded", "10% of articles have a publish time, usually 90%")
 

@@ -68,7 +68,7 @@ def test_utf8_page_becomes_an_article_item() -> None:
     assert fields["body"].count(PARAGRAPH) == 3
     assert "版权所有" not in fields["body"]
     assert fields["encoding"] == "utf-8"
-    assert fields["method"] == "default"
+    assert fields["extractor_method"] == "default"
     assert fields["site"] == "people"
     assert fields["url"].startswith("http://") and fields["final_url"].startswith("https://")
     assert fields["fetched"] == "2026-11-02T01:30:00+00:00"
@@ -100,7 +100,7 @@ def test_page_metadata_comes_with_the_article() -> None:
     )
     html = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).replace("</head>", head)
     article = run(pipeline(), raw_page(html.encode("utf-8")))
-    assert article.published == "2026-11-02T09:30:00+08:00"
+    assert article.published_at == "2026-11-02T09:30:00+08:00"
     assert article.author == "新华社"
     assert article.tags == ["经济", "统计"]
 
@@ -108,7 +108,7 @@ def test_page_metadata_comes_with_the_article() -> None:
 def test_method_setting_chooses_the_extractor_method() -> None:
     body = ARTICLE_HTML.format(charset="utf-8", paragraph=PARAGRAPH).encode("utf-8")
     article = run(pipeline(NEWSCRAWL_EXTRACT_METHOD="paper"), raw_page(body))
-    assert article.method == "paper"
+    assert article.extractor_method == "paper"
 
 
 def test_the_article_carries_the_extractors_confidence() -> None:
@@ -132,7 +132,7 @@ def test_the_feed_carries_confidence(
         body="正文。",
         fetched="2026-11-02T01:30:00+00:00",
         encoding="utf-8",
-        method="default",
+        extractor_method="default",
         status=200,
         referer=None,
         confidence=confidence,
@@ -183,7 +183,7 @@ def test_saved_utf8_sina_page_through_spider_and_pipeline(shared_dir: Path) -> N
     assert article.title
     assert len(article.body) > 200
     assert article.encoding == "utf-8"
-    assert str(article.published).startswith("2024-05-10")
+    assert str(article.published_at).startswith("2024-05-10")
     assert stats(spider) == {"newscrawl/extracted": 1}
 
 

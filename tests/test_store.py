@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import inspect, select, text
+from sqlalchemy import select
 from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
 
-from newscrawl.store import ArticleRecord, Outcome, StoreError, StoreUnavailable, open_store
-from newscrawl.store.schema import SCHEMA_VERSION, SchemaError, articles, metadata, schema_version
-from newscrawl.store.sql import SqlStore, create_store_engine
+from newscrawl.store import Outcome, StoreError, open_store
+from newscrawl.store.schema import articles
+from newscrawl.store.sql import SqlStore
 
 T0 = datetime(2024, 5, 10, 8, 0, tzinfo=UTC)
 
@@ -126,15 +126,6 @@ def test_recrawl_age_makes_young_articles_unknown(db_url: str) -> None:
         assert store.is_known("https://a/new")
 
 
-def test_schema_is_versioned_and_reopened(db_url: str) -> None:
-    with SqlStore.open(db_url) as store:
-        store.write([record("https://a/1", article_text(1))])
-    with SqlStore.open(db_url) as store, store.engine.connect() as conn:
-        versions = conn.execute(select(schema_version.c.version)).scalars().all()
-        assert versions == [SCHEMA_VERSION]
-        assert store.count_articles() == 1
-
-
 def test_confidence_is_stored_null_when_unknown_and_updated_with_the_body(db_url: str) -> None:
     with SqlStore.open(db_url) as store:
         store.write(
@@ -156,48 +147,6 @@ def test_confidence_is_stored_null_when_unknown_and_updated_with_the_body(db_url
 def confidences(store: SqlStore) -> dict[str, float | None]:
     with store.engine.connect() as conn:
         return dict(conn.execute(select(articles.c.canonical_url, articles.c.confidence)).all())
-
-
-def build_version_1(url: str, records: list[ArticleRecord]) -> None:
-    """A database as schema version 1 left it: `articles` without `confidence`, holding
-    `records`, and version 1 recorded."""
-    engine = create_store_engine(url)
-    with engine.begin() as conn:
-        metadata.create_all(conn)
-    SqlStore(engine).write(records)
-    with engine.begin() as conn:
-        conn.execute(text("ALTER TABLE articles DROP COLUMN confidence"))
-        conn.execute(schema_version.insert().values(version=1, applied_at=T0))
-    with engine.connect() as conn:
-        assert "confidence" not in {c["name"] for c in inspect(conn).get_columns("articles")}
-    engine.dispose()
-
-
-def test_a_version_1_database_gains_confidence_on_open_and_keeps_its_rows(db_url: str) -> None:
-    old = [record(f"https://a/{i}", article_text(i), at=T0, site="a") for i in range(1, 4)]
-    build_version_1(db_url, old)
-    with SqlStore.open(db_url) as store:
-        with store.engine.connect() as conn:
-            versions = conn.execute(select(schema_version.c.version)).scalars().all()
-        assert versions == list(range(1, SCHEMA_VERSION + 1))
-        kept = rows(store)
-        assert [(r["canonical_url"], r["body"]) for r in kept.values()] == [
-            (r.canonical_url, r.body) for r in old
-        ]
-        assert all(r["first_seen"] == T0 for r in kept.values())
-        assert confidences(store) == dict.fromkeys(kept)
-        store.write([record("https://a/1", article_text(1) + "更正。", confidence=0.5)])
-        assert confidences(store)["https://a/1"] == 0.5
-    with SqlStore.open(db_url) as store:  # opening again migrates nothing
-        assert store.count_articles() == 3
-
-
-def test_a_newer_schema_is_refused(db_url: str) -> None:
-    with SqlStore.open(db_url) as store, store.engine.begin() as conn:
-        conn.execute(schema_version.insert().values(version=SCHEMA_VERSION + 1, applied_at=T0))
-    with pytest.raises(StoreUnavailable, match="newer") as raised:
-        SqlStore.open(db_url)
-    assert isinstance(raised.value.__cause__, SchemaError)
 
 
 def test_site_and_day_stats(db_url: str) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from itemadapter import ItemAdapter
 from scrapy import Spider
 from scrapy.exceptions import CloseSpider
 from scrapy.statscollectors import MemoryStatsCollector
@@ -17,12 +18,13 @@ from twisted.python.failure import Failure
 
 from newscrawl.items import ArticleItem, RawPage
 from newscrawl.middlewares.incremental import IncrementalMiddleware, parse_age
-from newscrawl.pipelines.store import CLOSE_REASON, StorePipeline, record_from_item, store_failure
+from newscrawl.pipelines.store import CLOSE_REASON, StorePipeline, store_failure
 from newscrawl.store import ArticleRecord, DayCount, Outcome, SiteSummary, Store
+from newscrawl.store.records import record_from_item
 from newscrawl.urls import Canonicalizer
 
 
-def item(**fields: object) -> ArticleItem:
+def article_item(**fields: object) -> Any:
     values: dict[str, object] = {
         "url": "http://m.x.cn/a/1.html?spm=1",
         "final_url": "https://www.x.cn/a/1.html",
@@ -31,38 +33,40 @@ def item(**fields: object) -> ArticleItem:
         "body": "正文。",
         "fetched": "2024-05-10T08:00:00+00:00",
         "encoding": "utf-8",
-        "method": "default",
+        "extractor_method": "default",
+        "extractor_version": "1.0",
         "status": 200,
         "referer": None,
     }
     values.update(fields)
-    return ArticleItem(**values)  # type: ignore[arg-type]
+    return ArticleItem(**values)
+
+
+def item(**fields: object) -> ItemAdapter:
+    """An article item as the store pipeline reads it."""
+    return ItemAdapter(article_item(**fields))
 
 
 def test_record_keys_on_the_final_url_and_keeps_the_requested_one_as_alias() -> None:
-    record = record_from_item(
-        item(), Canonicalizer(), default_site="spider", extractor_version="1.0"
-    )
+    record = record_from_item(item(), Canonicalizer(), default_site="spider")
     assert record is not None
     assert record.canonical_url == "https://www.x.cn/a/1.html"
-    assert record.fetched_url == "https://www.x.cn/a/1.html"
+    assert record["final_url"] == "https://www.x.cn/a/1.html"
     assert record.aliases == ("https://m.x.cn/a/1.html",)
     assert record.fetched_at == datetime(2024, 5, 10, 8, tzinfo=UTC)
-    assert (record.extractor_method, record.extractor_version) == ("default", "1.0")
+    assert (record["extractor_method"], record["extractor_version"]) == ("default", "1.0")
     assert record.content_hash is not None
 
 
 @pytest.mark.parametrize("confidence", [0.625, None])
 def test_record_carries_the_confidence(confidence: float | None) -> None:
-    record = record_from_item(
-        item(confidence=confidence), Canonicalizer(), default_site="s", extractor_version=None
-    )
-    assert record is not None and record.confidence == confidence
+    record = record_from_item(item(confidence=confidence), Canonicalizer(), default_site="s")
+    assert record is not None and record["confidence"] == confidence
 
 
 def test_twin_host_folds_the_alias_away() -> None:
     canonicalize = Canonicalizer.with_extra(host_twins={"m.x.cn": "www.x.cn"})
-    record = record_from_item(item(), canonicalize, default_site="s", extractor_version=None)
+    record = record_from_item(item(), canonicalize, default_site="s")
     assert record is not None and record.aliases == ()
 
 
@@ -71,29 +75,26 @@ def test_optional_fields_are_tolerated() -> None:
         {"url": "https://x.cn/1", "body": ""},
         Canonicalizer(),
         default_site="spider",
-        extractor_version=None,
     )
     assert record is not None
-    assert (record.site, record.title, record.published_at) == ("spider", "", None)
-    assert record.confidence is None
+    assert (record["site"], record["title"], record["published_at"]) == ("spider", "", None)
+    assert record["confidence"] is None
     assert record.fetched_at.tzinfo is not None
 
 
 def test_published_time_must_carry_its_zone() -> None:
     aware = record_from_item(
-        item(published="2024-05-10T00:26:00+08:00"),
+        item(published_at="2024-05-10T00:26:00+08:00"),
         Canonicalizer(),
         default_site="s",
-        extractor_version=None,
     )
     naive = record_from_item(
-        item(published="2024-05-10T00:26:00"),
+        item(published_at="2024-05-10T00:26:00"),
         Canonicalizer(),
         default_site="s",
-        extractor_version=None,
     )
-    assert aware is not None and aware.published_at == datetime(2024, 5, 9, 16, 26, tzinfo=UTC)
-    assert naive is not None and naive.published_at is None
+    assert aware is not None and aware["published_at"] == datetime(2024, 5, 9, 16, 26, tzinfo=UTC)
+    assert naive is not None and naive["published_at"] is None
 
 
 def test_raw_pages_are_not_articles() -> None:
@@ -107,7 +108,7 @@ def test_raw_pages_are_not_articles() -> None:
         site="x",
         referer=None,
     )
-    assert record_from_item(page, Canonicalizer(), default_site="s", extractor_version=None) is None
+    assert record_from_item(ItemAdapter(page), Canonicalizer(), default_site="s") is None
 
 
 @pytest.mark.parametrize(
@@ -199,7 +200,7 @@ def test_close_waits_for_a_timer_flush_in_flight(monkeypatch: pytest.MonkeyPatch
         near_duplicate_bits=3,
     )
     pipeline._store = store
-    Deferred.fromCoroutine(pipeline.process_item(item()))
+    Deferred.fromCoroutine(pipeline.process_item(article_item()))
     pipeline._batch_started -= 120  # the batch is due
     timer_flush = pipeline._flush_if_due()  # what the LoopingCall does; nobody awaits it
     assert timer_flush is not None and len(store.writes) == 1

@@ -64,7 +64,7 @@ def test_site_spider_articles_are_stored(tmp_path: Path) -> None:
     assert all(r["encoding"] == "utf-8" for r in rows)
     for r in rows:  # what the extractor said of the page, None included
         _, _, page = site.page(r["canonical_url"].split(host, 1)[1])
-        assert r["confidence"] == extract(page, r["fetched_url"]).confidence
+        assert r["confidence"] == extract(page, r["final_url"]).confidence
 
 
 def test_site_spider_second_crawl_fetches_no_article(tmp_path: Path) -> None:

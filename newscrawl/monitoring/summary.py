@@ -27,8 +27,10 @@ STORE_SKIPPED = f"{STORE_PREFIX}skipped_seen"
 """Article requests the incremental skip answered from the store (not fetched again)."""
 COVERAGE_PREFIX = "spidermon_field_coverage/ArticleItem/"
 """Spidermon's per-field share of articles with a value (``SPIDERMON_ADD_FIELD_COVERAGE``)."""
-COVERED_FIELDS = ("published", "author")
+COVERED_FIELDS = ("published_at", "author")
 """The metadata whose share across a run shows a layout change (dates and bylines vanish)."""
+OLD_FIELD_NAMES = {"published": "published_at"}
+"""Coverage keys in summaries recorded before the item's fields took the store's names."""
 FAILED_RUN = "newscrawl/failed_run"
 """Stats key: why the crawl failed (one-line strings, set by the crawl's monitors); absent
 when it did not."""
@@ -81,7 +83,10 @@ class RunSummary:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunSummary:
         names = {name for name in cls.__dataclass_fields__}
-        return cls(**{key: value for key, value in data.items() if key in names})
+        values = {key: value for key, value in data.items() if key in names}
+        coverage = values.get("coverage") or {}
+        values["coverage"] = {OLD_FIELD_NAMES.get(k, k): v for k, v in coverage.items()}
+        return cls(**values)
 
 
 def summarize(stats: Mapping[str, Any]) -> RunSummary:

@@ -23,13 +23,13 @@ confidence (None) is kept.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
-from newscrawl.extract import Options, extract
+from newscrawl.article import Extracted, extract_fields
+from newscrawl.extract import Options
 from newscrawl.extract.formats import not_html_kind
 from newscrawl.items import ArticleItem, RawPage, confidence_threshold
 from newscrawl.pipelines.worker_pool import WorkerDied, WorkerPool
@@ -139,51 +139,8 @@ class ExtractPipeline:
             self.options,
         )
         if self.workers is None:
-            return extract_page(*arguments)
-        return await self.workers.run(extract_page, *arguments)
-
-
-class Extracted(NamedTuple):
-    """What extraction gives an article item: a tuple of plain values, quick to send back
-    from a worker process (pickling the `Article` dataclasses cost more than the call)."""
-
-    fields: dict[str, Any]
-    """The `ArticleItem` fields extraction fills (empty when there is no body)."""
-    reason: str | None
-    """Why the page has no article body (None when it has one)."""
-
-
-def extract_page(
-    body: bytes, url: str, http_charset: str | None, fetched: str, options: Options
-) -> Extracted:
-    """`extract` one fetched page into the article fields it fills."""
-    article = extract(
-        body,
-        url,
-        options=options,
-        http_charset=http_charset,
-        fetched_at=datetime.fromisoformat(fetched),
-    )
-    if not article.body:
-        return Extracted({}, article.reason or "empty body")
-    meta = article.metadata
-    fields = {
-        "title": article.title,
-        "body": article.body,
-        "encoding": article.encoding,
-        "method": article.method,
-        "confidence": article.confidence,
-        "published": meta.published.isoformat() if meta.published else None,
-        "author": meta.author,
-        "source": meta.source,
-        "editor": meta.editor,
-        "language": meta.lang,
-        "canonical_url": meta.canonical_url,
-        "description": meta.description,
-        "tags": list(meta.tags),
-        "top_image": meta.top_image,
-    }
-    return Extracted(fields, None)
+            return extract_fields(*arguments)
+        return await self.workers.run(extract_fields, *arguments)
 
 
 def _min_confidence(settings: BaseSettings) -> float | None:

@@ -14,8 +14,6 @@ closes before its first request with the same reason and one error line, no trac
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Any
@@ -36,6 +34,7 @@ from newscrawl.store import (
     database_url,
     open_store,
 )
+from newscrawl.store.records import record_from_item
 from newscrawl.store.spool import Spool
 from newscrawl.urls import Canonicalizer
 
@@ -77,61 +76,6 @@ def store_unavailable(crawler: Crawler, error: StoreError) -> CloseSpider:
     return CloseSpider(CLOSE_REASON)
 
 
-def _extractor_version() -> str | None:
-    try:
-        return version("newscrawl")
-    except PackageNotFoundError:
-        return None
-
-
-def _aware(value: Any) -> datetime | None:
-    """A timezone-aware datetime from an ISO string or datetime; None when absent or naive
-    (a naive time's zone would be a guess)."""
-    if isinstance(value, str) and value:
-        try:
-            value = datetime.fromisoformat(value)
-        except ValueError:
-            return None
-    if isinstance(value, datetime) and value.tzinfo is not None:
-        return value
-    return None
-
-
-def record_from_item(
-    item: Any, canonicalize: Canonicalizer, *, default_site: str, extractor_version: str | None
-) -> ArticleRecord | None:
-    """The store record of an article item, or None for an item that is not an article.
-
-    The canonical URL is that of the final URL (after redirects); the requested URL, when it
-    canonicalises differently, becomes an alias so the next crawl skips it without fetching.
-    """
-    adapter = ItemAdapter(item)
-    url = adapter.get("url")
-    body = adapter.get("body")
-    if not url or not isinstance(body, str):
-        return None
-    final_url = adapter.get("final_url") or url
-    canonical = canonicalize(final_url)
-    requested = canonicalize(url)
-    return ArticleRecord.of(
-        canonical_url=canonical,
-        fetched_url=final_url,
-        site=adapter.get("site") or default_site,
-        title=adapter.get("title") or "",
-        body=body,
-        fetched_at=_aware(adapter.get("fetched")) or datetime.now(UTC),
-        published_at=_aware(adapter.get("published")),
-        author=adapter.get("author"),
-        source=adapter.get("source"),
-        language=adapter.get("language"),
-        encoding=adapter.get("encoding"),
-        extractor_method=adapter.get("method"),
-        extractor_version=adapter.get("extractor_version") or extractor_version,
-        confidence=adapter.get("confidence"),
-        aliases=(requested,) if requested != canonical else (),
-    )
-
-
 class StorePipeline:
     """Batch article items into the store; see the module docstring for failure handling."""
 
@@ -152,7 +96,6 @@ class StorePipeline:
         self._spool_dir = spool_dir
         self._near_bits = near_duplicate_bits
         self._canonicalize = Canonicalizer.from_settings(crawler.settings)
-        self._version = _extractor_version()
         self._store: Store | None = None
         self._batch: list[ArticleRecord] = []
         self._batch_started = monotonic()
@@ -193,10 +136,7 @@ class StorePipeline:
 
     async def process_item(self, item: Any) -> Any:
         record = record_from_item(
-            item,
-            self._canonicalize,
-            default_site=self._spider_name,
-            extractor_version=self._version,
+            ItemAdapter(item), self._canonicalize, default_site=self._spider_name
         )
         if record is None:
             return item

@@ -78,8 +78,8 @@ def degraded_reasons(summary: RunSummary, usual: Sequence[RunSummary]) -> list[s
                 f"{summary.articles} articles, under {MIN_YIELD_SHARE:.0%} of the usual "
                 f"{typical:g} (median of the last {len(usual)} runs)"
             )
-        dated = [run.coverage["published"] for run in usual if "published" in run.coverage]
-        now = summary.coverage.get("published")
+        dated = [run.coverage["published_at"] for run in usual if "published_at" in run.coverage]
+        now = summary.coverage.get("published_at")
         if now is not None and len(dated) >= MIN_RUNS and now < MIN_COVERAGE_SHARE * median(dated):
             reasons.append(
                 f"{now:.0%} of articles have a publish time, usually {median(dated):.0%}"

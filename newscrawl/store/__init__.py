@@ -16,7 +16,6 @@ import os
 from newscrawl.fingerprint import NEAR_DUPLICATE_BITS
 from newscrawl.store.base import (
     STATS_PREFIX,
-    ArticleRecord,
     DayCount,
     Outcome,
     SiteSummary,
@@ -24,6 +23,7 @@ from newscrawl.store.base import (
     StoreError,
     StoreUnavailable,
 )
+from newscrawl.store.records import ArticleRecord
 from newscrawl.store.sql import SqlStore
 
 DEFAULT_DB_URL = "sqlite:///data/newscrawl.db"

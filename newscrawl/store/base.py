@@ -15,32 +15,10 @@ from enum import StrEnum
 from typing import Any
 
 from newscrawl.closing import Closing
-from newscrawl.fingerprint import content_hash, simhash
+from newscrawl.store.records import ArticleRecord
 
 STATS_PREFIX = "newscrawl/store/"
 """Crawl stats keys of the store and the incremental skip: ``newscrawl/store/new`` etc."""
-
-EXPORT_FIELDS: tuple[str, ...] = (
-    "canonical_url",
-    "fetched_url",
-    "site",
-    "title",
-    "body",
-    "published_at",
-    "author",
-    "source",
-    "language",
-    "encoding",
-    "first_seen",
-    "last_fetched",
-    "last_changed",
-    "content_hash",
-    "near_duplicate_of",
-    "extractor_method",
-    "extractor_version",
-    "confidence",
-)
-"""The columns a corpus export carries, in order."""
 
 
 class Outcome(StrEnum):
@@ -50,40 +28,10 @@ class Outcome(StrEnum):
     UPDATED = "updated"
     """Already stored and the body changed: `last_changed` moves, `first_seen` stays."""
     UNCHANGED = "unchanged"
-    """Already stored with the same body: only `last_fetched` moves."""
+    """Already stored with the same body: `last_changed` stays; the other extracted fields
+    (metadata, extractor version) are refreshed."""
     DUPLICATE = "duplicate"
     """Same body as another stored article: kept only as an alias URL of it."""
-
-
-@dataclass(frozen=True, slots=True)
-class ArticleRecord:
-    """One article as the store receives it. Build with `of`, which fingerprints the body."""
-
-    canonical_url: str
-    fetched_url: str
-    site: str
-    title: str
-    body: str
-    fetched_at: datetime
-    content_hash: str | None
-    simhash: int | None
-    published_at: datetime | None = None
-    author: str | None = None
-    source: str | None = None
-    language: str | None = None
-    encoding: str | None = None
-    extractor_method: str | None = None
-    extractor_version: str | None = None
-    confidence: float | None = None
-    """The extractor's confidence in the body, in [0, 1]; None when its method gives none."""
-    aliases: tuple[str, ...] = ()
-    """Other canonical URLs that led to this page (e.g. the URL before a redirect)."""
-
-    @classmethod
-    def of(cls, **fields: Any) -> ArticleRecord:
-        """A record with `content_hash` and `simhash` computed from `body`."""
-        body = fields["body"]
-        return cls(content_hash=content_hash(body), simhash=simhash(body), **fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +57,25 @@ class SiteSummary:
     mean_body_chars: float | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SchemaChange:
+    """What opening a store did to its schema: nothing, created it, or upgraded it."""
+
+    created: bool = False
+    upgrades: tuple[str, ...] = ()
+    """The migrations applied, oldest first, each as "revision: what it does"."""
+    revision: str | None = None
+    """The revision the database is at now."""
+
+    def describe(self) -> str | None:
+        """One line saying what was done, or None when nothing was."""
+        if self.created:
+            return f"created the store (schema {self.revision})"
+        if self.upgrades:
+            return f"upgraded the store's schema to {self.revision} ({'; '.join(self.upgrades)})"
+        return None
+
+
 class StoreError(RuntimeError):
     """The store could not do what was asked (database unreachable, locked, full …).
 
@@ -127,9 +94,18 @@ class StoreUnavailable(StoreError):
 class Store(Closing, ABC):
     """Article storage. Backends implement these; callers never see SQL or a driver."""
 
+    schema_change: SchemaChange = SchemaChange()
+    """What opening the store did to its schema (created or upgraded it, or nothing)."""
+
     @abstractmethod
-    def write(self, records: Sequence[ArticleRecord]) -> dict[str, Outcome]:
-        """Upsert a batch in one transaction; the outcome per canonical URL."""
+    def write(
+        self, records: Sequence[ArticleRecord], *, changed_at: datetime | None = None
+    ) -> dict[str, Outcome]:
+        """Upsert a batch in one transaction; the outcome per canonical URL.
+
+        A changed body sets `last_changed` to `changed_at`, by default the record's fetch
+        time; a re-extraction passes its own time, so exports ``--since`` find what it
+        changed. `last_fetched` never moves back (a re-extracted archive is older)."""
 
     @abstractmethod
     def is_known(self, canonical_url: str, *, older_than: datetime | None = None) -> bool:
@@ -146,6 +122,7 @@ class Store(Closing, ABC):
         site: str | None = None,
         since: datetime | None = None,
         min_confidence: float | None = None,
+        language: str | None = None,
     ) -> int:
         """How many articles `iter_articles` would yield with the same filters."""
 
@@ -156,11 +133,14 @@ class Store(Closing, ABC):
         site: str | None = None,
         since: datetime | None = None,
         min_confidence: float | None = None,
+        language: str | None = None,
         chunk: int = 1000,
     ) -> Iterator[dict[str, Any]]:
-        """Stream articles (the `EXPORT_FIELDS`) changed at or after `since`, `chunk` rows at
-        a time, in constant memory. With `min_confidence`, only those whose confidence is
-        at least that: a NULL confidence is no evidence the body is right, so it is left out."""
+        """Stream articles (the `newscrawl.article.EXPORT_FIELDS`) changed at or after
+        `since`, `chunk` rows at a time, in constant memory. With `min_confidence`, only
+        those whose confidence is at least that: a NULL confidence is no evidence the body
+        is right, so it is left out. With `language` (a BCP 47 tag such as ``zh``), only
+        articles in it or a variant of it (``zh-CN``), ignoring case."""
 
     @abstractmethod
     def daily_counts(self) -> list[DayCount]:

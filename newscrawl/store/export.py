@@ -14,11 +14,11 @@ from datetime import datetime
 from types import ModuleType
 from typing import IO, Any
 
-from newscrawl.store.base import EXPORT_FIELDS
+from newscrawl.article import EXPORT_FIELDS, Kind
 
 FORMATS = ("jsonl", "csv", "parquet")
 PARQUET_ROW_GROUP = 10_000
-_TIME_FIELDS = frozenset({"published_at", "first_seen", "last_fetched", "last_changed"})
+_NAMES = tuple(f.name for f in EXPORT_FIELDS)
 PARQUET_INSTALL = "pip install pyarrow (from a clone: pip install -e '.[parquet]')"
 
 
@@ -48,33 +48,54 @@ def _text_value(value: Any) -> Any:
 
 
 def write_jsonl(rows: Iterable[Mapping[str, Any]], out: IO[bytes]) -> int:
-    """One JSON object per line, UTF-8 (Chinese as is), times in ISO 8601."""
+    """One JSON object per line, UTF-8 (Chinese as is), times in ISO 8601, tags a list."""
     count = 0
     for row in rows:
-        line = json.dumps({k: _text_value(row[k]) for k in EXPORT_FIELDS}, ensure_ascii=False)
+        line = json.dumps({k: _text_value(row[k]) for k in _NAMES}, ensure_ascii=False)
         out.write(line.encode() + b"\n")
         count += 1
     return count
+
+
+def _csv_value(value: Any) -> Any:
+    """A cell: empty for None, times in ISO 8601, a list (tags) as its JSON array."""
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return json.dumps(list(value), ensure_ascii=False)
+    return _text_value(value)
 
 
 def write_csv(rows: Iterable[Mapping[str, Any]], out: IO[bytes]) -> int:
     """RFC 4180 CSV with a header row, UTF-8; bodies keep their newlines inside quotes."""
     text = _TextOut(out)
     writer = csv.writer(text)
-    writer.writerow(EXPORT_FIELDS)
+    writer.writerow(_NAMES)
     count = 0
     for row in rows:
-        writer.writerow(["" if row[k] is None else _text_value(row[k]) for k in EXPORT_FIELDS])
+        writer.writerow([_csv_value(row[k]) for k in _NAMES])
         count += 1
     return count
 
 
+def parquet_schema() -> Any:
+    """The Parquet schema of an export: each field's type from its kind (times as UTC
+    timestamps, tags as a list of strings), so pandas and `datasets` need no casts."""
+    pa, _ = _pyarrow()
+    types = {
+        Kind.TEXT: pa.string(),
+        Kind.INTEGER: pa.int64(),
+        Kind.NUMBER: pa.float64(),
+        Kind.TIME: pa.timestamp("us", tz="UTC"),
+        Kind.TEXTS: pa.list_(pa.string()),
+    }
+    return pa.schema([(f.name, types[f.kind]) for f in EXPORT_FIELDS])
+
+
 def write_parquet(rows: Iterable[Mapping[str, Any]], out: IO[bytes]) -> int:
-    """Parquet in row groups of `PARQUET_ROW_GROUP`; times as UTC timestamps, the
-    confidence as a double, the rest as strings."""
+    """Parquet in row groups of `PARQUET_ROW_GROUP`, typed by `parquet_schema`."""
     pa, pq = _pyarrow()
-    types = dict.fromkeys(_TIME_FIELDS, pa.timestamp("us", tz="UTC")) | {"confidence": pa.float64()}
-    schema = pa.schema([(name, types.get(name, pa.string())) for name in EXPORT_FIELDS])
+    schema = parquet_schema()
     count = 0
     group: list[Mapping[str, Any]] = []
     with pq.ParquetWriter(out, schema, compression="zstd") as writer:

@@ -1,18 +1,19 @@
-"""The store's tables, their version, and the hook that migrates an older database.
+"""The store's tables, derived from the article's fields, and the open that creates or
+upgrades them.
 
-`ensure_schema` runs on every open: it creates missing tables, records `SCHEMA_VERSION` in
-`schema_version` on a new database, applies `MIGRATIONS` in order to an older one, and
-refuses a database written by a newer release rather than corrupting it.
+`articles` has one column per stored field of `newscrawl.article.FIELDS` (typed by its kind)
+plus the simhash bands that index near-duplicates; `aliases` maps other URLs to an article.
+`ensure_schema` runs on every open (see there); the migrations live in
+`newscrawl/store/migrations`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from types import MappingProxyType
 from typing import Any
 
 from sqlalchemy import (
+    JSON,
     BigInteger,
     Column,
     Connection,
@@ -23,21 +24,21 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
-    String,
     Table,
     Text,
     TypeDecorator,
-    func,
-    insert,
     inspect,
-    select,
     text,
 )
 from sqlalchemy.exc import DBAPIError
 
+from newscrawl.article import STORED_FIELDS, ArticleField, Kind
 from newscrawl.fingerprint import BANDS
+from newscrawl.store import migrations
+from newscrawl.store.base import SchemaChange
 
-SCHEMA_VERSION = 2
+LEGACY_VERSION_TABLE = "schema_version"
+"""Where releases before Alembic recorded their schema version (1 or 2)."""
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -79,31 +80,40 @@ class Fingerprint(TypeDecorator[int]):
 
 metadata = MetaData()
 
+_COLUMN_TYPES: dict[Kind, Any] = {
+    Kind.TEXT: Text,
+    Kind.INTEGER: Integer,
+    Kind.NUMBER: Float,
+    Kind.TIME: UtcDateTime,
+    Kind.TEXTS: JSON,
+    Kind.FINGERPRINT: Fingerprint,
+}
+_CONSTRAINTS: dict[str, tuple[Any, ...]] = {
+    "near_duplicate_of": (ForeignKey("articles.canonical_url"),),
+}
+
+
+def _column(article_field: ArticleField) -> Column[Any]:
+    """The `articles` column of a stored field, typed by its kind."""
+    return Column(
+        article_field.name,
+        _COLUMN_TYPES[article_field.kind],
+        *_CONSTRAINTS.get(article_field.name, ()),
+        nullable=not article_field.required,
+        unique=article_field.name == "canonical_url" or None,
+    )
+
+
 articles = Table(
     "articles",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("canonical_url", Text, nullable=False, unique=True),
-    Column("fetched_url", Text, nullable=False),
-    Column("site", String(200), nullable=False),
-    Column("title", Text, nullable=False),
-    Column("body", Text, nullable=False),
-    Column("published_at", UtcDateTime),
-    Column("author", Text),
-    Column("source", Text),
-    Column("language", String(20)),
-    Column("encoding", String(40)),
-    Column("first_seen", UtcDateTime, nullable=False),
-    Column("last_fetched", UtcDateTime, nullable=False),
-    Column("last_changed", UtcDateTime, nullable=False, index=True),
-    Column("content_hash", String(64), index=True),
-    Column("simhash", Fingerprint),
+    *(_column(f) for f in STORED_FIELDS),
+    # The simhash cut in bands, each indexed: near-duplicate candidates (newscrawl.fingerprint).
     *(Column(f"simhash_band{i}", Integer, index=True) for i in range(BANDS)),
-    Column("near_duplicate_of", Text, ForeignKey("articles.canonical_url")),
-    Column("extractor_method", String(40)),
-    Column("extractor_version", String(40)),
-    Column("confidence", Float),  # from schema version 2 on (MIGRATIONS[1])
 )
+Index("ix_articles_last_changed", articles.c.last_changed)
+Index("ix_articles_content_hash", articles.c.content_hash)
 Index("ix_articles_site_first_seen", articles.c.site, articles.c.first_seen)
 
 aliases = Table(
@@ -120,75 +130,47 @@ aliases = Table(
     Column("first_seen", UtcDateTime, nullable=False),
 )
 
-schema_version = Table(
-    "schema_version",
-    metadata,
-    Column("version", Integer, primary_key=True),
-    Column("applied_at", UtcDateTime, nullable=False),
-)
-
-Migration = Callable[[Connection], None]
-
-
-def _add_column(column: Column[Any]) -> Migration:
-    """A migration adding a nullable `column` as its table now declares it (rows get NULL).
-
-    Added columns go last in the table declaration, so a migrated table and a new one list
-    the same columns in the same order."""
-
-    def migrate(conn: Connection) -> None:
-        prepare = conn.dialect.identifier_preparer
-        kind = column.type.compile(dialect=conn.dialect)
-        conn.execute(
-            text(
-                f"ALTER TABLE {prepare.format_table(column.table)} "
-                f"ADD COLUMN {prepare.format_column(column)} {kind}"
-            )
-        )
-
-    return migrate
-
-
-MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: _add_column(articles.c.confidence)})
-"""`MIGRATIONS[v]` upgrades a database from version v to v + 1 inside the open transaction."""
-
 
 class SchemaError(RuntimeError):
     """The database holds a schema this release cannot use."""
 
 
-def ensure_schema(engine: Engine, *, create: bool = True) -> None:
-    """Create the tables on first use and bring an older schema up to `SCHEMA_VERSION`.
+def ensure_schema(engine: Engine, *, create: bool = True) -> SchemaChange:
+    """Create the tables on first use, or bring an older schema up to date with Alembic.
 
-    Without `create`, a database that holds no store raises `SchemaError` instead: a
-    reading command pointed at the wrong database must not turn it into an empty store.
+    A new database gets the tables as `metadata` declares them and is stamped with the
+    newest revision; an older one runs the migrations in `newscrawl/store/migrations` (a
+    database from before Alembic, which recorded its version in ``schema_version``, is
+    first stamped with that version's revision). A database written by a newer release is
+    refused rather than corrupted. Without `create`, a database that holds no store raises
+    `SchemaError`: a reading command pointed at the wrong database must not turn it into
+    an empty store.
     """
     with engine.begin() as conn:
         # Serialise concurrent first opens (a crawl's pipeline and middleware, or several
-        # workers) so only one creates the tables.
+        # workers) so only one creates or migrates the tables.
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('newscrawl.schema'))"))
         elif conn.dialect.name == "sqlite":  # pysqlite would not begin before DDL by itself
             conn.exec_driver_sql("BEGIN IMMEDIATE")
-        if not inspect(conn).has_table(schema_version.name):
+        tables = set(inspect(conn).get_table_names())
+        if not tables & {"articles", migrations.VERSION_TABLE}:
             if not create:
                 raise SchemaError("the database holds no newscrawl store (a crawl creates it)")
             metadata.create_all(conn)
             if conn.dialect.name == "postgresql":
                 _compress_bodies_with_lz4(conn)
-            _record(conn, SCHEMA_VERSION)
-            return
-        current = conn.execute(select(func.max(schema_version.c.version))).scalar() or 0
-        if current > SCHEMA_VERSION:
-            raise SchemaError(
-                f"database schema version {current} is newer than this release's "
-                f"{SCHEMA_VERSION}: upgrade newscrawl"
-            )
-        for version in range(current, SCHEMA_VERSION):
-            if version not in MIGRATIONS:
-                raise SchemaError(f"no migration from schema version {version}")
-            MIGRATIONS[version](conn)
-            _record(conn, version + 1)
+            return SchemaChange(created=True, revision=migrations.stamp_head(conn))
+        applied = migrations.upgrade(conn, legacy_version=_legacy_version(conn, tables))
+        return SchemaChange(upgrades=applied, revision=migrations.current(conn))
+
+
+def _legacy_version(conn: Connection, tables: set[str]) -> int | None:
+    """The version a database from before Alembic recorded, or None for any other."""
+    if migrations.VERSION_TABLE in tables or LEGACY_VERSION_TABLE not in tables:
+        return None
+    found = conn.execute(text(f"SELECT max(version) FROM {LEGACY_VERSION_TABLE}")).scalar()
+    return int(found or 0)
 
 
 def _compress_bodies_with_lz4(conn: Connection) -> None:
@@ -199,7 +181,3 @@ def _compress_bodies_with_lz4(conn: Connection) -> None:
             conn.execute(text("ALTER TABLE articles ALTER COLUMN body SET COMPRESSION lz4"))
     except DBAPIError:
         pass
-
-
-def _record(conn: Connection, version: int) -> None:
-    conn.execute(insert(schema_version).values(version=version, applied_at=datetime.now(UTC)))

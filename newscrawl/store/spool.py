@@ -7,15 +7,13 @@ once the database is back.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-from newscrawl.store.base import ArticleRecord
+from newscrawl.store.records import ArticleRecord
 
 
 class Spool:
@@ -31,7 +29,7 @@ class Spool:
         count = 0
         with self.path.open("a", encoding="utf-8") as out:
             for record in records:
-                out.write(json.dumps(_jsonable(record), ensure_ascii=False) + "\n")
+                out.write(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
                 count += 1
             out.flush()
             os.fsync(out.fileno())
@@ -43,25 +41,4 @@ def read_spool(path: Path) -> Iterator[ArticleRecord]:
     with path.open(encoding="utf-8") as lines:
         for line in lines:
             if line.strip():
-                yield _record(json.loads(line))
-
-
-_TIMES = ("fetched_at", "published_at")
-
-
-def _record(data: dict[str, Any]) -> ArticleRecord:
-    for key in _TIMES:
-        if data.get(key):
-            data[key] = datetime.fromisoformat(data[key])
-    data["aliases"] = tuple(data.get("aliases") or ())
-    return ArticleRecord(**data)
-
-
-def _jsonable(record: ArticleRecord) -> dict[str, Any]:
-    data = dataclasses.asdict(record)
-    for key, value in data.items():
-        if isinstance(value, datetime):
-            data[key] = value.isoformat()
-        elif isinstance(value, tuple):
-            data[key] = list(value)
-    return data
+                yield ArticleRecord.from_json(json.loads(line))

@@ -11,6 +11,7 @@ for a near-twin, which is marked, not dropped.
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
@@ -32,16 +33,14 @@ from sqlalchemy import (
     or_,
     select,
     union_all,
-    update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from newscrawl.article import EXPORT_FIELDS, RECORD_FIELDS
 from newscrawl.fingerprint import BANDS, NEAR_DUPLICATE_BITS, bands, hamming
 from newscrawl.store.base import (
-    EXPORT_FIELDS,
-    ArticleRecord,
     DayCount,
     Outcome,
     SiteSummary,
@@ -49,7 +48,17 @@ from newscrawl.store.base import (
     StoreError,
     StoreUnavailable,
 )
-from newscrawl.store.schema import SchemaError, UtcDateTime, aliases, articles, ensure_schema
+from newscrawl.store.migrations import UnknownRevision
+from newscrawl.store.records import ArticleRecord
+from newscrawl.store.schema import (
+    SchemaError,
+    UtcDateTime,
+    aliases,
+    articles,
+    ensure_schema,
+)
+
+logger = logging.getLogger(__name__)
 
 _BAND_COLUMNS = tuple(articles.c[f"simhash_band{i}"] for i in range(BANDS))
 
@@ -207,12 +216,16 @@ class SqlStore(Store):
         """
         engine = create_store_engine(url, create=create)
         try:
-            ensure_schema(engine, create=create)
-        except (SQLAlchemyError, SchemaError) as exc:
+            change = ensure_schema(engine, create=create)
+        except (SQLAlchemyError, SchemaError, UnknownRevision) as exc:
             engine.dispose()
             reason = driver_reason(exc)
             raise StoreUnavailable(f"cannot open the store at {shown_url(url)}: {reason}") from exc
-        return cls(engine, near_duplicate_bits=near_duplicate_bits)
+        store = cls(engine, near_duplicate_bits=near_duplicate_bits)
+        store.schema_change = change
+        if (done := change.describe()) is not None:
+            logger.info("%s: %s", shown_url(url), done)
+        return store
 
     @property
     def engine(self) -> Engine:
@@ -224,19 +237,23 @@ class SqlStore(Store):
 
     # -- writing -----------------------------------------------------------------------
 
-    def write(self, records: Sequence[ArticleRecord]) -> dict[str, Outcome]:
+    def write(
+        self, records: Sequence[ArticleRecord], *, changed_at: datetime | None = None
+    ) -> dict[str, Outcome]:
         batch = list({r.canonical_url: r for r in records}.values())
         if not batch:
             return {}
         try:
             with self._engine.begin() as conn:
-                return self._write(conn, batch)
+                return self._write(conn, batch, changed_at)
         except SQLAlchemyError as exc:
             raise StoreError(
                 f"writing {len(batch)} articles to {self._shown_url} failed: {driver_reason(exc)}"
             ) from exc
 
-    def _write(self, conn: Connection, batch: list[ArticleRecord]) -> dict[str, Outcome]:
+    def _write(
+        self, conn: Connection, batch: list[ArticleRecord], changed_at: datetime | None
+    ) -> dict[str, Outcome]:
         urls = [r.canonical_url for r in batch]
         stored = dict(
             conn.execute(
@@ -280,15 +297,10 @@ class SqlStore(Store):
         new_urls = [r.canonical_url for r in changed if outcomes[r.canonical_url] is Outcome.NEW]
         if new_urls:  # a URL that was an alias of another article is now an article itself
             conn.execute(delete(aliases).where(_in(conn, aliases.c.alias_url, new_urls)))
-        if changed:
-            self._upsert(conn, [_row(r, twins.get(r.canonical_url)) for r in changed])
-        unchanged = [r for r in batch if outcomes[r.canonical_url] is Outcome.UNCHANGED]
-        if unchanged:
-            conn.execute(
-                update(articles)
-                .where(articles.c.canonical_url == bindparam("u"))
-                .values(last_fetched=bindparam("t")),
-                [{"u": r.canonical_url, "t": r.fetched_at} for r in unchanged],
+        stored_rows = [r for r in batch if outcomes[r.canonical_url] is not Outcome.DUPLICATE]
+        if stored_rows:
+            self._upsert(
+                conn, [_row(r, twins.get(r.canonical_url), changed_at) for r in stored_rows]
             )
         if alias_rows:
             insert = _insert(conn)
@@ -296,14 +308,17 @@ class SqlStore(Store):
         return outcomes
 
     def _upsert(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
-        """Insert or update keyed on the canonical URL; `first_seen` never moves and
-        `last_changed` only when the body's hash differs."""
+        """Insert or update keyed on the canonical URL; `first_seen` never moves,
+        `last_fetched` never moves back, and `last_changed` and the near-duplicate mark
+        change only when the body's hash differs."""
         stmt = _insert(conn)(articles)
         new = stmt.excluded
         same_body = articles.c.content_hash.is_not_distinct_from(new.content_hash)
         keep = {"id", "canonical_url", "first_seen"}
         values: dict[str, Any] = {c.name: new[c.name] for c in articles.c if c.name not in keep}
-        values["last_changed"] = case((same_body, articles.c.last_changed), else_=new.last_changed)
+        for name in ("last_changed", "near_duplicate_of"):
+            values[name] = case((same_body, articles.c[name]), else_=new[name])
+        values["last_fetched"] = _later(conn, articles.c.last_fetched, new.last_fetched)
         values["published_at"] = func.coalesce(new.published_at, articles.c.published_at)
         conn.execute(
             stmt.on_conflict_do_update(index_elements=[articles.c.canonical_url], set_=values),
@@ -375,8 +390,11 @@ class SqlStore(Store):
         site: str | None = None,
         since: datetime | None = None,
         min_confidence: float | None = None,
+        language: str | None = None,
     ) -> int:
-        stmt = _filtered(select(func.count()).select_from(articles), site, since, min_confidence)
+        stmt = _filtered(
+            select(func.count()).select_from(articles), site, since, min_confidence, language
+        )
         with _Reading(self._engine) as conn:
             return int(conn.execute(stmt).scalar_one())
 
@@ -386,10 +404,15 @@ class SqlStore(Store):
         site: str | None = None,
         since: datetime | None = None,
         min_confidence: float | None = None,
+        language: str | None = None,
         chunk: int = 1000,
     ) -> Iterator[dict[str, Any]]:
         stmt = _filtered(
-            select(*(articles.c[name] for name in EXPORT_FIELDS)), site, since, min_confidence
+            select(*(articles.c[f.name] for f in EXPORT_FIELDS)),
+            site,
+            since,
+            min_confidence,
+            language,
         ).order_by(articles.c.id)
         with _Reading(self._engine) as conn:
             for row in conn.execution_options(yield_per=chunk).execute(stmt):
@@ -461,7 +484,11 @@ def _empty_body() -> Any:
 
 
 def _filtered(
-    stmt: Any, site: str | None, since: datetime | None, min_confidence: float | None
+    stmt: Any,
+    site: str | None,
+    since: datetime | None,
+    min_confidence: float | None,
+    language: str | None,
 ) -> Any:
     if site is not None:
         stmt = stmt.where(articles.c.site == site)
@@ -469,6 +496,10 @@ def _filtered(
         stmt = stmt.where(articles.c.last_changed >= since)
     if min_confidence is not None:  # SQL's NULL >= x is not true: NULL rows drop out
         stmt = stmt.where(articles.c.confidence >= min_confidence)
+    if language is not None:  # BCP 47 tags ignore case; zh also selects zh-CN, zh-Hans …
+        tag = func.lower(articles.c.language)
+        wanted = language.lower()
+        stmt = stmt.where(or_(tag == wanted, tag.startswith(f"{wanted}-", autoescape=True)))
     return stmt
 
 
@@ -476,31 +507,29 @@ def _alias(alias_url: str, canonical_url: str, record: ArticleRecord) -> dict[st
     return {"alias_url": alias_url, "canonical_url": canonical_url, "first_seen": record.fetched_at}
 
 
-def _row(record: ArticleRecord, near_twin: str | None) -> dict[str, Any]:
-    """The `articles` row of a new or changed record."""
-    row: dict[str, Any] = {
-        "canonical_url": record.canonical_url,
-        "fetched_url": record.fetched_url,
-        "site": record.site,
-        "title": record.title,
-        "body": record.body,
-        "published_at": record.published_at,
-        "author": record.author,
-        "source": record.source,
-        "language": record.language,
-        "encoding": record.encoding,
-        "first_seen": record.fetched_at,
-        "last_fetched": record.fetched_at,
-        "last_changed": record.fetched_at,
-        "content_hash": record.content_hash,
-        "simhash": record.simhash,
-        "near_duplicate_of": near_twin,
-        "extractor_method": record.extractor_method,
-        "extractor_version": record.extractor_version,
-        "confidence": record.confidence,
-    }
+def _row(
+    record: ArticleRecord, near_twin: str | None, changed_at: datetime | None
+) -> dict[str, Any]:
+    """The `articles` row of a record: its values, and what the store adds."""
+    row: dict[str, Any] = {f.name: record[f.name] for f in RECORD_FIELDS}
+    row["tags"] = list(row["tags"])
+    row.update(
+        canonical_url=record.canonical_url,
+        first_seen=record.fetched_at,
+        last_fetched=record.fetched_at,
+        last_changed=changed_at or record.fetched_at,
+        content_hash=record.content_hash,
+        simhash=record.simhash,
+        near_duplicate_of=near_twin,
+    )
     fingerprint_bands = bands(record.simhash) if record.simhash is not None else (None,) * BANDS
     row.update(
         {col.name: value for col, value in zip(_BAND_COLUMNS, fingerprint_bands, strict=True)}
     )
     return row
+
+
+def _later(conn: Connection, stored: Any, new: Any) -> Any:
+    """The later of two times (SQLite's two-argument max, PostgreSQL's greatest)."""
+    later = func.greatest if conn.dialect.name == "postgresql" else func.max
+    return later(stored, new)
