@@ -33,9 +33,17 @@ def filled(db_url: str) -> str:
                     at=T0,
                     site="sina",
                     confidence=0.875,
+                    language="zh",
                 ),
-                record("https://a/2", "", at=T0 + timedelta(days=1), site="sina"),
-                record("https://b/1", article_text(9), at=T0, site="people", confidence=0.25),
+                record("https://a/2", "", at=T0 + timedelta(days=1), site="sina", language="zh-CN"),
+                record(
+                    "https://b/1",
+                    article_text(9),
+                    at=T0,
+                    site="people",
+                    confidence=0.25,
+                    language="en",
+                ),
             ]
         )
     return db_url
@@ -134,14 +142,50 @@ def test_export_min_confidence_leaves_out_lower_and_unknown_confidence(
     assert f"exported {len(urls)} articles" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("value", ["1.5", "-1", "high"])
-def test_export_min_confidence_must_be_from_0_to_1(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--lang", "zh"], ["https://a/1", "https://a/2"]),  # a variant (zh-CN) is in
+        (["--lang", "ZH-cn"], ["https://a/2"]),  # case is ignored
+        (["--lang", "en"], ["https://b/1"]),
+        (["--lang", "zh-C"], []),  # whole subtags, not a prefix of the text
+        (["--lang", "zh", "--min-confidence", "0.5"], ["https://a/1"]),
+    ],
+)
+def test_export_lang_selects_a_language_and_its_variants(
+    filled: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    expected: list[str],
+) -> None:
+    out = tmp_path / "corpus.jsonl"
+    export(filled, out, *args)
+    urls = [json.loads(line)["canonical_url"] for line in out.read_text("utf-8").splitlines()]
+    assert urls == expected
+    assert f"exported {len(urls)} articles" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        *(
+            ("--min-confidence", value, f"must be a number from 0 to 1, not '{value}'")
+            for value in ("1.5", "-1", "high")
+        ),
+        *(
+            ("--lang", value, f"not a BCP 47 language tag such as zh or zh-CN: '{value}'")
+            for value in ("zh_CN", "中文", "zh-", "e", "")
+        ),
+    ],
+)
+def test_export_rejects_a_bad_filter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
 ) -> None:
     out = tmp_path / "corpus.jsonl"
     command = ["export", "--db", f"sqlite:///{tmp_path}/s.db", "-o", str(out)]
-    assert main([*command, "--min-confidence", value]) == 2
-    assert f"must be a number from 0 to 1, not '{value}'" in capsys.readouterr().err
+    assert main([*command, option, value]) == 2
+    assert message in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -11,6 +11,7 @@ a store failing midway exits 1 and removes the partial output.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from contextlib import ExitStack
 from datetime import UTC, datetime
@@ -47,6 +48,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="X",
         help="only articles whose extraction confidence is X (0 to 1) or more; "
         "those with none are left out",
+    )
+    parser.add_argument(
+        "--lang",
+        type=parse_language,
+        metavar="TAG",
+        help="only articles in this language or a variant of it (BCP 47, any case: zh also "
+        "selects zh-CN); the extractor records the primary tag (zh, en), so give that",
     )
     parser.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="output file ('-': stdout)"
@@ -86,6 +94,18 @@ def parse_confidence(value: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
+
+
+def parse_language(value: str) -> str:
+    """A BCP 47 tag, checked so a misspelt one (``zh_CN``) is an error, not an empty export."""
+    if not _LANGUAGE_TAG.fullmatch(value):
+        raise argparse.ArgumentTypeError(
+            f"not a BCP 47 language tag such as zh or zh-CN: {value!r}"
+        )
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     """Write the selected articles; print how many to stderr."""
     if args.output == "-" and args.format == "parquet":
@@ -121,6 +141,7 @@ def _export(args: argparse.Namespace, output: Path | None) -> int:
                 "site": args.site,
                 "since": args.since,
                 "min_confidence": args.min_confidence,
+                "language": args.lang,
             }
             total = store.count_articles(**selection)
             rows = store.iter_articles(**selection)
