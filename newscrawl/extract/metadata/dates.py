@@ -30,7 +30,7 @@ from newscrawl.extract.blocks import DatedTag
 from newscrawl.extract.clean import tag_attributes, unescape
 from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Keyword, Line, PageText
 from newscrawl.extract.metadata.patterns import any_case, one_of
-from newscrawl.extract.metadata.scripts import ScriptVariables
+from newscrawl.extract.metadata.scripts import ScriptTimestamps, ScriptVariables
 
 Precision = Literal["month", "day", "minute", "second"]
 """How far a value can be trusted; a "month" value is the first day of its month."""
@@ -94,6 +94,11 @@ _SCRIPT_TIMES = ScriptVariables(
     min_chars=8,
     max_chars=40,
 )
+_SCRIPT_EPOCHS = ScriptTimestamps(
+    ("ct", "publish_time", "publishTime", "pubTime", "create_time", "createTime", "ptime")
+)
+"""Unix times in script state: WeChat's ``var ct = "1701234567"``, Toutiao-style JSON
+``"publishTime": 1701234567``."""
 _TIME = (
     r"(?:\s*(?:T|\s)?\s*(?:星期.|周.)?\s*(?P<half>上午|下午|晚上|早上|凌晨|中午)?\s*"
     r"(?P<H>\d{1,2})\s*[:：时点]\s*(?P<M>\d{2})(?:\s*[:：分]\s*(?P<S>\d{2}))?(?:\.\d+)?\s*秒?"
@@ -252,7 +257,8 @@ def _structured_values(
     tags = _read_tags(dated)
     yield from _time_values(tags)
     yield from _attribute_values(tags)
-    for script in scripts:
+    for script in scripts:  # a Unix time is to the second: before a written date
+        yield from (("script", value.isoformat()) for value in _SCRIPT_EPOCHS.values(script))
         yield from (("script", value) for value in _SCRIPT_TIMES.values(script))
 
 

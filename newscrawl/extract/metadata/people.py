@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from html import unescape
+from itertools import chain
 from typing import Any
 
 from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.lines import Keyword, Line, PageText
 from newscrawl.extract.metadata.patterns import any_case, one_of
-from newscrawl.extract.metadata.scripts import ScriptVariables
+from newscrawl.extract.metadata.scripts import ScriptVariables, state_author_names
 
 _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
 """Characters no name contains: separators, brackets, and markup leaking from broken templates
@@ -64,8 +66,22 @@ every position of a line, so Chinese body lines (于 is a common word) are only 
 when they hold this too (0.9 ms a page on a long text-heavy page before)."""
 _OWNER_RE = re.compile(r"^(?P<name>[^\s|｜]{2,20})的(?:博客|空间|专栏|个人空间)$")
 _SCRIPT_AUTHORS = ScriptVariables(
-    ("nickName", "nickname", "authorName", "author_name"), min_chars=1, max_chars=40
+    (
+        "nickName",
+        "nickname",
+        "authorName",
+        "author_name",
+        "mediaName",
+        "media_name",
+        "accountName",
+        "account_name",
+    ),
+    min_chars=1,
+    max_chars=40,
 )
+"""Display names in script state: CSDN's ``var nickName``, a WeChat official account's
+``var nickname = htmlDecode("…")``, self-media JSON's ``"mediaName"``; the account that
+published a self-media article is its author."""
 _CREDIT_RE = re.compile(
     r"^[□■（(【\[]?\s*[^\d。，,：:（(]{0,14}?(?:记者|评论员|通讯员|实习生)\s*[:：]?\s*"
     r"(?P<name>[^\d()（）\[\]【】:：。，,！？!?/]{2,24}?)"
@@ -290,9 +306,11 @@ def _blog_byline(texts: Sequence[str]) -> str | None:
 
 
 def _script_author(scripts: Sequence[str]) -> str | None:
-    """The writer's display name some blogs keep in inline JS (CSDN `var nickName`)."""
+    """The writer's display name some blogs and self-media platforms keep in inline JS or
+    JSON state (`_SCRIPT_AUTHORS`, `scripts.state_author_names`)."""
     for script in scripts:
-        name = _clean(next(_SCRIPT_AUTHORS.values(script), ""))
+        found = chain(_SCRIPT_AUTHORS.values(script), state_author_names(script))
+        name = _clean(unescape(next(found, "")))
         if name:
             return name
     return None

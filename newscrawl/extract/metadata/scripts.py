@@ -1,18 +1,25 @@
 """Values that a page's inline JavaScript assigns to variables of known names.
 
 Blogs keep the post's time and the writer's display name in JS (``var postTime =
-"2024-11-19 16:16:18"``, CSDN ``var nickName = "中草药z"``) rather than in the markup.
+"2024-11-19 16:16:18"``, CSDN ``var nickName = "中草药z"``) rather than in the markup, and
+self-media platforms ship the whole article as script state: a WeChat official-account
+article has ``var nickname = htmlDecode("人民日报")`` and ``var ct = "1701234567"`` (Unix
+seconds), and Baijiahao/Toutiao-style pages a JSON state with ``"publishTime": 1701234567``
+and ``"author": {"name": "央视新闻", …}`` (the account). Their visible byline is filled in by
+that script, so the raw page shows none.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
 from itertools import groupby
 
 
 class ScriptVariables:
-    """The string values assigned to variables (or object keys) named `names`, in order."""
+    """The string values assigned to variables (or object keys) named `names`, in order;
+    a value may be wrapped in WeChat's ``htmlDecode(…)`` (entities are left to the caller)."""
 
     def __init__(self, names: Sequence[str], min_chars: int, max_chars: int) -> None:
         self.names = tuple(names)
@@ -22,7 +29,7 @@ class ScriptVariables:
                 f"{first}(?<!\\w{first})(?:{'|'.join(name[1:] for name in group)})"
                 for first, group in groupby(sorted(self.names), key=lambda name: name[0])
             )
-            + ")\\b[\"']?\\s*[:=]\\s*[\"']"
+            + ")\\b[\"']?\\s*[:=]\\s*(?:htmlDecode\\(\\s*)?[\"']"
             + f"([^\"'\\n]{{{min_chars},{max_chars}}})[\"']"
         )
         """A name at a word boundary. The boundary is checked after the first letter, not
@@ -33,3 +40,40 @@ class ScriptVariables:
         # far quicker than the regex.
         if any(name in script for name in self.names):
             yield from (match.group(1) for match in self._pattern.finditer(script))
+
+
+class ScriptTimestamps:
+    """Unix times (seconds, or milliseconds) assigned to variables or keys named `names`, as
+    aware UTC datetimes, in order; values before 2000 or not a time are skipped."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = tuple(names)
+        self._pattern = re.compile(
+            "(?<![\\w.])(?:"
+            + "|".join(map(re.escape, self.names))
+            + ")[\"']?\\s*[:=]\\s*[\"']?(\\d{10}|\\d{13})(?![\\d.])"
+        )
+
+    def values(self, script: str) -> Iterator[datetime]:
+        if any(name in script for name in self.names):
+            for match in self._pattern.finditer(script):
+                digits = match.group(1)
+                seconds = int(digits) / (1000 if len(digits) == 13 else 1)
+                if seconds >= EARLIEST:
+                    yield datetime.fromtimestamp(seconds, UTC)
+
+
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC).timestamp()
+"""A "time" before this is a counter or an id, not when an article was published."""
+
+_AUTHOR_OBJECT_RE = re.compile(
+    r'"(?:author|media|account|mediaInfo|media_info)"\s*:\s*\{[^{}]{0,400}?'
+    r'"(?:name|nickname|nickName|screen_name|displayName)"\s*:\s*"([^"\\\n]{1,40})"'
+)
+
+
+def state_author_names(script: str) -> Iterator[str]:
+    """Names of the author (or account) objects of a page's JSON state:
+    ``"author": {"id": 7, "name": "央视新闻"}``."""
+    if '"author"' in script or '"media' in script or '"account"' in script:
+        yield from (match.group(1) for match in _AUTHOR_OBJECT_RE.finditer(script))
