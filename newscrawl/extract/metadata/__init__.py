@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from typing import NamedTuple
 
 from lxml import etree
 
 from newscrawl.extract import blocks
 from newscrawl.extract.blocks import DatedTag, PageLines
 from newscrawl.extract.head import PageHead
-from newscrawl.extract.metadata import dates, jsonld, lines, page_meta, people
+from newscrawl.extract.metadata import bylines, dates, jsonld, lines, page_meta, people
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
 from newscrawl.extract.metadata.parse import Source, page_text
 
@@ -97,19 +98,24 @@ def extract_metadata(
         other_content = lines.other_content_boxes(body_lines)
         visible = lines.visible_lines(body_lines, other_content)
         dated = [tag for tag in body_lines.dated if tag.noise_element not in other_content]
-        return _read(head or PageHead(markup), dated, visible, url, fetched_at, zone)
+        scan = _Found(dated, visible, bylines.byline_texts(body_lines, other_content))
+        return _read(head or PageHead(markup), scan, url, fetched_at, zone)
     except (RecursionError, MemoryError):
         return Metadata()
 
 
+class _Found(NamedTuple):
+    """What the line pass gives the metadata rules."""
+
+    dated: list[DatedTag]
+    visible: list[lines.Line]
+    byline_texts: list[str]
+
+
 def _read(
-    head: PageHead,
-    dated: list[DatedTag],
-    visible: list[lines.Line],
-    url: str | None,
-    fetched_at: datetime | None,
-    zone: tzinfo,
+    head: PageHead, scan: _Found, url: str | None, fetched_at: datetime | None, zone: tzinfo
 ) -> Metadata:
+    dated, visible = scan.dated, scan.visible
     metas = head.meta_map
     ld_objects = jsonld.article_objects(head.scripts)
     scripts = [script.text for script in head.scripts if script.text]
@@ -122,8 +128,22 @@ def _read(
         header = lines.header_window(visible, title_at)
         header_title_at = min(title_at, lines.HEADER_LINES_BEFORE)
     found = dates.published(structured, header, header_title_at, page_text, url, fetched_at, zone)
+    script = page_meta.script_language(page_text)
+    markup = people.Markup(
+        byline_texts=scan.byline_texts,
+        itemprop_authors=bylines.itemprop_authors(dated),
+        outlets=bylines.outlet_names(metas.get("og:site_name"), head.title, url),
+        latin=script == "en",
+    )
     names = people.people(
-        scripts, header, page_text, metas, ld_objects, _lead(page_text, title_at), title_at
+        scripts,
+        header,
+        page_text,
+        metas,
+        ld_objects,
+        _lead(page_text, title_at),
+        title_at,
+        markup=markup,
     )
     return Metadata(
         published=found.value if found else None,
@@ -132,7 +152,7 @@ def _read(
         author=names.author,
         source=names.source,
         editor=names.editor,
-        lang=page_meta.declared_language(head) or page_meta.script_language(page_text),
+        lang=page_meta.declared_language(head) or script,
         canonical_url=page_meta.canonical_url(head, url),
         description=page_meta.description(metas),
         tags=page_meta.tags(head),

@@ -58,6 +58,8 @@ MAX_LINE_CHARS = 2000
 megabyte-long line of junk must not cost every per-line pattern a megabyte of search."""
 BODY_LINE_CHARS = 90
 """A line this long with sentence punctuation is body text: the header region ends there."""
+BODY_MARKS = ("。", "，", ". ", ", ")
+"""Sentence punctuation, Chinese and Latin ("by …" in an English lead is prose)."""
 
 
 class Line(NamedTuple):
@@ -158,7 +160,7 @@ def header_window(lines: list[Line], index: int) -> list[Line]:
     window = lines[max(0, index - HEADER_LINES_BEFORE) : index + 1]
     chars = 0
     for line in lines[index + 1 : index + 1 + HEADER_LINES_AFTER]:
-        if len(line.text) >= BODY_LINE_CHARS and ("。" in line.text or "，" in line.text):
+        if len(line.text) >= BODY_LINE_CHARS and any(mark in line.text for mark in BODY_MARKS):
             break
         window.append(line)
         chars += len(line.text)

@@ -10,13 +10,14 @@ first; meta values that are ids ("105092", "L_104485") rather than names are ski
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import unescape
 from itertools import chain
 from typing import Any
 
 from newscrawl.extract.metadata import jsonld
+from newscrawl.extract.metadata.bylines import first_author, without_photo_credits
 from newscrawl.extract.metadata.lines import Keyword, Line, PageText
 from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import ScriptVariables, state_author_names
@@ -51,6 +52,13 @@ _AUTHOR_RE = re.compile(
     + _STOP
 )
 """A labelled byline: "作者：张三", "记者：李四", "文/栗思", "by 眉间尺" (never "BY-SA")."""
+_LABELLED_AUTHOR_RE = re.compile(
+    one_of([*(word + r"\s*[:：]" for word in (*_AUTHOR_WORDS, "执笔人")), r"文\s*[/／]"])
+    + r"\s*"
+    + _NAME
+    + _STOP
+)
+"""The same without "by": away from the headline, "by …" is prose ("caused by the cards")."""
 _BYLINE_NAME_RE = re.compile(
     r"(?:^|\s)(?P<name>[^\s\d|｜:：]{2,20})\s+(?:已于|于|发表于)\s*\d{4}"
     r"|(?:^|\s)(?P<writer>[^\s\d|｜:：]{1,20}?)写于\s*\d{4}"
@@ -184,6 +192,20 @@ SOURCE_META = (
 
 
 @dataclass(frozen=True, slots=True)
+class Markup:
+    """What the page's markup says of its author and its own name, for `people`."""
+
+    byline_texts: Sequence[str] = ()
+    """Lines of byline elements (`bylines.byline_texts`)."""
+    itemprop_authors: Sequence[str] = ()
+    outlets: frozenset[str] = frozenset()
+    """Folded names of the site itself (`bylines.outlet_names`): never the author. An
+    outlet the page credits (来源) may be: portals' gold names it as the author."""
+    latin: bool = False
+    """The page is written in Latin script: a Latin author must be a capitalised name."""
+
+
+@dataclass(frozen=True, slots=True)
 class People:
     """Names found on the page; None when the page gives none."""
 
@@ -200,16 +222,20 @@ def people(
     ld_objects: Sequence[dict[str, Any]],
     lead: Sequence[str] = (),
     title_at: int | None = None,
+    *,
+    markup: Markup = Markup(),
 ) -> People:
     """Author, source and editor: JSON-LD and the byline near the headline first, then
-        reporter credits, meta tags and labelled lines anywhere in the visible text.
+    reporter credits, meta tags and labelled lines anywhere in the visible text.
 
-        A reporter credit ("（记者 奚丹霓 张赛）") replaces a byline author that only repeats the
-        outlet (Sina's "作者：新京报"), as the gold of the sites set does. `lead` holds the lines
-        right under the headline (`title_at` in `page`): essays and papers put the bare writer
-    names there ("胡平").
+    A reporter credit ("（记者 奚丹霓 张赛）") replaces a byline author that only repeats the
+    outlet (Sina's "作者：新京报"), as the gold of the sites set does. `lead` holds the lines
+    right under the headline (`title_at` in `page`): essays and papers put the bare writer
+    names there ("胡平"). Every author candidate must pass `bylines.author_name`; the first
+    that does is the author (none does: None, and `--explain` says so).
     """
     header_text = [line.text for line in header]
+    bylines = without_photo_credits(header_text)
     cells = _label_cells(page)
     source = (
         _first_line_match(_SOURCE_RE, header_text)
@@ -217,28 +243,35 @@ def people(
         or _first_ld(ld_objects, "publisher")
         or _first_line_match(_SOURCE_RE, page.having(_SOURCE_KEY) + cells)
     )
-    byline = (
-        _first_ld(ld_objects, "author")
-        or _first_line_match(_AUTHOR_RE, header_text)
-        or _first_line_match(_BRACKET_BYLINE_RE, header_text)
-        or _blog_byline(header_text)
-        or _script_author(scripts)
+
+    def first(*candidates: Callable[[], str | None]) -> str | None:
+        found = (candidate() for candidate in candidates)
+        return first_author(found, markup.outlets, markup.latin)
+
+    byline = first(
+        lambda: _first_ld(ld_objects, "author"),
+        lambda: next(iter(markup.itemprop_authors), None),
+        lambda: next((text for text in markup.byline_texts if text in header_text), None),
+        lambda: _first_line_match(_AUTHOR_RE, bylines),
+        lambda: _first_line_match(_BRACKET_BYLINE_RE, header_text),
+        lambda: _blog_byline(header_text),
+        lambda: _script_author(scripts),
     )
     # Credits go with the article: lines above its headline are menus ("记者调查 民意调查").
-    credit = _credit(page.having(_CREDIT_KEY, title_at or 0)) or _trailing_names(page)
+    credit = first(
+        lambda: _credit(page.having(_CREDIT_KEY, title_at or 0)), lambda: _trailing_names(page)
+    )
     if credit and (byline is None or (source is not None and byline in source)):
         author: str | None = credit
     else:
-        author = (
-            byline
-            or _first_line_match(_AUTHOR_RE, page.having(_AUTHOR_KEY) + cells)
-            or _first_meta(metas, AUTHOR_META)
-            or _blog_byline(page.having(_BYLINE_KEY))
-            or _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))
-            or _name_line(lead)
-            or _first_named(_HEADLINE_NAME_RE, page)
-            or ("简介" in page.joined and _first_named(_AUTHOR_CARD_RE, page))
-            or None
+        author = byline or first(
+            lambda: _first_line_match(_LABELLED_AUTHOR_RE, page.having(_AUTHOR_KEY) + cells),
+            lambda: _first_meta(metas, AUTHOR_META),
+            lambda: _blog_byline(page.having(_BYLINE_KEY)),
+            lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY)),
+            lambda: _name_line(lead),
+            lambda: _first_named(_HEADLINE_NAME_RE, page),
+            lambda: ("简介" in page.joined and _first_named(_AUTHOR_CARD_RE, page)) or None,
         )
     editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(
         _EDITOR_RE, page.having(_EDITOR_KEY)

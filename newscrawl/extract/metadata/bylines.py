@@ -1,0 +1,246 @@
+"""Where bylines live in the markup, and whether a candidate author is a name at all.
+
+A wrong author in a corpus is silently believed, so an author is returned only when it
+looks like one (issue 17, measured by ``bench/bench_metadata.py``): the text of a byline
+element (class, id, itemprop or rel naming ``byline``/``author``), or a labelled name, that
+survives `author_name`: labels and UI words around it removed ("总台记者 张倩",
+"郭励弘 我来说两句", "zboygirl 阅读"), and refused when it is a sentence fragment caught by
+"by …" in prose ("your test suite", "the cards"), a link, a job title, a UI word, or the
+site's own name ("CSDN.NET", "网易": that is the source, not the author).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from urllib.parse import urlsplit
+
+from newscrawl.extract.blocks import DatedTag, PageLines
+
+BYLINE_ATTRIBUTE_RE = re.compile(
+    r"""\b(?:class|id|itemprop|rel)\s*=\s*["']?[^"'>]*?"""
+    r"(?:byline|author|writer|reporter|contributor|dateline)",
+    re.IGNORECASE,
+)
+"""An element that holds the byline: ``class="byline"``, ``class="article-author"``,
+``itemprop="author"``, ``id="js_author"``."""
+BYLINE_LEVELS = 3
+"""How many elements up from a line its byline element may be (a span in a p in the div)."""
+MAX_BYLINE_CHARS = 120
+"""A byline element holds little text; more, and it is a biography or a wrapper."""
+_LEAD_LABEL_RE = re.compile(
+    r"^(?:by|written by|posted by|von|par|por|作者|撰文|文|记者|编译|执笔)\s*[:：/／]?\s+|"
+    r"^(?:作者|撰文|文|记者|编译|执笔)\s*[:：/／]\s*|"
+    r"^[\u4e00-\u9fff]{0,8}?(?:记者|通讯员|评论员|特约撰稿人)\s*[:：]?\s*",
+    re.IGNORECASE,
+)
+"""A label before the name: "By ", "作者：", "文/", "本报记者 ", "信报记者 "."""
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_CUT_RE = re.compile(
+    r"\s+(?:[-–—|｜•·]|on|updated|published|posted)\s+.*$|\s*[|｜•·]\s*.*$|[,，]\s*\d.*$|"
+    rf"\s*\d{{1,4}}\s*(?:[-/.年月]|{_MONTH}\b).*$|\s*\b{_MONTH}\s+\d.*$|"
+    r"\s*\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b.*$",
+    re.IGNORECASE,
+)
+_WEEKDAY_RE = re.compile(r"(?:mon|tue|wed|thu|fri|sat|sun)\.?,?", re.IGNORECASE)
+"""What follows the name on a byline line: " - Mar 2, 2015", " | Staff", ", 10:04 AM",
+" July 10", " Monday, February 29"; a weekday alone is a date's, not a name."""
+UI_WORDS = frozenset(
+    {
+        "关注",
+        "已关注",
+        "订阅",
+        "分享",
+        "收藏",
+        "评论",
+        "点赞",
+        "转发",
+        "举报",
+        "阅读",
+        "我来说两句",
+        "出自",
+        "责任",
+        "责编",
+        "编辑",
+        "来源",
+        "原创",
+        "转载",
+        "新闻",
+        "未知",
+        "佚名",
+        "匿名",
+        "网友",
+        "小编",
+        "admin",
+        "administrator",
+        "by",
+        "follow",
+        "following",
+        "share",
+        "subscribe",
+        "comment",
+        "comments",
+        "login",
+        "fail",
+        "cc",
+        "ssh",
+    }
+)
+"""Words next to a name in bylines (buttons, counters, label fragments) and placeholders
+that are no one's name; compared in lower case."""
+_REPORT_SUFFIX_RE = re.compile(r"\s*\S{0,6}(?:报道|摄影|摄|供图|整理)$")
+"""A dateline or role after the name: "姚峰 上海报道", "张三 摄"."""
+JOB_TITLE_RE = re.compile(r"(?:部长|主任|教授|研究员|院长|总监|主编|经理|主席|秘书长|所长)$")
+"""A name that ends in a job title is someone's position, not a byline name."""
+_LATIN_PARTICLES = frozenset(
+    {"de", "del", "der", "den", "van", "von", "da", "di", "du", "la", "le", "al", "bin", "and"}
+)
+_LATIN_WORD_RE = re.compile(r"[A-Za-zÀ-ÿ][\w'’.-]*")
+MAX_LATIN_WORDS = 8
+_LINK_RE = re.compile(r"https?:|www\.|://|\.(?:com|net|org|cn)\b", re.IGNORECASE)
+_SITE_SUFFIX_RE = re.compile(r"\.(?:com|net|org|cn|co|io|gov|edu)(?:\.cn)?$", re.IGNORECASE)
+_FOLD_RE = re.compile(r"[\s\W_]+")
+
+
+def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
+    """The lines inside byline elements (`BYLINE_ATTRIBUTE_RE`, up to `BYLINE_LEVELS`
+    elements up) that hold at most `MAX_BYLINE_CHARS` of text in all (a wrapper whose class
+    says "author" around the headline and the category is no byline), outside boxes about
+    other content, in page order."""
+    held: dict[int, int] = {}
+    for line in page.lines:
+        for element in _ancestors(page, line.element):
+            held[element] = held.get(element, 0) + len(line.text)
+    marked: dict[int, bool] = {}
+    found: list[str] = []
+    for line in page.lines:
+        if line.noise_element in other_content:
+            continue
+        for element in _ancestors(page, line.element):
+            if element not in marked:
+                attributes = page.attributes.get(element, "")
+                marked[element] = held[element] <= MAX_BYLINE_CHARS and bool(
+                    BYLINE_ATTRIBUTE_RE.search(attributes)
+                )
+            if marked[element]:
+                found.append(line.text)
+                break
+    return found
+
+
+def _ancestors(page: PageLines, element: int) -> Iterator[int]:
+    """`element` and its parents, `BYLINE_LEVELS` in all, short of the page itself."""
+    for _ in range(BYLINE_LEVELS):
+        if element == 0:
+            return
+        yield element
+        element = page.parents.get(element, 0)
+
+
+PHOTO_CREDIT_RE = re.compile(
+    r"\b(?:photo|photograph|image|illustration|video|graphic|picture|credit)s?\b"
+    r"[^.]{0,30}?\bby\b",
+    re.IGNORECASE,
+)
+"""A caption's credit ("Photo by James Martin/CNET"): the photographer, not the reporter."""
+
+
+def without_photo_credits(texts: Sequence[str]) -> list[str]:
+    """`texts` but the lines that credit a photo, video or illustration."""
+    return [text for text in texts if not PHOTO_CREDIT_RE.search(text)]
+
+
+def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
+    """The names of ``itemprop="author"`` tags: their own text, or that of the
+    ``itemprop="name"`` tag right inside them."""
+    names: list[str] = []
+    for i, tag in enumerate(dated):
+        if not re.search(r"""itemprop\s*=\s*["']?author\b""", tag.attributes, re.IGNORECASE):
+            continue
+        text = tag.text.strip()
+        if not text and i + 1 < len(dated) and "name" in dated[i + 1].attributes.lower():
+            text = dated[i + 1].text.strip()
+        if text:
+            names.append(text)
+    return names
+
+
+def outlet_names(site_name: str | None, title: str, url: str | None) -> frozenset[str]:
+    """Folded names of the site: og:site_name, the <title>'s last segment, the host's
+    labels. An author equal to one of them, or the start of one ("网易" of "网易政务"), is
+    the site naming itself."""
+    names = {site_name or ""}
+    segments = re.split(r"\s*(?:[_|｜]|--|—|\s-\s)\s*", title.strip())
+    if len(segments) > 1:
+        names.add(segments[-1])
+    if url:
+        host = (urlsplit(url).hostname or "").removeprefix("www.")
+        names.update(host.split("."))
+        names.add(_SITE_SUFFIX_RE.sub("", host))
+    return frozenset(folded for name in names if (folded := fold(name)))
+
+
+def fold(name: str) -> str:
+    """`name` compared loosely: case, spaces, punctuation and a ``.com``-like suffix gone."""
+    return _FOLD_RE.sub("", _SITE_SUFFIX_RE.sub("", name.strip()).casefold())
+
+
+def author_name(
+    candidate: str | None, outlets: Collection[str] = (), latin_page: bool = False
+) -> str | None:
+    """`candidate` as an author's name, labels and UI words around it removed; None when
+    what is left is no name (see the module docstring) or names one of `outlets`. On a
+    page in Latin script a Latin name must be capitalised; elsewhere a lower-case handle
+    ("zboygirl") is a blog's writer."""
+    if not candidate:
+        return None
+    name = _LEAD_LABEL_RE.sub("", candidate.strip(), count=1)
+    name = _CUT_RE.sub("", name).strip(" \t:：·-—|,，;；")
+    words = [word for word in name.split() if word.casefold() not in UI_WORDS]
+    name = _REPORT_SUFFIX_RE.sub("", " ".join(words)).strip()
+    if name.endswith(".") and not name.endswith(" Jr.") and name[-2:-1].isalpha():
+        name = name[:-1] if len(name.split()[-1]) > 2 else name
+    if not name or name.casefold() in UI_WORDS or _LINK_RE.search(name) or ":" in name:
+        return None
+    if _WEEKDAY_RE.fullmatch(name):
+        return None
+    if JOB_TITLE_RE.search(name) or _names_the_site(fold(name), outlets):
+        return None
+    if _is_latin(name) and not _latin_name(name, handle_ok=not latin_page):
+        return None
+    return name
+
+
+def _names_the_site(folded: str, outlets: Collection[str]) -> bool:
+    """`folded` is a site name or starts one; a personal site ("张三的博客") is its
+    writer's, so only an exact match counts there."""
+    return folded in outlets or any(
+        len(folded) >= 2 and outlet.startswith(folded) and "的" not in outlet for outlet in outlets
+    )
+
+
+def _is_latin(name: str) -> bool:
+    return not re.search(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", name)
+
+
+def _latin_name(name: str, *, handle_ok: bool) -> bool:
+    """Capitalised words (particles aside), a few of them, no sentence inside: "Dan
+    Goodin", "Jong, Michiel de", "Jane Roe and John Doe"; not "your test suite". With
+    `handle_ok`, one word in any case is a user name."""
+    words = _LATIN_WORD_RE.findall(name)
+    if not words or len(words) > MAX_LATIN_WORDS or re.search(r"[.!?;]\s", name):
+        return False
+    if handle_ok and len(words) == 1:
+        return True
+    return all(word[0].isupper() or word.lower() in _LATIN_PARTICLES for word in words)
+
+
+def first_author(
+    candidates: Iterable[str | None], outlets: Collection[str], latin_page: bool
+) -> str | None:
+    """The first candidate that `author_name` accepts, as it returns it."""
+    for candidate in candidates:
+        name = author_name(candidate, outlets, latin_page)
+        if name:
+            return name
+    return None

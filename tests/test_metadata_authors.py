@@ -1,0 +1,128 @@
+"""Never a wrong author: each wrong-author class of issue 17 on a page written here.
+
+Every page gives either its real author or none; a name caught by "by …" in prose, a button,
+a label fragment, an ad widget, a disclaimer or the site's own name is never the author.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extract import extract
+from newscrawl.extract.metadata.bylines import author_name, outlet_names
+
+EN_PARAGRAPH = (
+    "The council approved the new transit plan on Tuesday, adding three bus lines that will "
+    "connect the eastern districts with the university campus and the business park."
+)
+ZH_PARAGRAPH = (
+    "记者从市交通运输局获悉，本市今年将新开通三条公交线路，进一步方便市民出行。新线路覆盖"
+    "城东新区、高新园区和大学城，预计日均客流量将超过五万人次，有效缓解早晚高峰的交通压力。"
+)
+
+
+def english(byline: str, after: str = "", title: str = "Council approves transit plan") -> bytes:
+    body = f"<p>{EN_PARAGRAPH}</p>" * 3
+    return (
+        f"<html lang='en'><head><title>{title}</title></head><body><article>"
+        f"<h1>{title}</h1>{byline}{body}{after}</article></body></html>"
+    ).encode()
+
+
+def chinese(byline: str, after: str = "", title: str = "本市新开三条公交线路_新闻中心") -> bytes:
+    body = f"<p>{ZH_PARAGRAPH}</p>" * 3
+    headline = title.split("_")[0]
+    return (
+        f"<html><head><meta charset='utf-8'><title>{title}</title></head><body>"
+        f"<h1>{headline}</h1>{byline}{body}{after}</body></html>"
+    ).encode()
+
+
+def author(page: bytes, url: str = "https://news.example.com/a/1.html") -> str | None:
+    return extract(page, url).metadata.author
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "<p>Coverage is computed by your test suite, one run at a time, as you would expect.</p>",
+        "<p>The rules were changed by Congress. Lawmakers argued over them for many weeks.</p>",
+        "<p>A study by Stanford University found that riders prefer frequent service, a lot.</p>",
+    ],
+)
+def test_by_in_prose_is_no_byline(sentence: str) -> None:
+    assert author(english("", after=sentence)) is None
+
+
+def test_an_english_byline_element_gives_the_writer() -> None:
+    byline = "<div class='byline'>By Dan Goodin - Mar 2, 2015 1:04pm UTC</div>"
+    assert author(english(byline)) == "Dan Goodin"
+
+
+def test_an_ad_widget_is_no_byline() -> None:
+    widget = "<div class='ads'><span>Sponsored Links by Taboola</span> by Taboola</div>"
+    assert author(english("", after=widget)) is None
+
+
+def test_a_label_fragment_is_no_name() -> None:
+    assert author(chinese("<div>来源：光明网 作者：责任</div>")) is None
+    assert author(chinese("<div>作者：刘满仓 责任编辑：李四</div>")) == "刘满仓"
+    assert author(chinese("<div>作者：未知 责任编辑：李四</div>")) is None
+
+
+def test_a_follow_button_is_no_name() -> None:
+    assert author(chinese("<div class='author'>城市交通 关注</div>")) == "城市交通"
+    assert author(chinese("<div class='author'>关注</div>")) is None
+
+
+def test_the_sites_own_name_is_no_author() -> None:
+    page = chinese("<div>作者：CSDN.NET</div>", title="本市新开三条公交线路_交通博客-CSDN博客")
+    assert author(page, "https://blog.csdn.net/x/article/details/1") is None
+    netease = chinese("<div>作者：网易</div>", title="本市新开三条公交线路_网易政务")
+    assert author(netease, "https://www.163.com/dy/article/1.html") is None
+
+
+def test_a_hosting_disclaimer_is_no_author() -> None:
+    disclaimer = (
+        "<div class='byline'>This article is by a user of NetEase Hao, which is a "
+        "self-media platform</div>"
+    )
+    assert author(english(disclaimer)) is None
+
+
+def test_a_reporter_label_before_the_name_goes() -> None:
+    assert author(chinese("<div>总台记者 张倩</div>")) == "张倩"
+    assert author(chinese("<div>作者：姚峰 上海报道</div>")) == "姚峰"
+
+
+@pytest.mark.parametrize(
+    ("candidate", "expected"),
+    [
+        ("By Jane Roe and John Doe", "Jane Roe and John Doe"),
+        ("Jong, Michiel de", "Jong, Michiel de"),
+        ("Thu 3 Jan 2019 02.00 EST", None),
+        ("Laura June Topolsky July 10", "Laura June Topolsky"),
+        ("http://www.liberation.fr/auteur/2005-afp", None),
+        ("中国国际经济交流中心世界经济研究部部长", None),
+        ("郭励弘 我来说两句", "郭励弘"),
+        ("the cards", None),
+    ],
+)
+def test_author_name(candidate: str, expected: str | None) -> None:
+    assert author_name(candidate, latin_page=True) == expected
+
+
+def test_outlet_names_fold_the_site() -> None:
+    names = outlet_names("新浪网", "标题_新浪财经", "https://finance.sina.com.cn/a.html")
+    assert {"新浪网", "新浪财经", "sina", "finance"} <= names
+    assert author_name("新浪", names) is None  # the start of the site's name
+    assert author_name("张三", outlet_names(None, "文章_张三的博客", None)) == "张三"
+
+
+def test_a_photo_credit_is_not_the_reporter() -> None:
+    caption = (
+        "<figure><img src='a.jpg'><figcaption>Photo by James Martin/CNET</figcaption></figure>"
+    )
+    assert author(english(caption)) is None
+    byline = "<p class='byline'>By Steven Musil</p>"
+    assert author(english(caption + byline)) == "Steven Musil"
