@@ -126,3 +126,26 @@ def test_a_photo_credit_is_not_the_reporter() -> None:
     assert author(english(caption)) is None
     byline = "<p class='byline'>By Steven Musil</p>"
     assert author(english(caption + byline)) == "Steven Musil"
+
+
+def test_json_ld_in_a_cdata_section_is_read() -> None:
+    ld = (
+        '<script type="application/ld+json">\n<![CDATA[\n{"@context":"https://schema.org",'
+        '"@type":"Article","datePublished":"2018-04-05T06:00:00-04:00",'
+        '"author":[{"@type":"Person","name":"Daniel Kahn Gillmor"}]}\n]]>\n</script>'
+    )
+    page = english("").replace(b"</head>", ld.encode() + b"</head>")
+    meta = extract(page, "https://www.example.org/blog/1").metadata
+    assert meta.author == "Daniel Kahn Gillmor"
+    assert meta.published is not None and meta.published.isoformat().startswith("2018-04-05")
+
+
+def test_a_meta_naming_two_properties_counts_for_both() -> None:
+    metas = (
+        '<meta property="dc:creator twitter:site_name" content="Creator Name">'
+        '<meta name="author" content="John C. Welch">'
+    )
+    page = english("").replace(b"</head>", metas.encode() + b"</head>")
+    assert author(page) == "John C. Welch"  # initials are no sentence end
+    only_dc = english("").replace(b"</head>", metas.split("<meta name")[0].encode() + b"</head>")
+    assert author(only_dc) == "Creator Name"

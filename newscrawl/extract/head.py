@@ -111,8 +111,9 @@ class PageHead:
         """Meta contents by key; the first of a key wins (a page's head comes before its
         widgets)."""
         found: dict[str, str] = {}
-        for key, content in self.metas:
-            found.setdefault(key, content)
+        for keys, content in self.metas:
+            for key in keys.split():  # property="dc:creator twitter:site_name" names two
+                found.setdefault(key, content)
         return found
 
     @cached_property

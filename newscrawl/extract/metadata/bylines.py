@@ -95,6 +95,8 @@ JOB_TITLE_RE = re.compile(r"(?:部长|主任|教授|研究员|院长|总监|主�
 _LATIN_PARTICLES = frozenset(
     {"de", "del", "der", "den", "van", "von", "da", "di", "du", "la", "le", "al", "bin", "and"}
 )
+_SENTENCE_END_RE = re.compile(r"[a-z]{2}[.!?;]\s|[!?;]")
+"""A sentence ending inside: "… by the cards. Then"; an initial ("John C. Welch") is none."""
 _LATIN_WORD_RE = re.compile(r"[A-Za-zÀ-ÿ][\w'’.-]*")
 MAX_LATIN_WORDS = 8
 _LINK_RE = re.compile(r"https?:|www\.|://|\.(?:com|net|org|cn)\b", re.IGNORECASE)
@@ -228,7 +230,7 @@ def _latin_name(name: str, *, handle_ok: bool) -> bool:
     Goodin", "Jong, Michiel de", "Jane Roe and John Doe"; not "your test suite". With
     `handle_ok`, one word in any case is a user name."""
     words = _LATIN_WORD_RE.findall(name)
-    if not words or len(words) > MAX_LATIN_WORDS or re.search(r"[.!?;]\s", name):
+    if not words or len(words) > MAX_LATIN_WORDS or _SENTENCE_END_RE.search(name):
         return False
     if handle_ok and len(words) == 1:
         return True

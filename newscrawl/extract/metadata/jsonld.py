@@ -63,8 +63,12 @@ def names(value: object) -> list[str]:
     return []
 
 
+_CDATA_RE = re.compile(r"^(?://\s*)?<!\[CDATA\[|(?://\s*)?\]\]>$")
+"""A CDATA section around the JSON (XHTML habit, kept by many CMSs): not JSON itself."""
+
+
 def _loads(text: str) -> object:
-    text = text.strip()
+    text = _CDATA_RE.sub("", text.strip()).strip()
     if not text:
         return None
     for candidate in (text, _TRAILING_COMMA_RE.sub(r"\1", _CONTROL_RE.sub(" ", text))):

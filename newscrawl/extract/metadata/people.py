@@ -176,6 +176,8 @@ AUTHOR_META = (
     "article:author",
     "og:article:author",
     "dc.creator",
+    "dc:creator",
+    "dcterms.creator",
     "byl",
     "parsely-author",
     "sailthru.author",
