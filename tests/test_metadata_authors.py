@@ -149,3 +149,23 @@ def test_a_meta_naming_two_properties_counts_for_both() -> None:
     assert author(page) == "John C. Welch"  # initials are no sentence end
     only_dc = english("").replace(b"</head>", metas.split("<meta name")[0].encode() + b"</head>")
     assert author(only_dc) == "Creator Name"
+
+
+def test_structured_data_may_name_an_organisation() -> None:
+    ld = (
+        '<script type="application/ld+json">{"@type":"Article","author":'
+        '{"@type":"Organization","name":"Contributors to Wikimedia projects"}}</script>'
+    )
+    page = english("").replace(b"</head>", ld.encode() + b"</head>")
+    assert author(page) == "Contributors to Wikimedia projects"
+
+
+def test_software_credits_and_link_texts_are_no_author() -> None:
+    metas = (
+        '<meta name="generator" content="Discuz! X3.4">'
+        '<meta name="author" content="Discuz! Team and Comsenz UI Team">'
+    )
+    forum = chinese("").replace(b"</head>", metas.encode() + b"</head>")
+    assert author(forum) is None
+    assert author_name("[点击此处收藏本文]") is None
+    assert author_name("Last Updated") is None

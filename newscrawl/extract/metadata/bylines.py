@@ -95,6 +95,10 @@ JOB_TITLE_RE = re.compile(r"(?:部长|主任|教授|研究员|院长|总监|主�
 _LATIN_PARTICLES = frozenset(
     {"de", "del", "der", "den", "van", "von", "da", "di", "du", "la", "le", "al", "bin", "and"}
 )
+_NOT_A_NAME_RE = re.compile(
+    r"[:\[\]【】]|点击|^(?:last\s+)?(?:updated|published|posted|modified)\b", re.IGNORECASE
+)
+"""A label ("Last Updated"), a bracketed link text ("[点击此处收藏本文]"): no one's name."""
 _SENTENCE_END_RE = re.compile(r"[a-z]{2}[.!?;]\s|[!?;]")
 """A sentence ending inside: "… by the cards. Then"; an initial ("John C. Welch") is none."""
 _LATIN_WORD_RE = re.compile(r"[A-Za-zÀ-ÿ][\w'’.-]*")
@@ -102,6 +106,17 @@ MAX_LATIN_WORDS = 8
 _LINK_RE = re.compile(r"https?:|www\.|://|\.(?:com|net|org|cn)\b", re.IGNORECASE)
 _SITE_SUFFIX_RE = re.compile(r"\.(?:com|net|org|cn|co|io|gov|edu)(?:\.cn)?$", re.IGNORECASE)
 _FOLD_RE = re.compile(r"[\s\W_]+")
+
+
+class Structured(str):
+    """A candidate from structured data (JSON-LD, meta, itemprop): the page states it is
+    the author, so it need not look like a byline in prose (an organisation's name,
+    "Contributors to Wikimedia projects", has lower-case words)."""
+
+
+def structured(value: str | None) -> Structured | None:
+    """`value` marked as `Structured` (None stays None)."""
+    return None if value is None else Structured(value)
 
 
 def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
@@ -202,13 +217,22 @@ def author_name(
     name = _REPORT_SUFFIX_RE.sub("", " ".join(words)).strip()
     if name.endswith(".") and not name.endswith(" Jr.") and name[-2:-1].isalpha():
         name = name[:-1] if len(name.split()[-1]) > 2 else name
-    if not name or name.casefold() in UI_WORDS or _LINK_RE.search(name) or ":" in name:
+    if (
+        not name
+        or name.casefold() in UI_WORDS
+        or _LINK_RE.search(name)
+        or _NOT_A_NAME_RE.search(name)
+    ):
         return None
     if _WEEKDAY_RE.fullmatch(name):
         return None
     if JOB_TITLE_RE.search(name) or _names_the_site(fold(name), outlets):
         return None
-    if _is_latin(name) and not _latin_name(name, handle_ok=not latin_page):
+    if (
+        not isinstance(candidate, Structured)
+        and _is_latin(name)
+        and not _latin_name(name, handle_ok=not latin_page)
+    ):
         return None
     return name
 

@@ -17,7 +17,7 @@ from itertools import chain
 from typing import Any
 
 from newscrawl.extract.metadata import jsonld
-from newscrawl.extract.metadata.bylines import first_author, without_photo_credits
+from newscrawl.extract.metadata.bylines import first_author, structured, without_photo_credits
 from newscrawl.extract.metadata.lines import Keyword, Line, PageText
 from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import ScriptVariables, state_author_names
@@ -170,13 +170,14 @@ _ID_RE = re.compile(r"^[A-Za-z_]*\d[\w-]*$")
 _PREFIX_RE = re.compile(r"^(?:来源|作者|记者|source|author)\s*[:：]\s*", re.I)
 _SPACE_RE = re.compile(r"\s+")
 AUTHOR_META = (
+    "dc:creator",
+    "dcterm:creator",
     "citation_author",
     "citation_authors",
     "author",
     "article:author",
     "og:article:author",
     "dc.creator",
-    "dc:creator",
     "dcterms.creator",
     "byl",
     "parsely-author",
@@ -251,8 +252,8 @@ def people(
         return first_author(found, markup.outlets, markup.latin)
 
     byline = first(
-        lambda: _first_ld(ld_objects, "author"),
-        lambda: next(iter(markup.itemprop_authors), None),
+        lambda: structured(_first_ld(ld_objects, "author")),
+        lambda: structured(next(iter(markup.itemprop_authors), None)),
         lambda: next((text for text in markup.byline_texts if text in header_text), None),
         lambda: _first_line_match(_AUTHOR_RE, bylines),
         lambda: _first_line_match(_BRACKET_BYLINE_RE, header_text),
@@ -268,7 +269,7 @@ def people(
     else:
         author = byline or first(
             lambda: _first_line_match(_LABELLED_AUTHOR_RE, page.having(_AUTHOR_KEY) + cells),
-            lambda: _first_meta(metas, AUTHOR_META),
+            lambda: structured(_meta_author(metas)),
             lambda: _blog_byline(page.having(_BYLINE_KEY)),
             lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY)),
             lambda: _name_line(lead),
@@ -372,6 +373,16 @@ def _first_meta(metas: Mapping[str, str], keys: Sequence[str]) -> str | None:
         if value:
             return value
     return None
+
+
+def _meta_author(metas: Mapping[str, str]) -> str | None:
+    """The meta author, unless it credits the software that made the page (a forum's
+    ``author`` "Discuz! Team and Comsenz UI Team" beside ``generator`` "Discuz! X3.4")."""
+    name = _first_meta(metas, AUTHOR_META)
+    software = metas.get("generator", "").split()
+    if name and software and len(software[0]) >= 3 and software[0].casefold() in name.casefold():
+        return None
+    return name
 
 
 def _first_line_match(pattern: re.Pattern[str], texts: Sequence[str]) -> str | None:
