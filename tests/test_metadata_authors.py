@@ -6,8 +6,11 @@ a label fragment, an ad widget, a disclaimer or the site's own name is never the
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from newscrawl.cli import main
 from newscrawl.extract import extract
 from newscrawl.extract.metadata.bylines import author_name, outlet_names
 
@@ -169,3 +172,22 @@ def test_software_credits_and_link_texts_are_no_author() -> None:
     assert author(forum) is None
     assert author_name("[点击此处收藏本文]") is None
     assert author_name("Last Updated") is None
+
+
+def test_explain_names_where_each_value_came_from_and_what_was_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    byline = "<div class='byline'>By Dan Goodin - Mar 2, 2015</div>"
+    meta = extract(english(byline), "https://news.example.com/a/1.html").metadata
+    assert meta.evidence["author"] == "byline element" and meta.evidence["lang"] == "declared"
+    refusing = extract(chinese("<div>来源：光明网 作者：责任</div>")).metadata
+    assert refusing.author is None and refusing.evidence["source"] == "header label"
+    assert refusing.refused_authors == (
+        "'责任' (header label): a label, a button or a date, no name",
+    )
+    page = tmp_path / "page.html"
+    page.write_bytes(chinese("<div>来源：光明网 作者：责任</div>"))
+    assert main(["extract", str(page), "--explain", "--format", "text"]) == 0
+    shown = capsys.readouterr().out
+    assert "source: 光明网 (from header label)" in shown
+    assert "author: none (every candidate refused)" in shown and "refused author '责任'" in shown

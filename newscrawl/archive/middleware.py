@@ -6,6 +6,21 @@ server sent it (before HttpCompressionMiddleware decompresses it and before
 RedirectMiddleware follows a 3xx) and each request with every header the other
 middlewares added; replay hands back those same bytes, and the built-in middlewares then
 decompress and redirect exactly as they did live.
+
+Each response record also says what the crawl knew of the page, in WARC fields of our own
+(WARC 1.1 reserves ``WARC-`` names for the standard and tells readers to ignore fields they
+do not know, so other tools read these archives unchanged):
+
+- ``Newscrawl-Site``: the spider's name, which for a site spider is its site config's name;
+- ``Newscrawl-Page-Kind``: why the page was requested (`PageKind`): ``article`` for the
+  requests the spider marks as article pages (``ARTICLE_META``; a redirect keeps the mark),
+  else by the callback the spider gave the request: ``listing`` (`SiteSpider.parse`),
+  ``feed``, ``sitemap``, ``api``; anything else (robots.txt, a ``-a start_urls`` page whose
+  kind is sniffed from its body, other spiders' callbacks) is ``other``;
+- ``Newscrawl-Found-On``: the listing, feed, sitemap or API URL an article link was found on
+  (the item's ``referer``), when the spider recorded one.
+
+``newscrawl reextract`` reads them to re-extract article pages only, as their site did.
 """
 
 from __future__ import annotations
@@ -24,8 +39,19 @@ from scrapy.statscollectors import StatsCollector
 
 from newscrawl.archive.index import ArchiveIndex
 from newscrawl.archive.model import ArchivedRequest, ArchivedResponse, HeaderPairs
+from newscrawl.archive.page_kind import PageKind
 from newscrawl.archive.reader import archive_files
 from newscrawl.archive.writer import ArchiveWriter
+from newscrawl.middlewares.incremental import ARTICLE_META
+from newscrawl.spiders.site import FOUND_ON
+
+CALLBACK_KINDS = {
+    "parse": PageKind.LISTING,
+    "parse_feed": PageKind.FEED,
+    "parse_sitemap": PageKind.SITEMAP,
+    "parse_api": PageKind.API,
+}
+"""`SiteSpider` callbacks by name -> the kind of page they read."""
 
 logger = logging.getLogger(__name__)
 
@@ -38,9 +64,10 @@ class ArchiveRecorderMiddleware:
     dropped from the recorded headers to keep them true to the stored body.
     """
 
-    def __init__(self, writer: ArchiveWriter, stats: StatsCollector) -> None:
+    def __init__(self, writer: ArchiveWriter, stats: StatsCollector, site: str) -> None:
         self._writer = writer
         self._stats = stats
+        self._site = site
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ArchiveRecorderMiddleware:
@@ -53,12 +80,13 @@ class ArchiveRecorderMiddleware:
             "format": "WARC File Format 1.0",
             "isPartOf": crawler.spidercls.name,
         }
-        middleware = cls(ArchiveWriter(Path(path), info), crawler.stats)
+        middleware = cls(ArchiveWriter(Path(path), info), crawler.stats, crawler.spidercls.name)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
 
     def process_response(self, request: Request, response: Response) -> Response:
-        self._writer.write(_archived_request(request), _archived_response(request, response))
+        archived = _archived_response(request, response, self._site)
+        self._writer.write(_archived_request(request), archived)
         self._stats.inc_value("newscrawl/archive/records")
         return response
 
@@ -143,7 +171,14 @@ def _archived_request(request: Request) -> ArchivedRequest:
     )
 
 
-def _archived_response(request: Request, response: Response) -> ArchivedResponse:
+def page_kind(request: Request) -> PageKind:
+    """Why `request` was made (see the module docstring)."""
+    if request.meta.get(ARTICLE_META):
+        return PageKind.ARTICLE
+    return CALLBACK_KINDS.get(getattr(request.callback, "__name__", ""), PageKind.OTHER)
+
+
+def _archived_response(request: Request, response: Response, site: str) -> ArchivedResponse:
     # An HTTP/2 response ("h2") is stored with an HTTP/1.1 status line, the form WARC
     # readers parse.
     protocol = response.protocol or ""
@@ -154,4 +189,7 @@ def _archived_response(request: Request, response: Response) -> ArchivedResponse
         body=response.body,
         fetched=datetime.now(UTC),
         protocol=protocol if protocol.startswith("HTTP/") else "HTTP/1.1",
+        site=site,
+        page_kind=page_kind(request),
+        found_on=request.meta.get(FOUND_ON),
     )

@@ -6,7 +6,6 @@ and the command-line side never need each other's objects.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,7 +13,12 @@ HeaderPairs = tuple[tuple[str, str], ...]
 """HTTP headers in order, repeated names kept (Set-Cookie); values as latin-1 text."""
 
 HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-_CHARSET_RE = re.compile(r"""charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
+
+SITE_FIELD = "Newscrawl-Site"
+PAGE_KIND_FIELD = "Newscrawl-Page-Kind"
+FOUND_ON_FIELD = "Newscrawl-Found-On"
+"""The WARC fields of a response record naming what the crawl knew of the page (see
+`newscrawl.archive.middleware`); archives recorded before they existed lack them."""
 
 
 def header_value(headers: HeaderPairs, name: str) -> str | None:
@@ -44,6 +48,12 @@ class ArchivedResponse:
     fetched: datetime
     """When the response arrived (the record's WARC-Date), timezone-aware UTC."""
     protocol: str = "HTTP/1.1"
+    site: str | None = None
+    """The spider (site config name) that fetched it; None in archives older than the field."""
+    page_kind: str | None = None
+    """A `newscrawl.archive.page_kind.PageKind` value; None in archives older than the field."""
+    found_on: str | None = None
+    """The listing, feed, sitemap or API URL the link was found on, when the spider said."""
 
     def header(self, name: str) -> str | None:
         """The first value of header `name` (case-insensitive), or None."""
@@ -55,15 +65,10 @@ class ArchivedResponse:
         value = self.header("Content-Type")
         return value.split(";", 1)[0].strip().lower() if value is not None else None
 
-    @property
-    def charset(self) -> str | None:
-        """The Content-Type charset parameter, if the server sent one."""
-        match = _CHARSET_RE.search(self.header("Content-Type") or "")
-        return match.group(1) if match else None
-
     def is_html(self) -> bool:
-        """HTML by Content-Type; a response without one is sniffed for an ``<html`` tag."""
+        """HTML or text by Content-Type, as the crawl's spider takes article pages (the
+        extractor then tells a binary body apart); without one, sniffed for ``<html``."""
         media_type = self.media_type
         if media_type is None:
             return b"<html" in self.body[:1024].lower()
-        return media_type in HTML_MEDIA_TYPES
+        return media_type in HTML_MEDIA_TYPES or media_type.startswith("text/")

@@ -7,7 +7,7 @@ content. Both go through `read_response`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC
 from pathlib import Path
 from typing import BinaryIO
@@ -17,7 +17,7 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.recordloader import ArcWarcRecord
 from warcio.timeutils import iso_date_to_datetime
 
-from newscrawl.archive.model import ArchivedResponse
+from newscrawl.archive.model import FOUND_ON_FIELD, PAGE_KIND_FIELD, SITE_FIELD, ArchivedResponse
 
 WARC_SUFFIXES = (".warc", ".warc.gz")
 _CODING_HEADERS = frozenset({"content-encoding", "transfer-encoding", "content-length"})
@@ -64,6 +64,7 @@ def read_response(record: ArcWarcRecord, *, decode_content: bool) -> ArchivedRes
     the old coding are dropped, so headers and body agree.
     """
     http = record.http_headers
+    warc = record.rec_headers
     chunked = (http.get_header("Transfer-Encoding") or "").lower() == "chunked"
     if decode_content or chunked:
         body = record.content_stream().read()
@@ -72,23 +73,34 @@ def read_response(record: ArcWarcRecord, *, decode_content: bool) -> ArchivedRes
         body = record.raw_stream.read()
         headers = tuple(http.headers)
     return ArchivedResponse(
-        url=record.rec_headers.get_header("WARC-Target-URI"),
+        url=warc.get_header("WARC-Target-URI"),
         status=int(http.get_statuscode()),
         headers=headers,
         body=body,
-        fetched=iso_date_to_datetime(record.rec_headers.get_header("WARC-Date")).replace(
-            tzinfo=UTC
-        ),
+        fetched=iso_date_to_datetime(warc.get_header("WARC-Date")).replace(tzinfo=UTC),
         protocol=http.protocol or "HTTP/1.1",
+        site=warc.get_header(SITE_FIELD),
+        page_kind=warc.get_header(PAGE_KIND_FIELD),
+        found_on=warc.get_header(FOUND_ON_FIELD),
     )
 
 
 def iter_responses(
-    paths: Iterable[Path], *, decode_content: bool = True
+    paths: Iterable[Path],
+    *,
+    decode_content: bool = True,
+    on_read: Callable[[int], object] = lambda _: None,
 ) -> Iterator[ArchivedResponse]:
-    """Every response record of `paths` in archive order, one at a time (memory stays flat)."""
+    """Every response record of `paths` in archive order, one at a time (memory stays flat).
+
+    `on_read` is told how many more bytes of the files were read after each record (of any
+    type): a progress bar over the archive's size."""
     for path in paths:
         with path.open("rb") as stream:
+            done = 0
             for record in ArchiveIterator(stream):
                 if record.rec_type == "response":
                     yield read_response(record, decode_content=decode_content)
+                on_read(stream.tell() - done)
+                done = stream.tell()
+            on_read(stream.tell() - done)

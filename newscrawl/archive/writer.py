@@ -19,7 +19,13 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.timeutils import datetime_to_iso_date
 from warcio.warcwriter import WARCWriter
 
-from newscrawl.archive.model import ArchivedRequest, ArchivedResponse
+from newscrawl.archive.model import (
+    FOUND_ON_FIELD,
+    PAGE_KIND_FIELD,
+    SITE_FIELD,
+    ArchivedRequest,
+    ArchivedResponse,
+)
 from newscrawl.closing import Closing
 
 
@@ -33,15 +39,24 @@ class ArchiveWriter(Closing):
         self._warc.write_record(self._warc.create_warcinfo_record(path.name, dict(info)))
 
     def write(self, request: ArchivedRequest, response: ArchivedResponse) -> None:
-        """Archive one exchange; WARC-Target-URI is the request URL, WARC-Date the fetch time."""
+        """Archive one exchange; WARC-Target-URI is the request URL, WARC-Date the fetch time,
+        and the response's site, page kind and referring page go in fields of their own."""
         date = datetime_to_iso_date(response.fetched.astimezone(UTC).replace(tzinfo=None))
+        fields = {
+            SITE_FIELD: response.site,
+            PAGE_KIND_FIELD: response.page_kind,
+            FOUND_ON_FIELD: response.found_on,
+        }
         status_line = f"{response.status} {_reason(response.status)}".rstrip()
         response_record = self._warc.create_warc_record(
             request.url,
             "response",
             payload=BytesIO(response.body),
             length=len(response.body),
-            warc_headers_dict={"WARC-Date": date},
+            warc_headers_dict={
+                "WARC-Date": date,
+                **{name: value for name, value in fields.items() if value is not None},
+            },
             http_headers=StatusAndHeaders(
                 status_line, list(response.headers), protocol=response.protocol
             ),

@@ -65,7 +65,30 @@ def _explain_header(article: Article, options: Options, width: int) -> list[str]
     if article.confidence is not None:
         why = "; ".join(article.confidence_reasons) or "nothing lowered it"
         header.append(f"confidence: {article.confidence:.2f} ({why})")
-    return header
+    return header + _metadata_lines(article)
+
+
+def _metadata_lines(article: Article) -> list[str]:
+    """Each metadata value with where it came from, and the author candidates refused."""
+    meta = article.metadata
+    values = {
+        "published": meta.published.isoformat() if meta.published else None,
+        "author": meta.author,
+        "source": meta.source,
+        "editor": meta.editor,
+        "lang": meta.lang,
+    }
+    lines = [
+        f"{name}: {value} (from {meta.evidence.get(name, '?')})"
+        for name, value in values.items()
+        if value
+    ]
+    if meta.author is None:
+        lines.append(
+            "author: none" + (" (every candidate refused)" if meta.refused_authors else "")
+        )
+    lines.extend(f"  refused author {refusal}" for refusal in meta.refused_authors)
+    return lines
 
 
 def _line_table(lines: Sequence[LineDecision], width: int) -> list[str]:

@@ -118,7 +118,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="show the line table the decision was made on: features, group, kept or "
         'dropped and by which rule, plus the parameters used (JSON: a "lines" list)',
     )
-    _add_tunables(parser, defaults)
+    add_tunables(parser, defaults)
     parser.add_argument(
         "--charset",
         type=_charset,
@@ -136,7 +136,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def _add_tunables(parser: argparse.ArgumentParser, defaults: Options) -> None:
+def add_tunables(parser: argparse.ArgumentParser, defaults: Options) -> None:
     """The paper method's parameters, one flag per `Options` field (see `TUNABLES`)."""
     helps = {
         "min_line_length": "L: a group starts at a line at least this many characters long",
@@ -189,14 +189,14 @@ def build_options(args: argparse.Namespace) -> Options:
         raise UsageError(str(error)) from None
 
 
-def _warn_ignored_tunables(args: argparse.Namespace, options: Options) -> None:
+def warn_ignored_tunables(command: str, args: argparse.Namespace, options: Options) -> None:
     """Say so when L/D flags meet a method that never reads them, rather than silently
     giving the same result as without them."""
     given = [name for name in TUNABLES if getattr(args, name) is not None]
     if given and options.method != "paper":
         flags = ", ".join("--" + name.replace("_", "-") for name in given)
         print(
-            f"newscrawl extract: {flags}: only --method paper reads these; "
+            f"newscrawl {command}: {flags}: only --method paper reads these; "
             f"ignored by --method {options.method}",
             file=sys.stderr,
         )
@@ -208,7 +208,7 @@ def _warn_ignored_tunables(args: argparse.Namespace, options: Options) -> None:
 def run(args: argparse.Namespace) -> int:
     """Handler: one input prints one result; several inputs or a directory print JSON lines."""
     options = build_options(args)
-    _warn_ignored_tunables(args, options)
+    warn_ignored_tunables("extract", args, options)
     kinds = [_classify(name) for name in args.inputs]
     if kinds.count("stdin") > 1:
         raise UsageError("stdin (-) can be read only once")

@@ -1,95 +1,321 @@
 """``newscrawl reextract``: run the extractor again over archived pages, without crawling.
 
 The archive (``-s NEWSCRAWL_ARCHIVE=…`` of a crawl) keeps the raw responses, so a better
-extractor or other thresholds can be applied to a whole corpus later. Records stream one
-at a time: memory stays flat whatever the archive's size.
+extractor or other thresholds can be applied to a whole corpus later: the articles of the
+store are updated by canonical URL (``--db``), and/or written as the crawl's JSON lines
+(``-o``). Only article pages are extracted, as their site's crawl did
+(`newscrawl.archive.page_kind`); each item carries what a crawled one does (the same
+`extract_fields`, the same extractor options as the crawl's pipeline), so a stored article
+cannot tell how it was extracted but by its `extractor_version`.
+
+Records stream one at a time and the store is written in batches, so memory stays flat
+whatever the archive's size. A page archived twice (two crawls appended to one archive) is
+written twice in archive order: the later copy wins and each is counted. Whatever is not
+stored is counted by its reason on stderr: skipped (not an article page, not a 200, not
+HTML) or dropped (an article page the extractor found no text in).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+from scrapy.settings import Settings
+from tqdm import tqdm
+from warcio.archiveiterator import ArchiveIterator
+from warcio.exceptions import ArchiveLoadFailed
 
 from newscrawl.archive import ArchivedResponse, archive_files, iter_responses
-from newscrawl.commands import UsageError, write_utf8
-from newscrawl.extract import METHODS, Options, extract
+from newscrawl.archive.page_kind import ArticleSites
+from newscrawl.article import ITEM_FIELDS, extract_fields
+from newscrawl.commands import UsageError, fail, is_terminal, write_utf8
+from newscrawl.commands.export import store_failed
+from newscrawl.commands.extract import add_tunables, build_options, warn_ignored_tunables
+from newscrawl.extract import METHODS, Options
+from newscrawl.extract.formats import not_html_kind
+from newscrawl.sites import SiteConfig, scan_sites
+from newscrawl.spiders.loader import site_dirs
+from newscrawl.store import ArticleRecord, Outcome, Store, StoreError, open_store
+from newscrawl.store.records import record_from_item
+from newscrawl.urls import Canonicalizer
+
+COMMAND = "reextract"
+BATCH = 500
+"""Articles per store transaction."""
+OUTCOME_WORDS = {
+    Outcome.NEW: "new",
+    Outcome.UPDATED: "changed",
+    Outcome.UNCHANGED: "unchanged",
+    Outcome.DUPLICATE: "duplicate",
+}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``reextract`` parser and its handler."""
+    defaults = Options()
     parser = subparsers.add_parser(
         "reextract",
-        help="re-run extraction over WARC archives (JSONL out, no crawling)",
-        description="Extract title and body from every HTML 200 response recorded in WARC "
-        "archives (files, or directories of *.warc / *.warc.gz) and write one JSON line per "
-        "page: url, title, body, method, fetched, encoding. Other records are skipped and "
-        "counted in a summary on stderr.",
+        help="re-run extraction over WARC archives into the store and/or JSONL (no crawling)",
+        description="Extract every article page recorded in WARC archives (files, or "
+        "directories of *.warc / *.warc.gz) again, as the crawl that recorded it did, and "
+        "update the store's articles by canonical URL (--db) and/or write one JSON line per "
+        "article (-o), the crawl's item fields. Article pages are those the archive recorded "
+        "as such, or, in archives recorded before page kinds were, those a site config's "
+        "URL patterns call articles. A summary on stderr counts new, changed, unchanged and "
+        "duplicate articles and every record skipped or dropped, by reason; a progress bar "
+        "shows on a terminal.",
+        epilog="exit status: 0 when done, 1 when the store or an archive failed midway or no "
+        "article at all was extracted from a non-empty archive, 2 for usage errors "
+        "(including a store that cannot be opened).",
     )
     parser.add_argument(
-        "archives", nargs="+", type=Path, metavar="ARCHIVE", help="WARC file or dir"
+        "archives", nargs="+", type=Path, metavar="ARCHIVE", help="WARC file or directory"
     )
     parser.add_argument(
-        "-o", "--output", required=True, metavar="FILE", help="JSONL output file ('-': stdout)"
+        "--db",
+        metavar="URL",
+        help="update the articles of the store at this database URL (sqlite:///… or "
+        "postgresql://…); the store must exist",
     )
-    parser.add_argument("--method", choices=METHODS, default="default", help="extraction method")
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="write JSON lines to FILE ('-': stdout)"
+    )
+    parser.add_argument(
+        "--sites",
+        metavar="DIR",
+        default=os.environ.get("NEWSCRAWL_SITES_DIR") or None,
+        help="a directory of site configs, added to the bundled ones and overriding them, as "
+        "the crawl's NEWSCRAWL_SITES_DIR (default: $NEWSCRAWL_SITES_DIR)",
+    )
+    parser.add_argument(
+        "--method", choices=METHODS, default=defaults.method, help="extraction method"
+    )
+    add_tunables(parser, defaults)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Extract every archived HTML page to `args.output`; print what was skipped."""
-    missing = [str(path) for path in args.archives if not path.exists()]
-    if missing:
-        raise UsageError(f"no such archive: {', '.join(missing)}")
-    files = archive_files(args.archives)
-    if not files:
-        raise UsageError("no WARC files (*.warc, *.warc.gz) in the given directories")
-    options = Options(method=args.method)
-    counts: Counter[str] = Counter()
-    with _line_writer(args.output) as write_line:
-        for response in iter_responses(files, decode_content=True):
-            skip = _skip_reason(response)
-            counts[skip or "extracted"] += 1
-            if skip is None:
-                write_line(json.dumps(_article_record(response, options), ensure_ascii=False))
-    print(_summary(counts, len(files), args.output), file=sys.stderr)
+    """Re-extract every archived article page; print the counts."""
+    if args.db is None and args.output is None:
+        raise UsageError("give --db URL (the store to update), -o FILE (JSON lines), or both")
+    files = _readable_archives(args.archives)
+    sites = ArticleSites(_site_configs(args.sites))
+    # As the crawl's extract pipeline: no short-page rule (a short page is an error page).
+    options = replace(build_options(args), short_page_chars=0)
+    warn_ignored_tunables(COMMAND, args, options)
+    try:
+        with ExitStack() as stack:
+            store = stack.enter_context(open_store(args.db, create=False)) if args.db else None
+            try:
+                write_line = stack.enter_context(_line_writer(args.output)) if args.output else None
+            except OSError as error:
+                return fail(COMMAND, f"cannot write {args.output}: {error.strerror or error}")
+            job = Reextraction(sites, options, store, write_line)
+            try:
+                job.process(files)
+            finally:
+                print(job.summary(files, args.output), file=sys.stderr)
+    except StoreError as error:  # could not open (status 2), or failed midway (1)
+        return store_failed(COMMAND, error)
+    except ArchiveLoadFailed as error:
+        where = f"after {job.responses} response record(s)"
+        return fail(COMMAND, f"reading the archive failed {where}: {_problem(error)}", 1)
+    if job.responses and not job.extracted:
+        return fail(COMMAND, f"no article extracted from {job.responses} response record(s)", 1)
     return 0
 
 
-def _skip_reason(response: ArchivedResponse) -> str | None:
-    """Why a response record is not an article page (None when it should be extracted)."""
-    if response.status != 200:
-        return f"status {response.status}"
-    if not response.is_html():
-        return "not HTML"
-    return None
+class Reextraction:
+    """One run: classify, extract and write each archived response; count what happened."""
+
+    def __init__(
+        self,
+        sites: ArticleSites,
+        options: Options,
+        store: Store | None,
+        write_line: Callable[[str], object] | None,
+    ) -> None:
+        self._sites = sites
+        self._options = options
+        self._store = store
+        self._write_line = write_line
+        self._changed_at = datetime.now(UTC)
+        """A changed body's `last_changed`: this run's time, so exports ``--since`` see it."""
+        self._canonicalizers: dict[str, Canonicalizer] = {}
+        self._pending: dict[str, ArticleRecord] = {}
+        self._started = time.perf_counter()
+        self.responses = 0
+        self.extracted = 0
+        self.outcomes: Counter[Outcome] = Counter()
+        self.skipped: Counter[str] = Counter()
+        self.dropped: Counter[str] = Counter()
+
+    def process(self, files: Sequence[Path]) -> None:
+        """Read every response of `files`. Raises `StoreError` or warcio's `ArchiveLoadFailed`
+        midway; what was written before stays written."""
+        total = sum(path.stat().st_size for path in files)
+        with tqdm(
+            total=total,
+            unit="B",
+            unit_scale=True,
+            unit_divisor=1024,
+            desc=COMMAND,
+            file=sys.stderr,
+            disable=not is_terminal(sys.stderr),
+        ) as bar:
+            for response in iter_responses(files, on_read=bar.update):
+                self.add(response)
+            self.flush()
+
+    def add(self, response: ArchivedResponse) -> None:
+        """Extract one response if it is an article page; count it either way."""
+        self.responses += 1
+        site = self._sites.site_of(response)
+        if isinstance(site, str):
+            self.skipped[site] += 1
+            return
+        if response.status != 200:
+            self.skipped[f"status {response.status}"] += 1
+            return
+        if not response.is_html():
+            self.skipped[f"not HTML ({response.media_type or 'no Content-Type'})"] += 1
+            return
+        item = self._item(response, site)
+        if item is None:
+            return
+        self.extracted += 1
+        if self._write_line is not None:
+            line = {f.name: item.get(f.name) for f in ITEM_FIELDS}
+            self._write_line(json.dumps(line, ensure_ascii=False))
+        if self._store is not None:
+            self._queue(record_from_item(item, self._canonicalizer(site), default_site=site.name))
+
+    def _item(self, response: ArchivedResponse, site: SiteConfig) -> dict[str, Any] | None:
+        """The crawl's article item for `response`, or None (counted) when it has no text."""
+        fetched = response.fetched.isoformat(timespec="seconds")
+        charset = site.charset or response.header("Content-Type")
+        try:
+            extracted = extract_fields(response.body, response.url, charset, fetched, self._options)
+        except Exception as error:  # an extractor bug on one page must not lose a long run
+            reason = f"extractor failed: {type(error).__name__}"
+            tqdm.write(f"newscrawl {COMMAND}: {response.url}: {reason}: {error}", file=sys.stderr)
+            self.dropped[reason] += 1
+            return None
+        if (kind := not_html_kind(extracted.reason)) is not None:
+            self.skipped[f"not HTML ({kind})"] += 1
+            return None
+        if extracted.reason is not None:
+            self.dropped[extracted.reason] += 1
+            return None
+        return {
+            "url": response.url,
+            "final_url": response.url,
+            "site": site.name,
+            "status": response.status,
+            "referer": response.found_on,
+            "fetched": fetched,
+            **extracted.fields,
+        }
+
+    def _canonicalizer(self, site: SiteConfig) -> Canonicalizer:
+        """The site's canonical URLs, as its crawl made them (its tracking params, twins)."""
+        if site.name not in self._canonicalizers:
+            canonicalizer = Canonicalizer.with_extra(site.drop_params, site.host_twins)
+            self._canonicalizers[site.name] = canonicalizer
+        return self._canonicalizers[site.name]
+
+    def _queue(self, record: ArticleRecord | None) -> None:
+        """Batch `record`; a URL already in the batch first sends the batch, so each copy
+        of a page gets its own outcome and the later one wins."""
+        if record is None:
+            self.dropped["not an article record"] += 1
+            return
+        if record.canonical_url in self._pending:
+            self.flush()
+        self._pending[record.canonical_url] = record
+        if len(self._pending) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the pending batch (one transaction) and count its outcomes."""
+        if self._store is None or not self._pending:
+            return
+        outcomes = self._store.write(list(self._pending.values()), changed_at=self._changed_at)
+        self.outcomes.update(outcomes.values())
+        self._pending.clear()
+
+    def summary(self, files: Sequence[Path], output: str | None) -> str:
+        """What the run did, a few lines for stderr."""
+        elapsed = time.perf_counter() - self._started
+        rate = self.responses / elapsed if elapsed > 0 else 0.0
+        lines = [
+            f"reextract: {self.responses} response record(s) from {len(files)} archive "
+            f"file(s) in {elapsed:.1f} s ({rate:.1f} pages/s); {self.extracted} article(s) "
+            "extracted"
+        ]
+        if self._store is not None:
+            stored = ", ".join(f"{self.outcomes[o]} {word}" for o, word in OUTCOME_WORDS.items())
+            lines.append(f"reextract: store: {stored}")
+        if output is not None:
+            where = "stdout" if output == "-" else output
+            lines.append(f"reextract: {self.extracted} JSON line(s) written to {where}")
+        lines.append(_counted("dropped", self.dropped))
+        lines.append(_counted("skipped", self.skipped))
+        return "\n".join(lines)
 
 
-def _article_record(response: ArchivedResponse, options: Options) -> dict[str, object]:
-    article = extract(response.body, response.url, options=options, http_charset=response.charset)
-    return {
-        "url": response.url,
-        "title": article.title,
-        "body": article.body,
-        "method": article.method,
-        "fetched": response.fetched.isoformat(),
-        "encoding": article.encoding,
-    }
+def _counted(what: str, counts: Counter[str]) -> str:
+    detail = ", ".join(f"{reason}: {n}" for reason, n in sorted(counts.items()))
+    return f"reextract: {counts.total()} {what}" + (f" ({detail})" if detail else "")
 
 
-def _summary(counts: Counter[str], files: int, output: str) -> str:
-    skipped = sorted((reason, n) for reason, n in counts.items() if reason != "extracted")
-    total_skipped = sum(n for _, n in skipped)
-    detail = ", ".join(f"{reason}: {n}" for reason, n in skipped)
-    where = "stdout" if output == "-" else output
-    return (
-        f"reextract: {counts['extracted']} page(s) from {files} archive file(s) written to "
-        f"{where}; {total_skipped} record(s) skipped" + (f" ({detail})" if detail else "")
-    )
+def _readable_archives(paths: Sequence[Path]) -> list[Path]:
+    """The WARC files named; a usage error for a missing path, a directory without WARC
+    files, or a file that cannot be read or whose first record is not a WARC record."""
+    missing = [str(path) for path in paths if not path.exists()]
+    if missing:
+        raise UsageError(f"no such archive: {', '.join(missing)}")
+    files = archive_files(paths)
+    if not files:
+        raise UsageError("no WARC files (*.warc, *.warc.gz) in the given directories")
+    for path in files:
+        try:
+            with path.open("rb") as stream:
+                next(iter(ArchiveIterator(stream)), None)
+        except ArchiveLoadFailed as error:
+            raise UsageError(f"{path}: not a WARC file ({_problem(error)})") from None
+        except OSError as error:
+            raise UsageError(f"{path}: {error.strerror or error}") from None
+    return files
+
+
+def _problem(error: ArchiveLoadFailed) -> str:
+    """warcio's message without the bytes it quotes (binary junk on a terminal)."""
+    return str(error).split(",", 1)[0]
+
+
+def _site_configs(directory: str | None) -> list[SiteConfig]:
+    """The site configs a crawl would use: the bundled ones, then `directory`'s overriding
+    them. An invalid config is left out with a warning, as the crawl does; its pages are
+    then counted as having no site config."""
+    if directory and not Path(directory).expanduser().is_dir():
+        raise UsageError(f"--sites {directory}: no such directory")
+    settings = Settings({"NEWSCRAWL_BUILTIN_SITES": True, "NEWSCRAWL_SITES_DIR": directory or ""})
+    found = scan_sites(site_dirs(settings))
+    for name, error in found.errors.items():
+        warning = f"site {name!r} left out, its config is invalid: {error}"
+        print(f"newscrawl {COMMAND}: warning: {warning}", file=sys.stderr)
+    return list(found.sites.values())
 
 
 @contextmanager

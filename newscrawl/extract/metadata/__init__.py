@@ -14,7 +14,8 @@ broken or binary pages give an empty `Metadata`. Pure and thread-safe.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import NamedTuple
 
@@ -52,6 +53,12 @@ class Metadata:
     description: str | None = None
     tags: tuple[str, ...] = ()
     top_image: str | None = None
+    evidence: Mapping[str, str] = field(default_factory=dict)
+    """Where each value came from (``{"published": "json-ld", "author": "byline
+    element", "lang": "declared"}``), as ``--explain`` shows it."""
+    refused_authors: tuple[str, ...] = ()
+    """Author candidates found and refused, each with why (``--explain``): when all are,
+    the author is None rather than a guess."""
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready mapping (the time as ISO-8601 with its offset)."""
@@ -67,6 +74,8 @@ class Metadata:
             "description": self.description,
             "tags": list(self.tags),
             "top_image": self.top_image,
+            "evidence": dict(self.evidence),
+            "refused_authors": list(self.refused_authors),
         }
 
 
@@ -129,6 +138,7 @@ def _read(
         header_title_at = min(title_at, lines.HEADER_LINES_BEFORE)
     found = dates.published(structured, header, header_title_at, page_text, url, fetched_at, zone)
     script = page_meta.script_language(page_text)
+    declared = page_meta.declared_language(head)
     markup = people.Markup(
         byline_texts=scan.byline_texts,
         itemprop_authors=bylines.itemprop_authors(dated),
@@ -152,11 +162,17 @@ def _read(
         author=names.author,
         source=names.source,
         editor=names.editor,
-        lang=page_meta.declared_language(head) or script,
+        lang=declared or script,
         canonical_url=page_meta.canonical_url(head, url),
         description=page_meta.description(metas),
         tags=page_meta.tags(head),
         top_image=page_meta.top_image(metas, url),
+        evidence={
+            **({"published": found.source} if found else {}),
+            **names.evidence,
+            **({"lang": "declared" if declared else "script"} if declared or script else {}),
+        },
+        refused_authors=names.refused,
     )
 
 

@@ -206,35 +206,39 @@ def author_name(
     candidate: str | None, outlets: Collection[str] = (), latin_page: bool = False
 ) -> str | None:
     """`candidate` as an author's name, labels and UI words around it removed; None when
-    what is left is no name (see the module docstring) or names one of `outlets`. On a
-    page in Latin script a Latin name must be capitalised; elsewhere a lower-case handle
-    ("zboygirl") is a blog's writer."""
-    if not candidate:
-        return None
+    what is left is no name (see `judge_author`)."""
+    name, _ = judge_author(candidate or "", outlets, latin_page)
+    return name
+
+
+def judge_author(
+    candidate: str, outlets: Collection[str] = (), latin_page: bool = False
+) -> tuple[str | None, str]:
+    """(the name, "") when `candidate` is an author's name once labels and UI words around
+    it are removed, else (None, why not). `outlets` are the site's own names. On a page in
+    Latin script a Latin name must be capitalised unless it comes from structured data;
+    elsewhere a lower-case handle ("zboygirl") is a blog's writer."""
     name = _LEAD_LABEL_RE.sub("", candidate.strip(), count=1)
     name = _CUT_RE.sub("", name).strip(" \t:：·-—|,，;；")
     words = [word for word in name.split() if word.casefold() not in UI_WORDS]
     name = _REPORT_SUFFIX_RE.sub("", " ".join(words)).strip()
     if name.endswith(".") and not name.endswith(" Jr.") and name[-2:-1].isalpha():
         name = name[:-1] if len(name.split()[-1]) > 2 else name
-    if (
-        not name
-        or name.casefold() in UI_WORDS
-        or _LINK_RE.search(name)
-        or _NOT_A_NAME_RE.search(name)
-    ):
-        return None
-    if _WEEKDAY_RE.fullmatch(name):
-        return None
-    if JOB_TITLE_RE.search(name) or _names_the_site(fold(name), outlets):
-        return None
+    if not name or name.casefold() in UI_WORDS or _WEEKDAY_RE.fullmatch(name):
+        return None, "a label, a button or a date, no name"
+    if _LINK_RE.search(name) or _NOT_A_NAME_RE.search(name):
+        return None, "a link or a label"
+    if JOB_TITLE_RE.search(name):
+        return None, "a job title"
+    if _names_the_site(fold(name), outlets):
+        return None, "the site's own name"
     if (
         not isinstance(candidate, Structured)
         and _is_latin(name)
         and not _latin_name(name, handle_ok=not latin_page)
     ):
-        return None
-    return name
+        return None, "not a capitalised name (prose caught by a byline pattern?)"
+    return name, ""
 
 
 def _names_the_site(folded: str, outlets: Collection[str]) -> bool:
@@ -262,11 +266,18 @@ def _latin_name(name: str, *, handle_ok: bool) -> bool:
 
 
 def first_author(
-    candidates: Iterable[str | None], outlets: Collection[str], latin_page: bool
-) -> str | None:
-    """The first candidate that `author_name` accepts, as it returns it."""
-    for candidate in candidates:
-        name = author_name(candidate, outlets, latin_page)
+    candidates: Iterable[tuple[str, str | None]],
+    outlets: Collection[str],
+    latin_page: bool,
+    refused: list[str],
+) -> tuple[str | None, str | None]:
+    """The first (name, where it was found) of `candidates` ((where, candidate) pairs)
+    that `judge_author` accepts; each refused one is added to `refused` with its reason."""
+    for where, candidate in candidates:
+        if not candidate:
+            continue
+        name, why = judge_author(candidate, outlets, latin_page)
         if name:
-            return name
-    return None
+            return name, where
+        refused.append(f"{candidate!r} ({where}): {why}")
+    return None, None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import unescape
 from itertools import chain
 from typing import Any
@@ -215,6 +215,10 @@ class People:
     author: str | None
     source: str | None
     editor: str | None
+    evidence: Mapping[str, str] = field(default_factory=dict)
+    """Where each name was found (``{"author": "byline element", …}``), for ``--explain``."""
+    refused: tuple[str, ...] = ()
+    """Author candidates refused, each with why: none being right, the author stays None."""
 
 
 def people(
@@ -240,46 +244,82 @@ def people(
     header_text = [line.text for line in header]
     bylines = without_photo_credits(header_text)
     cells = _label_cells(page)
-    source = (
-        _first_line_match(_SOURCE_RE, header_text)
-        or _first_meta(metas, SOURCE_META)
-        or _first_ld(ld_objects, "publisher")
-        or _first_line_match(_SOURCE_RE, page.having(_SOURCE_KEY) + cells)
+    source, source_from = _first_found(
+        ("header label", lambda: _first_line_match(_SOURCE_RE, header_text)),
+        ("meta", lambda: _first_meta(metas, SOURCE_META)),
+        ("json-ld publisher", lambda: _first_ld(ld_objects, "publisher")),
+        ("label", lambda: _first_line_match(_SOURCE_RE, page.having(_SOURCE_KEY) + cells)),
     )
+    refused: list[str] = []
 
-    def first(*candidates: Callable[[], str | None]) -> str | None:
-        found = (candidate() for candidate in candidates)
-        return first_author(found, markup.outlets, markup.latin)
+    def first(*candidates: tuple[str, Callable[[], str | None]]) -> tuple[str | None, str | None]:
+        found = ((where, candidate()) for where, candidate in candidates)
+        return first_author(found, markup.outlets, markup.latin, refused)
 
     byline = first(
-        lambda: structured(_first_ld(ld_objects, "author")),
-        lambda: structured(next(iter(markup.itemprop_authors), None)),
-        lambda: next((text for text in markup.byline_texts if text in header_text), None),
-        lambda: _first_line_match(_AUTHOR_RE, bylines),
-        lambda: _first_line_match(_BRACKET_BYLINE_RE, header_text),
-        lambda: _blog_byline(header_text),
-        lambda: _script_author(scripts),
+        ("json-ld", lambda: structured(_first_ld(ld_objects, "author"))),
+        ("itemprop", lambda: structured(next(iter(markup.itemprop_authors), None))),
+        (
+            "byline element",
+            lambda: next((t for t in markup.byline_texts if t in header_text), None),
+        ),
+        ("header label", lambda: _first_line_match(_AUTHOR_RE, bylines)),
+        ("header brackets", lambda: _first_line_match(_BRACKET_BYLINE_RE, header_text)),
+        ("blog byline", lambda: _blog_byline(header_text)),
+        ("script", lambda: _script_author(scripts)),
     )
     # Credits go with the article: lines above its headline are menus ("记者调查 民意调查").
     credit = first(
-        lambda: _credit(page.having(_CREDIT_KEY, title_at or 0)), lambda: _trailing_names(page)
+        ("reporter credit", lambda: _credit(page.having(_CREDIT_KEY, title_at or 0))),
+        ("closing names", lambda: _trailing_names(page)),
     )
-    if credit and (byline is None or (source is not None and byline in source)):
-        author: str | None = credit
+    if credit[0] and (byline[0] is None or (source is not None and byline[0] in source)):
+        author = credit
     else:
-        author = byline or first(
-            lambda: _first_line_match(_LABELLED_AUTHOR_RE, page.having(_AUTHOR_KEY) + cells),
-            lambda: structured(_meta_author(metas)),
-            lambda: _blog_byline(page.having(_BYLINE_KEY)),
-            lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY)),
-            lambda: _name_line(lead),
-            lambda: _first_named(_HEADLINE_NAME_RE, page),
-            lambda: ("简介" in page.joined and _first_named(_AUTHOR_CARD_RE, page)) or None,
+        author = (
+            byline
+            if byline[0]
+            else first(
+                (
+                    "label",
+                    lambda: _first_line_match(
+                        _LABELLED_AUTHOR_RE, page.having(_AUTHOR_KEY) + cells
+                    ),
+                ),
+                ("meta", lambda: structured(_meta_author(metas))),
+                ("blog byline", lambda: _blog_byline(page.having(_BYLINE_KEY))),
+                ("blog owner", lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))),
+                ("names under the headline", lambda: _name_line(lead)),
+                ("headline", lambda: _first_named(_HEADLINE_NAME_RE, page)),
+                (
+                    "author card",
+                    lambda: ("简介" in page.joined and _first_named(_AUTHOR_CARD_RE, page)) or None,
+                ),
+            )
         )
-    editor = _first_line_match(_EDITOR_RE, header_text) or _first_line_match(
-        _EDITOR_RE, page.having(_EDITOR_KEY)
+    editor, editor_from = _first_found(
+        ("header label", lambda: _first_line_match(_EDITOR_RE, header_text)),
+        ("label", lambda: _first_line_match(_EDITOR_RE, page.having(_EDITOR_KEY))),
     )
-    return People(author, source, editor)
+    evidence = {"author": author[1], "source": source_from, "editor": editor_from}
+    return People(
+        author[0],
+        source,
+        editor,
+        {field: where for field, where in evidence.items() if where},
+        tuple(refused),
+    )
+
+
+def _first_found(
+    *candidates: tuple[str, Callable[[], str | None]],
+) -> tuple[str | None, str | None]:
+    """The first value found, and where: the label of its candidate."""
+    for where, candidate in candidates:
+        value = candidate()
+        if value:
+            return value, where
+    return None, None
 
 
 def _label_cells(page: PageText) -> list[str]:
