@@ -182,9 +182,8 @@ def test_explain_names_where_each_value_came_from_and_what_was_refused(
     assert meta.evidence["author"] == "byline element" and meta.evidence["lang"] == "declared"
     refusing = extract(chinese("<div>来源：光明网 作者：责任</div>")).metadata
     assert refusing.author is None and refusing.evidence["source"] == "header label"
-    assert refusing.refused_authors == (
-        "'责任' (header label): a label, a button or a date, no name",
-    )
+    refused = "'责任' (header label): a label, a button or a date, no name"
+    assert refused in refusing.refused_authors
     page = tmp_path / "page.html"
     page.write_bytes(chinese("<div>来源：光明网 作者：责任</div>"))
     assert main(["extract", str(page), "--explain", "--format", "text"]) == 0
