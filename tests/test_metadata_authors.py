@@ -190,3 +190,8 @@ def test_explain_names_where_each_value_came_from_and_what_was_refused(
     shown = capsys.readouterr().out
     assert "source: 光明网 (from header label)" in shown
     assert "author: none (every candidate refused)" in shown and "refused author '责任'" in shown
+
+
+def test_a_script_props_author_is_read() -> None:
+    script = '<script>this.props.headline="x";this.props.author="Erin Cunningham";</script>'
+    assert author(english("", after=script)) == "Erin Cunningham"

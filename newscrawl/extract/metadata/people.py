@@ -83,6 +83,7 @@ _SCRIPT_AUTHORS = ScriptVariables(
         "media_name",
         "accountName",
         "account_name",
+        "author",
     ),
     min_chars=1,
     max_chars=40,
