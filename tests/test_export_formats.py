@@ -36,7 +36,7 @@ NAMES = [f.name for f in EXPORT_FIELDS]
 TWIN_URL = "https://news.example.cn/a/1.html"
 """Stored first, with nearly the same body: the full article is marked its near-duplicate."""
 URL = "https://news.example.cn/a/2.html"
-TWIN_BODY = article_text(1)
+TWIN_BODY = article_text(1, 1500)  # within 3 bits of BODY: a band is shared, so a twin
 BODY = TWIN_BODY + '\n末段，含"引号", 逗号。'
 
 

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from store_support import article_text
 
-from newscrawl.fingerprint import BANDS, bands, content_hash, hamming, simhash
+from newscrawl.fingerprint import (
+    BANDS,
+    bands,
+    content_hash,
+    hamming,
+    normalise,
+    shingle_hashes,
+    simhash,
+)
 
 
 def test_content_hash_ignores_whitespace_and_width() -> None:
@@ -24,6 +34,38 @@ def test_simhash_is_close_for_small_edits_and_far_for_other_texts() -> None:
 def test_simhash_is_deterministic_and_skips_short_bodies() -> None:
     assert simhash(article_text(3)) == simhash(article_text(3))
     assert simhash("短讯。") is None
+
+
+def test_shingles_are_hashed_with_xxh64_of_their_utf32_bytes() -> None:
+    # Known answers from the xxHash library: xxh64_intdigest(shingle.encode("utf-32-le")).
+    assert shingle_hashes("新闻正文").tolist() == [0xACBA35DB3A17EFD5]
+    assert shingle_hashes("ABCD新闻正文😀x").tolist() == [
+        0x2052B9ECAD0EC56C,
+        0x259DD7529A4D4454,
+        0x747F0332A94D9EB0,
+        0x7CF88CDE541FF550,
+        0xACBA35DB3A17EFD5,
+        0xF2C0FDA4D4CC9DAE,
+        0xFC1FB6E093DA533B,
+    ]
+    assert shingle_hashes("哈哈哈哈哈哈").size == 1  # a repeated shingle counts once
+    assert shingle_hashes("短讯。").size == 0
+
+
+def test_fingerprints_do_not_drift() -> None:
+    # Stored fingerprints are compared with new ones: a change here breaks every store.
+    assert simhash(article_text(3)) == 0x25DDD10FC539EBF8
+    assert simhash(article_text(3, 5000)) == 0x26BDD1E5B51BE75A
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="的一是在不了有和人这中大。😀ａ", min_size=100, max_size=2000))
+def test_each_bit_is_the_majority_of_the_distinct_shingle_hashes(body: str) -> None:
+    hashes = [int(h) for h in shingle_hashes(normalise(body))]
+    majority = sum(
+        1 << bit for bit in range(64) if 2 * sum(h >> bit & 1 for h in hashes) > len(hashes)
+    )
+    assert simhash(body) == majority
 
 
 def test_bands_split_the_fingerprint() -> None:

@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import select
 from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
 
+from newscrawl.fingerprint import hamming, simhash
 from newscrawl.store import Outcome, StoreError, open_store
 from newscrawl.store.schema import articles
 from newscrawl.store.sql import SqlStore
@@ -92,12 +93,25 @@ def test_near_duplicate_is_marked_not_dropped(db_url: str) -> None:
         assert stored["https://a/1"]["near_duplicate_of"] is None
 
 
+def syndicated_pair(seed: int) -> tuple[str, str, int]:
+    """An article, its copy with a source line and a changed ending, and their distance in
+    bits (within 3, so they share a band and the limit alone decides)."""
+    original = article_text(seed, 1500)
+    syndicated = "（来源：新华社）" + original[:-3] + "完。"
+    distance = hamming(simhash(original) or 0, simhash(syndicated) or 0)
+    assert 0 < distance <= 3
+    return original, syndicated, distance
+
+
 def test_near_duplicate_limit_is_configurable(db_url: str) -> None:
-    original = article_text(5, 1500)
-    syndicated = "（来源：新华社）" + original[:-3] + "完。"  # 2 bits away
-    with SqlStore.open(db_url, near_duplicate_bits=1) as store:
+    original, syndicated, distance = syndicated_pair(5)
+    with SqlStore.open(db_url, near_duplicate_bits=distance - 1) as store:
         store.write([record("https://a/1", original), record("https://b/1", syndicated)])
         assert rows(store)["https://b/1"]["near_duplicate_of"] is None
+    original, syndicated, distance = syndicated_pair(6)
+    with SqlStore.open(db_url, near_duplicate_bits=distance) as store:
+        store.write([record("https://a/2", original), record("https://b/2", syndicated)])
+        assert rows(store)["https://b/2"]["near_duplicate_of"] == "https://a/2"
 
 
 def test_near_duplicates_within_one_batch(db_url: str) -> None:

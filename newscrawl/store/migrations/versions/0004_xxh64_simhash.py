@@ -1,0 +1,50 @@
+"""simhashes recomputed with XXH64 shingle hashes
+
+`newscrawl.fingerprint` now hashes shingles with XXH64 (25x faster than one blake2b call
+per shingle, issue 18). A fingerprint made the old way is unrelated to a new one, so stored
+articles would never be found as near-twins of new ones: every stored body is fingerprinted
+again, 1,000 rows at a time. Exact duplicates (`content_hash`) do not change.
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+from newscrawl.fingerprint import BANDS, bands, simhash
+from newscrawl.store.schema import articles
+
+revision = "0004"
+down_revision = "0003"
+
+BATCH = 1000
+
+
+def upgrade() -> None:
+    conn = op.get_bind()
+    band_names = [f"simhash_band{i}" for i in range(BANDS)]
+    refresh = (
+        sa.update(articles)
+        .where(articles.c.id == sa.bindparam("row_id"))
+        .values(
+            simhash=sa.bindparam("fingerprint", type_=articles.c.simhash.type),
+            **{name: sa.bindparam(name) for name in band_names},
+        )
+    )
+    after = 0
+    while True:
+        rows = conn.execute(
+            sa.select(articles.c.id, articles.c.body)
+            .where(articles.c.id > after)
+            .order_by(articles.c.id)
+            .limit(BATCH)
+        ).all()
+        if not rows:
+            return
+        updates = []
+        for row_id, body in rows:
+            fingerprint = simhash(body)
+            parts = bands(fingerprint) if fingerprint is not None else (None,) * BANDS
+            updates.append(
+                {"row_id": row_id, "fingerprint": fingerprint, **dict(zip(band_names, parts, strict=True))}
+            )
+        conn.execute(refresh, updates)
+        after = rows[-1][0]
