@@ -44,7 +44,11 @@ def upgrade() -> None:
             fingerprint = simhash(body)
             parts = bands(fingerprint) if fingerprint is not None else (None,) * BANDS
             updates.append(
-                {"row_id": row_id, "fingerprint": fingerprint, **dict(zip(band_names, parts, strict=True))}
+                {
+                    "row_id": row_id,
+                    "fingerprint": fingerprint,
+                    **dict(zip(band_names, parts, strict=True)),
+                }
             )
         conn.execute(refresh, updates)
         after = rows[-1][0]
