@@ -15,7 +15,7 @@ another host or be wrong, so it is kept but never keys anything.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from functools import cache
@@ -268,6 +268,13 @@ def item_value(article_field: ArticleField, value: Any) -> Any:
     if article_field.kind is Kind.TIME and isinstance(value, datetime):
         return value.isoformat()
     return value
+
+
+def for_crawl(options: Options) -> Options:
+    """`options` as a crawl (and a re-extraction of one) extracts with: no short-page rule,
+    since a fetched page with under 300 characters of text is an error or stub page ("Not
+    found"), dropped with its reason rather than stored as an article."""
+    return replace(options, short_page_chars=0)
 
 
 def extract_fields(

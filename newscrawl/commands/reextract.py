@@ -25,7 +25,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ from warcio.exceptions import ArchiveLoadFailed
 
 from newscrawl.archive import ArchivedResponse, archive_files, iter_responses
 from newscrawl.archive.page_kind import ArticleSites
-from newscrawl.article import ITEM_FIELDS, extract_fields
+from newscrawl.article import ITEM_FIELDS, extract_fields, for_crawl
 from newscrawl.commands import UsageError, fail, is_terminal, write_utf8
 from newscrawl.commands.export import store_failed
 from newscrawl.commands.extract import add_tunables, build_options, warn_ignored_tunables
@@ -110,8 +109,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give --db URL (the store to update), -o FILE (JSON lines), or both")
     files = _readable_archives(args.archives)
     sites = ArticleSites(_site_configs(args.sites))
-    # As the crawl's extract pipeline: no short-page rule (a short page is an error page).
-    options = replace(build_options(args), short_page_chars=0)
+    options = for_crawl(build_options(args))  # as the crawl's extract pipeline does
     warn_ignored_tunables(COMMAND, args, options)
     try:
         with ExitStack() as stack:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
-from newscrawl.article import Extracted, extract_fields
+from newscrawl.article import Extracted, extract_fields, for_crawl
 from newscrawl.extract import Options
 from newscrawl.extract.formats import not_html_kind
 from newscrawl.items import ArticleItem, RawPage, confidence_threshold
@@ -82,9 +82,7 @@ class ExtractPipeline:
         min_confidence = _min_confidence(settings)  # checked before any worker starts
         workers = WorkerPool(processes, preload=[__name__]) if processes else None
         assert crawler.stats is not None
-        # No short-page rule in a crawl: a fetched page with under 300 chars of text is an
-        # error or stub page ("Not found"), dropped with its reason, not stored as an article.
-        options = Options(method=method or "default", short_page_chars=0)
+        options = for_crawl(Options(method=method or "default"))
         return cls(crawler.stats, options, workers, min_confidence=min_confidence)
 
     async def close_spider(self) -> None:
