@@ -4,26 +4,10 @@ or harm the published precision."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_metadata.py"
-
-
-@pytest.fixture(scope="module")
-def bench() -> ModuleType:
-    """The benchmark script, loaded as tests/test_metadata_dataset.py does."""
-    spec = importlib.util.spec_from_file_location("bench_metadata", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize(

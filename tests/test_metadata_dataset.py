@@ -4,25 +4,8 @@ A drop below a floor is a regression to explain, not noise: the extractor is det
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
-
-import pytest
-
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_metadata.py"
-
-
-@pytest.fixture(scope="module")
-def bench() -> ModuleType:
-    """The benchmark script, so the test scores exactly as the published table does."""
-    spec = importlib.util.spec_from_file_location("bench_metadata", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_zh_cwce_floors(shared_dir: Path, bench: ModuleType) -> None:

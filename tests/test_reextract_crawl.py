@@ -6,15 +6,14 @@ changed a body (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from dataclasses import replace
 from io import BytesIO
 from pathlib import Path
 
 import pytest
 from store_support import Site, article_text, db_url_fixture  # noqa: F401 (fixture)
+from test_store_site_crawl import SITE_TOML as STORE_SITE_TOML
+from test_store_site_crawl import crawl_local
 from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -26,20 +25,9 @@ from newscrawl.extract import Options, extract
 from newscrawl.store import open_store
 
 ARTICLES = 6
-SITE_TOML = """\
-allowed_domains = ["127.0.0.1"]
-
-[politeness]
-download_delay = 0
-concurrency = 4
-
-[urls]
-article = ['^http://127\\.0\\.0\\.1:\\d+/a/\\d+\\.html$']
-
-[[entry]]
-kind = "html"
-url = "{base}/list.html"
-
+SITE_TOML = (
+    STORE_SITE_TOML
+    + """
 [[entry]]
 kind = "rss"
 url = "{base}/feed.xml"
@@ -48,6 +36,7 @@ url = "{base}/feed.xml"
 kind = "sitemap"
 url = "{base}/sitemap.xml"
 """
+)
 CRAWLED = Options(method="paper", short_page_chars=0)
 """What the crawls below extract with (NEWSCRAWL_EXTRACT_METHOD=paper in the pipeline)."""
 REEXTRACTED = replace(CRAWLED, min_line_length=40)
@@ -71,27 +60,10 @@ class NotedSite(Site):
 
 
 def crawl(site: Site, workdir: Path, *settings: str) -> None:
-    """``scrapy crawl local`` with `settings` (NAME=value), the local site's config in a
-    sites directory of `workdir`, recording to ``workdir/crawl.warc.gz``."""
-    sites = workdir / "sites"
-    sites.mkdir(exist_ok=True)
-    (sites / "local.toml").write_text(SITE_TOML.format(base=site.url), encoding="utf-8")
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newscrawl.settings"}
-    env["NEWSCRAWL_SITES_DIR"] = str(sites)
-    command = [sys.executable, "-m", "scrapy", "crawl", "local"]
-    for setting in (
-        f"NEWSCRAWL_ARCHIVE={workdir / 'crawl.warc.gz'}",
-        "NEWSCRAWL_DEFAULT_FEED=",
-        "AUTOTHROTTLE_ENABLED=False",
-        "ROBOTSTXT_OBEY=True",
-        "TELNETCONSOLE_ENABLED=False",
-        *settings,
-    ):
-        command += ["-s", setting]
-    done = subprocess.run(
-        command, cwd=workdir, env=env, capture_output=True, text=True, timeout=180, check=False
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    """``scrapy crawl local`` with `settings` (NAME=value), robots.txt obeyed, recording to
+    ``workdir/crawl.warc.gz``."""
+    archive = f"NEWSCRAWL_ARCHIVE={workdir / 'crawl.warc.gz'}"
+    crawl_local(site, workdir, archive, "ROBOTSTXT_OBEY=True", *settings, toml=SITE_TOML)
 
 
 @pytest.fixture(scope="module")

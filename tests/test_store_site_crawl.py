@@ -28,26 +28,33 @@ url = "{base}/list.html"
 """
 
 
-def crawl(site: Site, tmp_path: Path, db_url: str) -> str:
-    sites = tmp_path / "sites"
+def crawl_local(site: Site, workdir: Path, *settings: str, toml: str = SITE_TOML) -> str:
+    """``scrapy crawl local`` in a subprocess, the local site's config (`toml`) in a sites
+    directory of `workdir`, with `settings` (NAME=value, after this test set's defaults);
+    its log."""
+    sites = workdir / "sites"
     sites.mkdir(exist_ok=True)
-    (sites / "local.toml").write_text(SITE_TOML.format(base=site.url), encoding="utf-8")
+    (sites / "local.toml").write_text(toml.format(base=site.url), encoding="utf-8")
     env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newscrawl.settings"}
     env["NEWSCRAWL_SITES_DIR"] = str(sites)
     command = [sys.executable, "-m", "scrapy", "crawl", "local"]
     for setting in (
-        f"NEWSCRAWL_DB_URL={db_url}",
         "NEWSCRAWL_DEFAULT_FEED=",
         "AUTOTHROTTLE_ENABLED=False",
         "ROBOTSTXT_OBEY=False",
         "TELNETCONSOLE_ENABLED=False",
+        *settings,
     ):
         command += ["-s", setting]
     done = subprocess.run(
-        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180
+        command, cwd=workdir, env=env, capture_output=True, text=True, timeout=180
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stderr
+
+
+def crawl(site: Site, tmp_path: Path, db_url: str) -> str:
+    return crawl_local(site, tmp_path, f"NEWSCRAWL_DB_URL={db_url}")
 
 
 def test_site_spider_articles_are_stored(tmp_path: Path) -> None:
