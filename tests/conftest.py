@@ -54,3 +54,37 @@ def bench() -> ModuleType:
     sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
+
+
+SLOW_MODULES = frozenset(
+    {
+        # Real crawls, servers and subprocesses (scrapy, scrapyd, Redis workers, schedules).
+        "test_archive",
+        "test_crawl_health",
+        "test_distributed",
+        "test_download_stack",
+        "test_reextract_crawl",
+        "test_replay_incremental",
+        "test_resume",
+        "test_schedule",
+        "test_scrapyd",
+        "test_site_crawl",
+        "test_store_crawl",
+        "test_store_site_crawl",
+        "test_user_errors",
+        # Every dataset page, or thousands of generated ones.
+        "test_blockscan",
+        "test_fuzz_extract",
+        "test_quality_gate",
+        "test_replay_sites",
+        "test_textscan",
+    }
+)
+"""Test modules marked `slow`: 85% of the suite's time (``--durations``). The edit loop is
+``pytest -m "not slow"``; CI and the README's command run everything."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
