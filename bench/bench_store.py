@@ -1,11 +1,22 @@
-"""Store benchmark: batched insert throughput (SQLite, PostgreSQL), export throughput, the
-incremental skip's lookup rate, and the peak memory of exporting a large store (flat).
+"""Store benchmark (issue 18): what writing a batch of 1,000 new articles costs as the store
+grows, on SQLite and PostgreSQL, and the near-duplicate key index alone at 10**7 articles.
 
-    .venv/bin/python bench/bench_store.py [--articles 20000] [--export-articles 100000]
+    .venv/bin/python bench/bench_store.py [--sizes 10k,100k,1m] [--backends sqlite,postgresql]
+    .venv/bin/python bench/bench_store.py --keys-only 10m [--backends sqlite]
 
-Records carry precomputed fingerprints (random simhash, a unique content hash) so the
-insert figures measure the store; fingerprinting a body is timed on its own line. PostgreSQL
-runs in a throw-away schema on 127.0.0.1:5432 and is left out when unreachable.
+At each size (articles stored) the store is filled through `Store.write`, then `MEASURED`
+more batches are written and timed one by one. Per size: inserts/s (over those batches,
+checkpoints included, then the median and the slowest batch), the rows the near-duplicate
+check fetches per article (`near_twin_candidates` for the batch's keys, run untimed before
+the batch is written: with random fingerprints these are chance matches; each article
+costs 14 index probes whatever the size), the incremental skip's "already stored?" lookup
+(`is_known`, half hits, microseconds per call) and the bytes per stored article (whole
+database, and the key index's share).
+
+Records carry precomputed fingerprints (random simhash, the content hash of a unique body)
+so the figures measure the store. ``--keys-only`` fills `articles` with bodiless rows and
+`simhash_keys` with the keys of random fingerprints in bulk (sorted), then times writes and
+the lookup as above. PostgreSQL runs in a throw-away schema on 127.0.0.1:5432.
 """
 
 from __future__ import annotations
@@ -14,18 +25,24 @@ import argparse
 import hashlib
 import json
 import random
-import subprocess
+import statistics
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from tempfile import TemporaryDirectory
+from types import MappingProxyType
+from typing import Any
 
-from newscrawl.fingerprint import simhash
-from newscrawl.store import ArticleRecord, open_store
-from newscrawl.store.export import write_jsonl
+import numpy as np
+from sqlalchemy import Engine, text
+
+from newscrawl.fingerprint import KEY_PLANES, NEAR_DUPLICATE_BITS, lookup_keys
+from newscrawl.store import ArticleRecord
+from newscrawl.store.sql import SqlStore, near_twin_candidates
 
 ALPHABET = (
     "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可"
@@ -33,158 +50,281 @@ ALPHABET = (
 )
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 BATCH = 1000
+MEASURED = 10
+"""Batches timed at each size (at 1,000,000 a checkpoint falls in every 8 or so)."""
 BODY_CHARS = 1500
+LOOKUPS = 5000
+START = datetime(2024, 5, 1, tzinfo=UTC)
 RESULTS = Path(__file__).with_name("results") / "store.json"
 
 
-def records(count: int, seed: int = 0) -> Iterator[ArticleRecord]:
-    """Distinct articles of `BODY_CHARS` characters with cheap, realistic fingerprints."""
-    rng = random.Random(seed)
-    start = datetime(2024, 5, 1, tzinfo=UTC)
-    for i in range(count):
-        body = "".join(rng.choices(ALPHABET, k=BODY_CHARS))
-        url = f"https://news.example.cn/{seed}/{i}.html"
-        yield ArticleRecord(
+def parse_size(size: str) -> int:
+    """``10k``, ``1m``, ``2500`` -> an article count."""
+    scale = {"k": 1_000, "m": 1_000_000}.get(size[-1].lower(), 1)
+    return int(float(size.rstrip("kKmM")) * scale)
+
+
+class Articles:
+    """Distinct articles of `BODY_CHARS` characters with random simhashes, in batches."""
+
+    def __init__(self, seed: int = 1) -> None:
+        self._rng = random.Random(seed)
+        self._text = "".join(self._rng.choices(ALPHABET, k=200_000))
+        self._template = ArticleRecord.of(
+            canonical_url="https://news.example.cn/0.html",
+            fetched_at=START,
+            final_url="https://news.example.cn/0.html",
+            site="site0",
+            title="",
+            body=self._text[:BODY_CHARS],
+        )
+        self.made = 0
+
+    def batch(self) -> list[ArticleRecord]:
+        return [self._next() for _ in range(BATCH)]
+
+    def _next(self) -> ArticleRecord:
+        i = self.made
+        self.made += 1
+        offset = self._rng.randrange(len(self._text) - BODY_CHARS)
+        body = f"{i}。{self._text[offset : offset + BODY_CHARS]}"
+        url = f"https://news.example.cn/{i % 8}/{i}.html"
+        values = dict(
+            self._template.values, final_url=url, site=f"site{i % 8}", title=f"第{i}篇", body=body
+        )
+        return replace(
+            self._template,
             canonical_url=url,
-            fetched_url=url,
-            site=f"site{i % 8}",
-            title=f"第{i}篇",
-            body=body,
-            fetched_at=start + timedelta(seconds=i),
+            fetched_at=START + timedelta(seconds=i),
+            values=MappingProxyType(values),
             content_hash=hashlib.sha256(body.encode()).hexdigest(),
-            simhash=rng.getrandbits(64),
+            simhash=self._rng.getrandbits(64),
         )
 
 
-def batches(count: int, seed: int) -> Iterator[list[ArticleRecord]]:
-    batch: list[ArticleRecord] = []
-    for item in records(count, seed):
-        batch.append(item)
-        if len(batch) == BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
-def fill(url: str, count: int) -> float:
-    """Insert `count` articles in batches of `BATCH`; articles per second (writes only)."""
-    prepared = list(batches(count, seed=1))
-    with open_store(url) as store:
+def measure(store: SqlStore, source: Articles, stored: int) -> dict[str, Any]:
+    """Time `MEASURED` batches written to a store of `stored` articles; the rows the
+    near-duplicate check fetched for them, the "already stored?" lookup, the bytes."""
+    rates: list[float] = []
+    rows = 0
+    for _ in range(MEASURED):
+        batch = source.batch()
+        keys = {key for record in batch if record.simhash for key in lookup_keys(record.simhash)}
+        with store.engine.connect() as conn:
+            rows += len(near_twin_candidates(conn, keys))
         started = time.perf_counter()
-        for batch in prepared:
-            store.write(batch)
-        return count / (time.perf_counter() - started)
+        store.write(batch)
+        rates.append(len(batch) / (time.perf_counter() - started))
+    total, keys_bytes = sizes(store.engine)
+    count = stored + MEASURED * BATCH
+    return {
+        "stored": stored,
+        "inserts/s": round(len(rates) / sum(1 / rate for rate in rates)),
+        "inserts/s (median batch)": round(statistics.median(rates)),
+        "inserts/s (slowest batch)": round(min(rates)),
+        "rows fetched per article": rows / (MEASURED * BATCH),
+        "is_known (us)": round(lookup_micros(store, count), 1),
+        "bytes per article": round(total / count),
+        "key index bytes per article": round(keys_bytes / count),
+    }
 
 
-def export_rate(url: str) -> tuple[int, float]:
-    with open_store(url) as store, tempfile.TemporaryFile() as out:
-        started = time.perf_counter()
-        count = write_jsonl(store.iter_articles(), out)
-        return count, count / (time.perf_counter() - started)
-
-
-def lookup_rate(url: str, count: int, probes: int = 5000) -> float:
-    """`is_known` calls per second (the incremental skip's per-request cost), half hits."""
+def lookup_micros(store: SqlStore, count: int) -> float:
+    """Microseconds per `is_known` call (the incremental skip's question), half hits."""
     rng = random.Random(2)
-    urls = [f"https://news.example.cn/1/{rng.randrange(count * 2)}.html" for _ in range(probes)]
-    with open_store(url) as store:
-        started = time.perf_counter()
-        for probe in urls:
-            store.is_known(probe)
-        return probes / (time.perf_counter() - started)
-
-
-def export_peak_rss_mib(url: str, out: Path) -> float:
-    """Peak RSS of a `newscrawl export` process writing the whole store to JSONL."""
-    # VmHWM, not ru_maxrss: the latter keeps the forking parent's peak across exec.
-    code = (
-        "import re, sys; from newscrawl.cli import main; rc = main(sys.argv[1:]); "
-        "status = open('/proc/self/status').read(); "
-        "print(re.search(r'VmHWM:\\s+(\\d+)', status)[1], file=sys.stderr); "
-        "raise SystemExit(rc)"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, "export", "--db", url, "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return int(done.stderr.strip().splitlines()[-1]) / 1024
-
-
-def fingerprint_rate(samples: int = 300) -> float:
-    bodies = [body.body for body in records(samples, seed=3)]
+    urls = [
+        f"https://news.example.cn/{i % 8}/{i}.html" for i in rng.sample(range(2 * count), LOOKUPS)
+    ]
     started = time.perf_counter()
-    for body in bodies:
-        simhash(body)
-        hashlib.sha256(body.encode()).hexdigest()
-    return samples / (time.perf_counter() - started)
+    for url in urls:
+        store.is_known(url)
+    return (time.perf_counter() - started) / LOOKUPS * 1e6
 
 
-def backends(workdir: Path) -> Iterator[tuple[str, str]]:
-    """(name, URL) for SQLite and, when reachable, PostgreSQL (a schema dropped after)."""
-    yield "sqlite", f"sqlite:///{workdir}/bench.db"
+def sizes(engine: Engine) -> tuple[int, int]:
+    """Bytes of the whole store and of the key index (SQLite: the file after a checkpoint;
+    PostgreSQL: the tables with their indexes and TOAST)."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "postgresql":
+            total, keys = conn.execute(
+                text(
+                    "SELECT sum(pg_total_relation_size(c.oid)),"
+                    " sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname = 'simhash_keys')"
+                    " FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace"
+                    " AND c.relkind = 'r'"
+                )
+            ).one()
+            return int(total), int(keys or 0)
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        pages = conn.exec_driver_sql("PRAGMA page_count").scalar_one()
+        page_size = conn.exec_driver_sql("PRAGMA page_size").scalar_one()
+        keys = conn.exec_driver_sql(
+            "SELECT sum(pgsize) FROM dbstat WHERE name = 'simhash_keys'"
+        ).scalar_one()
+        return int(pages * page_size), int(keys or 0)
+
+
+def grow(url: str, targets: list[int], near_bits: int) -> Iterator[dict[str, Any]]:
+    """Fill a store to each of `targets` in turn and measure it there."""
+    source = Articles()
+    with SqlStore.open(url, near_duplicate_bits=near_bits) as store:
+        for target in targets:
+            started = time.perf_counter()
+            while source.made < target:
+                store.write(source.batch())
+            filled = time.perf_counter() - started
+            print(f"  filled to {source.made:,} in {filled:.0f} s", file=sys.stderr, flush=True)
+            yield measure(store, source, source.made)
+
+
+# --- the key index alone -------------------------------------------------------------------
+
+
+def numpy_keys(fingerprints: np.ndarray) -> np.ndarray:
+    """`lookup_keys` of many fingerprints at once: shape (len(fingerprints), 14)."""
+    as_bytes = [(fingerprints >> np.uint64(8 * i)) & np.uint64(0xFF) for i in range(8)]
+    columns = []
+    for plane, (p0, p1, p2, p3) in enumerate(KEY_PLANES):
+        low = as_bytes[p0] | as_bytes[p1] << np.uint64(8)
+        high = as_bytes[p2] << np.uint64(16) | as_bytes[p3] << np.uint64(24)
+        columns.append(np.uint64(plane << 32) | low | high)
+    return np.stack(columns, axis=1)
+
+
+def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
+    """`count` bodiless articles with random simhashes and their keys, loaded in bulk."""
+    rng = np.random.default_rng(7)
+    fingerprints = rng.integers(0, 2**64, size=count, dtype=np.uint64)
+    keys = numpy_keys(fingerprints)
+    first = int(fingerprints[0])
+    assert [int(k) for k in keys[0]] == lookup_keys(first)
+    ids = np.repeat(np.arange(1, count + 1, dtype=np.int64), len(KEY_PLANES))
+    flat = keys.reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    flat, ids = flat[order], ids[order]
+    signed = fingerprints.astype(np.int64)  # the store's BIGINT holds the two's complement
+    stamp = START.isoformat()
+    raw = engine.raw_connection()
     try:
+        cursor = raw.cursor()
+        article_columns = (
+            "id, canonical_url, final_url, site, title, body, simhash,"
+            " first_seen, last_fetched, last_changed"
+        )
+        if engine.dialect.name == "postgresql":
+            with cursor.copy(f"COPY articles ({article_columns}) FROM STDIN") as copy:
+                for i in range(count):
+                    url = f"k/{i + 1}"
+                    copy.write_row(
+                        (i + 1, url, url, "s", "", "", int(signed[i]), stamp, stamp, stamp)
+                    )
+            with cursor.copy("COPY simhash_keys (key, article_id) FROM STDIN") as copy:
+                for start in range(0, len(flat), chunk):
+                    for row in zip(
+                        flat[start : start + chunk].tolist(),
+                        ids[start : start + chunk].tolist(),
+                        strict=True,
+                    ):
+                        copy.write_row(row)
+            cursor.execute("SELECT setval(pg_get_serial_sequence('articles', 'id'), %s)", (count,))
+        else:
+            stamp = START.replace(tzinfo=None).isoformat(sep=" ")
+            cursor.executemany(
+                f"INSERT INTO articles ({article_columns})"
+                " VALUES (?, ?, ?, 's', '', '', ?, ?, ?, ?)",
+                (
+                    (i + 1, f"k/{i + 1}", f"k/{i + 1}", int(signed[i]), stamp, stamp, stamp)
+                    for i in range(count)
+                ),
+            )
+            for start in range(0, len(flat), chunk):
+                cursor.executemany(
+                    "INSERT INTO simhash_keys (key, article_id) VALUES (?, ?)",
+                    zip(
+                        flat[start : start + chunk].tolist(),
+                        ids[start : start + chunk].tolist(),
+                        strict=True,
+                    ),
+                )
+        raw.commit()
+    finally:
+        raw.close()
+
+
+def keys_only(url: str, count: int) -> dict[str, Any]:
+    """Measure writes and lookups against a key index of `count` articles."""
+    with SqlStore.open(url) as store:
+        started = time.perf_counter()
+        fill_keys_only(store.engine, count)
+        loaded = time.perf_counter() - started
+        print(f"  loaded {count:,} articles' keys in {loaded:.0f} s", file=sys.stderr, flush=True)
+        source = Articles(seed=3)
+        source.made = count + 1  # URLs after the loaded ones
+        return measure(store, source, count)
+
+
+# --- output --------------------------------------------------------------------------------
+
+
+def backends(workdir: Path, names: list[str]) -> Iterator[tuple[str, str]]:
+    """(name, URL) for each backend asked for; PostgreSQL in a schema dropped afterwards."""
+    for name in names:
+        if name == "sqlite":
+            yield name, f"sqlite:///{workdir}/bench.db"
+            continue
         import psycopg
 
         admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5)
-    except Exception as exc:
-        print(f"PostgreSQL left out: {exc}", file=sys.stderr)
-        return
-    schema = f"nc_bench_{uuid.uuid4().hex[:8]}"
-    admin.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield "postgresql", f"{PG_ADMIN}?options=-csearch_path%3D{schema}"
-    finally:
-        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.close()
+        schema = f"nc_bench_{uuid.uuid4().hex[:8]}"
+        admin.execute(f'CREATE SCHEMA "{schema}"')
+        try:
+            yield name, f"{PG_ADMIN}?options=-csearch_path%3D{schema}"
+        finally:
+            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            admin.close()
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    header = list(rows[0])
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    for row in rows:
+        cells = [
+            f"{v:.4f}" if isinstance(v, float) and k.startswith("rows") else f"{v:,}"
+            for k, v in row.items()
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--articles", type=int, default=20_000)
-    parser.add_argument("--export-articles", type=int, default=100_000)
+    parser.add_argument("--sizes", default="10k,100k,1m", help="stored articles to measure at")
+    parser.add_argument("--keys-only", help="measure the key index alone at this size (10m)")
+    parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument(
+        "--near-duplicate-bits",
+        type=int,
+        default=NEAR_DUPLICATE_BITS,
+        help="the store's limit; 0 measures the store with near-duplicate detection off",
+    )
     args = parser.parse_args()
     print("$ " + " ".join(["python", "bench/bench_store.py", *sys.argv[1:]]))
-    rows: list[dict[str, object]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        workdir = Path(tmp)
-        for name, url in backends(workdir):
-            insert = fill(url, args.articles)
-            exported, export = export_rate(url)
-            lookups = lookup_rate(url, args.articles)
-            small_rss = export_peak_rss_mib(url, workdir / f"{name}-small.jsonl")
-            fill_more = args.export_articles - args.articles
-            if fill_more > 0:
-                with open_store(url) as store:
-                    for batch in batches(fill_more, seed=4):
-                        store.write(batch)
-            big_rss = export_peak_rss_mib(url, workdir / f"{name}-big.jsonl")
-            rows.append(
-                {
-                    "backend": name,
-                    "insert/s": round(insert),
-                    "export/s": round(export),
-                    "lookups/s": round(lookups),
-                    f"export RSS {exported:,} (MiB)": round(small_rss, 1),
-                    f"export RSS {max(args.export_articles, exported):,} (MiB)": round(big_rss, 1),
-                }
-            )
-    header = list(rows[0]) if rows else []
-    print(f"\n{args.articles:,} articles of {BODY_CHARS} characters, batches of {BATCH}\n")
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for row in rows:
-        print(
-            "| "
-            + " | ".join(f"{row[h]:,}" if isinstance(row[h], int) else str(row[h]) for h in header)
-            + " |"
-        )
-    fingerprints = fingerprint_rate()
-    print(f"\nfingerprinting (sha256 + simhash of a {BODY_CHARS}-char body): {fingerprints:,.0f}/s")
+    results: dict[str, list[dict[str, Any]]] = {}
+    with TemporaryDirectory() as tmp:
+        for name, url in backends(Path(tmp), args.backends.split(",")):
+            print(f"{name}:", file=sys.stderr, flush=True)
+            if args.keys_only:
+                rows = [keys_only(url, parse_size(args.keys_only))]
+            else:
+                targets = sorted(parse_size(s) for s in args.sizes.split(","))
+                rows = list(grow(url, targets, args.near_duplicate_bits))
+            results[name] = rows
+            limit = f"near-duplicate bits {args.near_duplicate_bits}"
+            timed = f"batches of {BATCH:,}, {MEASURED} timed per size"
+            print(f"\n{name}, {limit}, {timed}\n\n{table(rows)}", flush=True)
     RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps({"rows": rows, "fingerprints/s": round(fingerprints)}, indent=2))
+    name = "store_keys_only.json" if args.keys_only else f"store_{args.near_duplicate_bits}.json"
+    RESULTS.with_name(name).write_text(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":

@@ -4,10 +4,18 @@ Exact copies (the same article under two URLs) share `content_hash` of the norma
 Syndicated copies with small edits (a changed byline, one added sentence) differ in a few
 bits of `simhash`, a Charikar fingerprint over overlapping character shingles: characters,
 not words, because Chinese has no spaces and a word segmenter would add a dependency and a
-source of drift. Near-twins are found by splitting the fingerprint into `BANDS` bands: two
-fingerprints at most ``BANDS - 1`` bits apart share at least one band exactly
-(pigeonhole), so an index on each band finds every candidate; further apart, a twin is
-found when one band survives the edits.
+source of drift.
+
+Near-twins are looked up by `lookup_keys`: 14 keys of 32 bits, one per plane of the byte
+positions (`KEY_PLANES`). Two fingerprints at most `GUARANTEED_BITS` = 3 bits apart differ
+in at most 3 bytes, and every 3 byte positions miss one plane entirely, so the two share
+that plane's key (pigeonhole): the store's key index finds every such pair. Further apart,
+a pair is found when its differing bytes happen to miss a plane (at 4/5/6 random bits: 63%,
+33%, 16%). 32 bits keep random matches rare: a stored article matches one of a new
+article's keys with probability 14 / 2**32, so 10**7 stored articles give 0.03 random rows
+per lookup. No fewer than 14 keys of 32 bits can guarantee 3 bits (the Schönheim bound).
+Until issue 18 the lookup used `bands`: 4 keys of 16 bits, which guarantee 3 bits too but
+match corpus / 16,384 random rows per article (61 at 10**6 stored).
 
 Each shingle is hashed with XXH64 (seed 0) of its four characters in UTF-32-LE, all of a
 body's shingles at once in numpy (`shingle_hashes`): until issue 18 each shingle had its own
@@ -17,18 +25,18 @@ can be recomputed outside Python. The new hash changed every fingerprint: ones s
 before it are not comparable with new ones, and the store compares them all the same.
 
 Measured on the 69 zh_cwce articles (gold text, median 2,400 characters) against edited
-copies (``bench/bench_fingerprint.py --duplicates``): with `NEAR_DUPLICATE_BITS` = 6 the
-band lookup finds 97% of copies with a source line added, 95% with a byline and an editor
-line, 70% with one sentence rewritten and 81% with the last 5% cut (a limit of 3 finds
-93/86/46/39%), as many as blake2b did in the same measurement (97/97/67/67%, at 3:
-93/89/46/26%). Two different articles were never closer than 18 bits and no two shared a
-band, so 6 leaves a wide margin against false twins.
+copies: with `NEAR_DUPLICATE_BITS` = 6 the key lookup finds 96% of copies with a source line
+added, 92% with a byline and an editor line, 55% with one sentence rewritten and 61% with
+the last 5% cut (a limit of 3 finds 93/86/46/39%; the band lookup found 97/95/70/81% at 6,
+finding more 4-6-bit pairs for its unbounded work). Two different articles were never
+closer than 18 bits and no two shared a key, so 6 leaves a wide margin against false twins.
 """
 
 from __future__ import annotations
 
 import hashlib
 import unicodedata
+from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
@@ -42,7 +50,17 @@ MIN_FINGERPRINT_CHARS = 100
 """Bodies shorter than this get no simhash: a few shingles make near-twins of strangers."""
 
 NEAR_DUPLICATE_BITS = 6
-"""Default limit of differing bits for a near-duplicate (see the module docstring)."""
+"""Default limit of differing bits for a near-duplicate among the articles sharing a key
+(see the module docstring); 0 turns near-duplicate detection off."""
+GUARANTEED_BITS = 3
+"""Fingerprints at most this many bits apart always share a key (`lookup_keys`)."""
+
+KEY_PLANES: tuple[tuple[int, int, int, int], ...] = tuple(
+    (a, b, c, d) for a, b, c, d in combinations(range(BITS // 8), 4) if a ^ b ^ c ^ d == 0
+)
+"""The 14 planes of the byte positions 0-7 read as the points of GF(2)**3: the quadruples
+whose XOR is 0. They form a Steiner system S(3, 4, 8): any 3 positions lie in exactly one
+plane, whose complement is a plane too, so any 3 positions miss some plane entirely."""
 
 _Words = npt.NDArray[np.uint64]
 
@@ -132,7 +150,23 @@ def hamming(a: int, b: int) -> int:
     return (a ^ b).bit_count()
 
 
+_TAGGED_PLANES = tuple((plane << 32, positions) for plane, positions in enumerate(KEY_PLANES))
+
+
+def lookup_keys(fingerprint: int) -> list[int]:
+    """The fingerprint's near-twin keys, one per `KEY_PLANES` plane: the plane's number
+    times 2**32 plus the fingerprint's 4 bytes at the plane's positions (0 <= key < 2**36).
+
+    Two fingerprints at most `GUARANTEED_BITS` apart share at least one key."""
+    b = fingerprint.to_bytes(8, "little")
+    return [
+        tag | b[p0] | b[p1] << 8 | b[p2] << 16 | b[p3] << 24
+        for tag, (p0, p1, p2, p3) in _TAGGED_PLANES
+    ]
+
+
 def bands(fingerprint: int) -> tuple[int, ...]:
-    """The fingerprint cut into `BANDS` unsigned integers of `BAND_BITS` bits each."""
+    """The fingerprint cut into `BANDS` unsigned integers of `BAND_BITS` bits each: the
+    lookup keys before issue 18, still what ``bench/bench_fingerprint.py`` compares with."""
     mask = (1 << BAND_BITS) - 1
     return tuple((fingerprint >> (i * BAND_BITS)) & mask for i in range(BANDS))

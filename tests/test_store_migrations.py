@@ -18,7 +18,7 @@ from sqlalchemy import inspect, text
 from store_support import article_text, pg_connect, pg_schema_url, record
 
 from newscrawl.cli import main
-from newscrawl.fingerprint import simhash
+from newscrawl.fingerprint import lookup_keys, simhash
 from newscrawl.store import StoreUnavailable, open_store
 from newscrawl.store.migrations import head
 from newscrawl.store.sql import create_store_engine
@@ -95,7 +95,7 @@ def table_shape(url: str) -> dict[str, Any]:
                     sorted((c["name"], c["nullable"]) for c in inspector.get_columns(table)),
                     sorted(tuple(i["column_names"]) for i in inspector.get_indexes(table)),
                 )
-                for table in ("articles", "aliases")
+                for table in ("articles", "aliases", "simhash_keys")
             }
     finally:
         engine.dispose()
@@ -109,9 +109,9 @@ def test_a_version_2_store_upgrades_with_every_row_kept(old_store: str) -> None:
     with open_store(old_store, create=False) as store:
         change = store.schema_change
         assert store.count_articles() == 4
-    assert not change.created and change.revision == head() == "0004"
-    assert [step.split(":")[0] for step in change.upgrades] == ["0003", "0004"]
-    assert "upgraded the store's schema to 0004" in (change.describe() or "")
+    assert not change.created and change.revision == head() == "0005"
+    assert [step.split(":")[0] for step in change.upgrades] == ["0003", "0004", "0005"]
+    assert "upgraded the store's schema to 0005" in (change.describe() or "")
 
     kept = NEW_COLUMNS.replace("simhash, ", "")  # refingerprinted by 0004, checked below
     assert select_all(old_store, f"SELECT {kept} FROM articles ORDER BY id") == [
@@ -121,6 +121,10 @@ def test_a_version_2_store_upgrades_with_every_row_kept(old_store: str) -> None:
         fingerprints = [(row["canonical_url"], row["body"]) for row in store.iter_articles()]
     stored = dict(select_all(old_store, "SELECT canonical_url, simhash FROM articles"))
     assert all((stored[url] or 0) % (1 << 64) == (simhash(body) or 0) for url, body in fingerprints)
+    keyed = select_all(old_store, "SELECT id, simhash FROM articles WHERE simhash IS NOT NULL")
+    assert keyed and set(select_all(old_store, "SELECT key, article_id FROM simhash_keys")) == {
+        (key, row_id) for row_id, fp in keyed for key in lookup_keys(fp % (1 << 64))
+    }
     assert select_all(old_store, "SELECT * FROM aliases ORDER BY alias_url") == aliases
     new_fields = "editor, description, tags, top_image, published_precision, status, referer"
     assert set(select_all(old_store, f"SELECT {new_fields} FROM articles")) == {(None,) * 7}
@@ -162,7 +166,7 @@ def test_a_version_1_store_upgrades_through_both_migrations(tmp_path: Path) -> N
     url = load_sqlite(tmp_path / "v1.db", version=1)
     with open_store(url, create=False) as store:
         steps = [step.split(":")[0] for step in store.schema_change.upgrades]
-        assert steps == ["0002", "0003", "0004"]
+        assert steps == ["0002", "0003", "0004", "0005"]
         assert {row["confidence"] for row in store.iter_articles()} == {None}
         assert store.count_articles() == 4
 
@@ -179,9 +183,9 @@ def test_a_store_from_a_newer_release_is_refused(tmp_path: Path) -> None:
 def test_db_upgrade_says_what_it_did(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = load_sqlite(tmp_path / "old.db")
     assert main(["db", "upgrade", "--db", url]) == 0
-    assert "upgraded the store's schema to 0004" in capsys.readouterr().err
+    assert "upgraded the store's schema to 0005" in capsys.readouterr().err
     assert main(["db", "upgrade", "--db", url]) == 0
-    assert "up to date (schema 0004)" in capsys.readouterr().err
+    assert "up to date (schema 0005)" in capsys.readouterr().err
     assert main(["db", "upgrade", "--db", f"sqlite:///{tmp_path}/missing.db"]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "does not exist" in error

@@ -1,8 +1,8 @@
 """The store's tables, derived from the article's fields, and the open that creates or
 upgrades them.
 
-`articles` has one column per stored field of `newscrawl.article.FIELDS` (typed by its kind)
-plus the simhash bands that index near-duplicates; `aliases` maps other URLs to an article.
+`articles` has one column per stored field of `newscrawl.article.FIELDS` (typed by its kind);
+`aliases` maps other URLs to an article; `simhash_keys` indexes near-duplicates.
 `ensure_schema` runs on every open (see there); the migrations live in
 `newscrawl/store/migrations`.
 """
@@ -33,7 +33,6 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError
 
 from newscrawl.article import STORED_FIELDS, ArticleField, Kind
-from newscrawl.fingerprint import BANDS
 from newscrawl.store import migrations
 from newscrawl.store.base import SchemaChange
 
@@ -109,12 +108,26 @@ articles = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     *(_column(f) for f in STORED_FIELDS),
-    # The simhash cut in bands, each indexed: near-duplicate candidates (newscrawl.fingerprint).
-    *(Column(f"simhash_band{i}", Integer, index=True) for i in range(BANDS)),
 )
+# Each index costs every insert a B-tree write; these earn it. canonical_url (unique, above):
+# the upsert's conflict target and the incremental skip. content_hash: a batch's exact
+# duplicates. last_changed: ``export --since``. site, first_seen: ``--site`` and the stats.
 Index("ix_articles_last_changed", articles.c.last_changed)
 Index("ix_articles_content_hash", articles.c.content_hash)
 Index("ix_articles_site_first_seen", articles.c.site, articles.c.first_seen)
+
+simhash_keys = Table(
+    "simhash_keys",
+    metadata,
+    # newscrawl.fingerprint.lookup_keys of each stored simhash: a new article's keys are
+    # looked up here, one index probe each. The primary key is the only index, and SQLite
+    # stores the table in it (WITHOUT ROWID): one B-tree write per key, not two.
+    Column("key", BigInteger, primary_key=True, autoincrement=False),
+    Column("article_id", Integer, primary_key=True, autoincrement=False),
+    # No foreign key to articles.id: cascading a delete would scan this table (article_id
+    # is not indexed), and a key left behind only makes a candidate that fails the check.
+    sqlite_with_rowid=False,
+)
 
 aliases = Table(
     "aliases",

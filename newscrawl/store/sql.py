@@ -1,27 +1,32 @@
 """The SQL store: one SQLAlchemy Core code path for SQLite and PostgreSQL.
 
-Dialect differences live in `_insert` (each dialect's ``INSERT … ON CONFLICT``) and
-`_on_connect` (connection settings); everything else is portable Core.
+Dialect differences live in `_insert` (each dialect's ``INSERT … ON CONFLICT``),
+`_on_connect` (connection settings) and the two statements over a batch's near-twin keys
+(`_key_matches`, `_insert_keys`); everything else is portable Core.
 
 A batch is classified before it is written: a URL already stored is *unchanged* or *updated*
 by its content hash, a new URL whose body equals a stored article's is a *duplicate* (kept
-as an alias), anything else is *new*. New and updated articles are looked up by simhash band
-for a near-twin, which is marked, not dropped.
+as an alias), anything else is *new*. New and updated articles are looked up by their
+simhash's keys (`newscrawl.fingerprint.lookup_keys`) for a near-twin, which is marked, not
+dropped.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Connection,
     Engine,
+    Integer,
     Table,
     any_,
     bindparam,
@@ -30,8 +35,10 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    insert,
     or_,
     select,
+    true,
     union_all,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -39,7 +46,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from newscrawl.article import EXPORT_FIELDS, RECORD_FIELDS
-from newscrawl.fingerprint import BANDS, NEAR_DUPLICATE_BITS, bands, hamming
+from newscrawl.fingerprint import NEAR_DUPLICATE_BITS, hamming, lookup_keys
 from newscrawl.store.base import (
     DayCount,
     Outcome,
@@ -56,11 +63,10 @@ from newscrawl.store.schema import (
     aliases,
     articles,
     ensure_schema,
+    simhash_keys,
 )
 
 logger = logging.getLogger(__name__)
-
-_BAND_COLUMNS = tuple(articles.c[f"simhash_band{i}"] for i in range(BANDS))
 
 
 def _known_statement(*, with_age: bool) -> Any:
@@ -106,16 +112,134 @@ def _in(conn: Connection, column: Any, values: Iterable[Any]) -> Any:
     return column.in_(values)
 
 
+def near_twin_candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, int]]:
+    """(key, canonical_url, simhash) for each stored article having one of `keys`
+    (`newscrawl.fingerprint.lookup_keys`): the rows a near-duplicate check fetches."""
+    if not keys:
+        return []
+    matches = conn.execute(_key_matches(conn, keys)).all()
+    if not matches:
+        return []
+    ids = {row_id for _, row_id in matches}
+    found = {
+        row_id: (url, fingerprint)
+        for row_id, url, fingerprint in conn.execute(
+            select(articles.c.id, articles.c.canonical_url, articles.c.simhash).where(
+                _in(conn, articles.c.id, ids)
+            )
+        )
+        if fingerprint is not None
+    }
+    return [(key, *found[row_id]) for key, row_id in matches if row_id in found]
+
+
+def _key_matches(conn: Connection, keys: Collection[int]) -> Any:
+    """``(key, article_id)`` of the `simhash_keys` rows matching `keys`, a join of the batch's
+    keys with the key index, one index probe per key (in key order, for locality).
+
+    Not ``key IN (…)``: PostgreSQL estimates that from table statistics and, without them
+    (a fresh table, no ANALYZE yet), reads the whole table. Here the keys come from a
+    table function (SQLite's ``json_each`` over one JSON parameter, PostgreSQL's ``unnest``
+    of one array) and PostgreSQL probes the index per key in a LATERAL subquery: its
+    ``OFFSET 0`` keeps the planner from flattening it into a join that may scan the table.
+    """
+    ordered = sorted(keys)
+    if conn.dialect.name == "postgresql":
+        array = bindparam("keys", ordered, type_=postgresql.ARRAY(BigInteger))
+        probe = func.unnest(array).table_valued("key").render_derived(name="probe")
+        per_key = (
+            select(simhash_keys.c.key, simhash_keys.c.article_id)
+            .where(simhash_keys.c.key == probe.c.key)
+            .offset(0)
+            .lateral("matched")
+        )
+        return select(per_key.c.key, per_key.c.article_id).select_from(probe).join(per_key, true())
+    probe = func.json_each(json.dumps(ordered)).table_valued("value").alias("probe")
+    return select(simhash_keys.c.key, simhash_keys.c.article_id).join_from(
+        probe, simhash_keys, simhash_keys.c.key == probe.c.value
+    )
+
+
+def _replace_keys(
+    conn: Connection,
+    changed: list[str],
+    fingerprints: dict[str, int],
+    keys_of: dict[str, list[int]],
+    was: dict[str, tuple[int, int | None]],
+) -> None:
+    """Index the keys of the new and changed articles' fingerprints (`keys_of`), dropping
+    the keys of an updated article's old fingerprint; `was` holds the stored articles' ids
+    and fingerprints. An article whose fingerprint did not change keeps its rows."""
+    stale = [
+        {"key": key, "article_id": row_id}
+        for url in changed
+        if url in was
+        for row_id, old in [was[url]]
+        if old is not None and old != fingerprints.get(url)
+        for key in lookup_keys(old)
+    ]
+    if stale:
+        conn.execute(
+            delete(simhash_keys).where(
+                simhash_keys.c.key == bindparam("key"),
+                simhash_keys.c.article_id == bindparam("article_id"),
+            ),
+            stale,
+        )
+    fresh = [url for url in keys_of if url not in was or was[url][1] != fingerprints[url]]
+    if not fresh:
+        return
+    ids = dict(
+        conn.execute(
+            select(articles.c.canonical_url, articles.c.id).where(
+                _in(conn, articles.c.canonical_url, fresh)
+            )
+        ).all()
+    )
+    _insert_keys(conn, sorted((key, ids[url]) for url in fresh for key in keys_of[url]))
+
+
+def _insert_keys(conn: Connection, rows: list[tuple[int, int]]) -> None:
+    """Add ``(key, article_id)`` rows to `simhash_keys`: on PostgreSQL from two arrays (two
+    parameters rather than two per row), on SQLite through the driver's executemany of
+    tuples (SQLAlchemy's per-row parameter dicts cost 40 ms more per 14,000 keys)."""
+    if conn.dialect.name == "postgresql":
+        keys = bindparam("keys", [k for k, _ in rows], type_=postgresql.ARRAY(BigInteger))
+        ids = bindparam("ids", [a for _, a in rows], type_=postgresql.ARRAY(Integer))
+        source = func.unnest(keys, ids).table_valued("key", "article_id").render_derived()
+        columns = select(source.c.key, source.c.article_id)
+        conn.execute(insert(simhash_keys).from_select(["key", "article_id"], columns))
+        return
+    conn.exec_driver_sql(_SQLITE_INSERT_KEYS, rows)
+
+
+_SQLITE_INSERT_KEYS = str(insert(simhash_keys).compile(dialect=sqlite.dialect()))
+
+
 def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
     """Per-connection settings: SQLite in WAL mode with foreign keys; PostgreSQL in UTC
-    (so `date()` groups by the UTC day on both)."""
+    (so `date()` groups by the UTC day on both). The rest was measured with
+    ``bench/bench_store.py`` (batches of 1,000, BENCHMARKS.md, issue 18)."""
     statements = {
         "sqlite": (
             "PRAGMA journal_mode=WAL",
             "PRAGMA synchronous=NORMAL",
             "PRAGMA foreign_keys=ON",
+            # A batch's near-twin keys land on thousands of scattered index pages, and the
+            # default checkpoint after every 1,000 pages of WAL wrote each of them back at
+            # every commit; every 100,000 pages (400 MB) a page changed by several batches
+            # is written back once. 1,000,000 stored: 1,613 -> 2,119 inserts/s; the WAL
+            # file is cut back to 64 MiB after a checkpoint.
+            "PRAGMA wal_autocheckpoint=100000",
+            "PRAGMA journal_size_limit=67108864",
+            # Up to 256 MiB of pages cached per connection (default 2 MiB), taken only as
+            # pages are read: the upper levels and much of the key index stay in memory.
+            # With the above, 1,000,000 stored: 2,119 -> 2,552 inserts/s.
+            "PRAGMA cache_size=-262144",
         ),
-        "postgresql": ("SET TIME ZONE 'UTC'",),
+        # No JIT: without statistics the planner's estimates for the near-twin lookup run
+        # to millions of rows, and compiling for them took 17-26 ms of a 60 ms query.
+        "postgresql": ("SET TIME ZONE 'UTC'", "SET jit = off"),
     }[dialect_name]
 
     def configure(dbapi_conn: Any, _record: Any) -> None:
@@ -197,11 +321,19 @@ def create_store_engine(url: str, *, create: bool = True) -> Engine:
 
 
 class SqlStore(Store):
-    """`Store` over a SQLAlchemy engine (SQLite or PostgreSQL)."""
+    """`Store` over a SQLAlchemy engine (SQLite or PostgreSQL).
+
+    A new or changed article is marked a near-duplicate of the closest stored one (or one
+    earlier in its batch) at most `near_duplicate_bits` apart among those sharing a key
+    with it: every one within `newscrawl.fingerprint.GUARANTEED_BITS` (3) shares a key,
+    further apart some do. 0 turns detection off: no keys are written or looked up, and
+    articles stored meanwhile stay unknown to the lookup once it is turned on again.
+    """
 
     def __init__(self, engine: Engine, *, near_duplicate_bits: int = NEAR_DUPLICATE_BITS) -> None:
         self._engine = engine
         self._near_bits = near_duplicate_bits
+        self._detect = near_duplicate_bits > 0
         self._lookup: Connection | None = None
         self._shown_url = shown_url(engine.url)
 
@@ -255,13 +387,12 @@ class SqlStore(Store):
         self, conn: Connection, batch: list[ArticleRecord], changed_at: datetime | None
     ) -> dict[str, Outcome]:
         urls = [r.canonical_url for r in batch]
-        stored = dict(
-            conn.execute(
-                select(articles.c.canonical_url, articles.c.content_hash).where(
-                    _in(conn, articles.c.canonical_url, urls)
-                )
-            ).all()
-        )
+        found = conn.execute(
+            select(
+                articles.c.canonical_url, articles.c.content_hash, articles.c.id, articles.c.simhash
+            ).where(_in(conn, articles.c.canonical_url, urls))
+        ).all()
+        stored = {url: content for url, content, _, _ in found}
         hashes = {r.content_hash for r in batch if r.content_hash and r.canonical_url not in stored}
         owner_of_hash = (
             dict(
@@ -293,7 +424,13 @@ class SqlStore(Store):
             alias_rows.extend(_alias(a, owner, record) for a in record.aliases if a != owner)
 
         changed = [r for r in batch if outcomes[r.canonical_url] in (Outcome.NEW, Outcome.UPDATED)]
-        twins = self._near_twins(conn, changed)
+        fingerprints = {r.canonical_url: r.simhash for r in changed if r.simhash is not None}
+        keys_of = (
+            {url: lookup_keys(fingerprint) for url, fingerprint in fingerprints.items()}
+            if self._detect
+            else {}
+        )
+        twins = self._near_twins(conn, keys_of, fingerprints) if keys_of else {}
         new_urls = [r.canonical_url for r in changed if outcomes[r.canonical_url] is Outcome.NEW]
         if new_urls:  # a URL that was an alias of another article is now an article itself
             conn.execute(delete(aliases).where(_in(conn, aliases.c.alias_url, new_urls)))
@@ -303,8 +440,10 @@ class SqlStore(Store):
                 conn, [_row(r, twins.get(r.canonical_url), changed_at) for r in stored_rows]
             )
         if alias_rows:
-            insert = _insert(conn)
-            conn.execute(insert(aliases).on_conflict_do_nothing(), alias_rows)
+            conn.execute(_insert(conn)(aliases).on_conflict_do_nothing(), alias_rows)
+        if self._detect:
+            was = {url: (row_id, fingerprint) for url, _, row_id, fingerprint in found}
+            _replace_keys(conn, [r.canonical_url for r in changed], fingerprints, keys_of, was)
         return outcomes
 
     def _upsert(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
@@ -325,37 +464,28 @@ class SqlStore(Store):
             rows,
         )
 
-    def _near_twins(self, conn: Connection, records: Iterable[ArticleRecord]) -> dict[str, str]:
-        """For each record with a simhash, the closest other article within the bit limit
-        (stored, or earlier in this batch) among those sharing a band with it."""
-        fingerprinted = [(r.canonical_url, r.simhash) for r in records if r.simhash is not None]
-        if not fingerprinted:
-            return {}
-        all_bands = [bands(fp) for _, fp in fingerprinted]
-        band_values = [set(values) for values in zip(*all_bands, strict=True)]
-        stored = conn.execute(
-            select(articles.c.canonical_url, articles.c.simhash).where(
-                or_(*(_in(conn, c, v) for c, v in zip(_BAND_COLUMNS, band_values, strict=True)))
-            )
-        ).all()
-        by_band: dict[tuple[int, int], list[tuple[str, int]]] = defaultdict(list)
-
-        def index(url: str, fingerprint: int) -> None:
-            for key in enumerate(bands(fingerprint)):
-                by_band[key].append((url, fingerprint))
-
-        for url, fingerprint in stored:
-            index(url, fingerprint)
+    def _near_twins(
+        self, conn: Connection, keys_of: dict[str, list[int]], fingerprints: dict[str, int]
+    ) -> dict[str, str]:
+        """For each record with keys, the closest other article within the bit limit (stored,
+        or earlier in this batch) among those sharing a key with it; ties go to the smaller
+        URL."""
+        by_key: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        wanted = {key for keys in keys_of.values() for key in keys}
+        for key, url, fingerprint in near_twin_candidates(conn, wanted):
+            by_key[key].append((url, fingerprint))
         twins: dict[str, str] = {}
-        for url, fingerprint in fingerprinted:
-            candidates = {c for key in enumerate(bands(fingerprint)) for c in by_band.get(key, ())}
+        for url, keys in keys_of.items():
+            fingerprint = fingerprints[url]
+            candidates = {c for key in keys for c in by_key.get(key, ())}
             best = min(
                 ((hamming(fingerprint, fp), other) for other, fp in candidates if other != url),
                 default=None,
             )
             if best is not None and best[0] <= self._near_bits:
                 twins[url] = best[1]
-            index(url, fingerprint)
+            for key in keys:
+                by_key[key].append((url, fingerprint))
         return twins
 
     # -- reading -----------------------------------------------------------------------
@@ -521,10 +651,6 @@ def _row(
         content_hash=record.content_hash,
         simhash=record.simhash,
         near_duplicate_of=near_twin,
-    )
-    fingerprint_bands = bands(record.simhash) if record.simhash is not None else (None,) * BANDS
-    row.update(
-        {col.name: value for col, value in zip(_BAND_COLUMNS, fingerprint_bands, strict=True)}
     )
     return row
 

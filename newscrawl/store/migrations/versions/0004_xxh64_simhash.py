@@ -10,12 +10,21 @@ import sqlalchemy as sa
 from alembic import op
 
 from newscrawl.fingerprint import BANDS, bands, simhash
-from newscrawl.store.schema import articles
+from newscrawl.store.schema import Fingerprint
 
 revision = "0004"
 down_revision = "0003"
 
 BATCH = 1000
+
+# The table as this revision knows it, not as `newscrawl.store.schema` declares it today.
+articles = sa.table(
+    "articles",
+    sa.column("id", sa.Integer),
+    sa.column("body", sa.Text),
+    sa.column("simhash", Fingerprint),
+    *(sa.column(f"simhash_band{i}", sa.Integer) for i in range(BANDS)),
+)
 
 
 def upgrade() -> None:

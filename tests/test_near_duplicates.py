@@ -1,0 +1,289 @@
+"""Near-duplicate detection by simhash keys: what is guaranteed, what is not, turning it off,
+and lookups that probe the key index on both backends whatever the table statistics.
+
+The definition under test (`newscrawl.fingerprint`, `SqlStore`): two fingerprints at most
+`GUARANTEED_BITS` (3) apart always share a key, so the store always finds such a twin; a pair
+further apart is found only when it shares a key, and marked only within the bit limit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from itertools import combinations
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+from sqlalchemy import Engine, event, func, select, text
+from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
+
+from newscrawl.fingerprint import GUARANTEED_BITS, KEY_PLANES, hamming, lookup_keys
+from newscrawl.store import ArticleRecord
+from newscrawl.store.schema import articles, simhash_keys
+from newscrawl.store.sql import SqlStore, near_twin_candidates
+
+fingerprints = st.integers(min_value=0, max_value=(1 << 64) - 1)
+
+
+def flipped(fingerprint: int, bits: set[int] | list[int]) -> int:
+    return fingerprint ^ sum(1 << bit for bit in set(bits))
+
+
+def shares_key(a: int, b: int) -> bool:
+    return bool(set(lookup_keys(a)) & set(lookup_keys(b)))
+
+
+def test_the_planes_miss_every_three_byte_positions() -> None:
+    assert len(KEY_PLANES) == len(set(KEY_PLANES)) == 14
+    for count in range(GUARANTEED_BITS + 1):
+        for positions in combinations(range(8), count):
+            assert any(not set(positions) & set(plane) for plane in KEY_PLANES), positions
+
+
+@given(fingerprints, st.sets(st.integers(0, 63), max_size=GUARANTEED_BITS))
+def test_fingerprints_within_three_bits_share_a_key(fingerprint: int, bits: set[int]) -> None:
+    assert shares_key(fingerprint, flipped(fingerprint, bits))
+
+
+@given(fingerprints)
+def test_keys_are_distinct_32_bit_values_tagged_by_plane(fingerprint: int) -> None:
+    keys = lookup_keys(fingerprint)
+    assert [key >> 32 for key in keys] == list(range(14))
+    assert all(0 <= key < 14 << 32 for key in keys)
+    # Each key is exactly the plane's four bytes: changing any other byte keeps it.
+    for plane, key in zip(KEY_PLANES, keys, strict=True):
+        outside = [8 * byte + 3 for byte in range(8) if byte not in plane]
+        assert lookup_keys(flipped(fingerprint, outside))[key >> 32] == key
+
+
+def with_simhash(url: str, fingerprint: int, seed: int) -> ArticleRecord:
+    """A record with its own body (so no exact duplicate) and the fingerprint given."""
+    return replace(record(url, article_text(seed)), simhash=fingerprint)
+
+
+def marks(store: SqlStore) -> dict[str, str | None]:
+    return {r["canonical_url"]: r["near_duplicate_of"] for r in store.iter_articles()}
+
+
+def byte_patterns() -> list[tuple[int, ...]]:
+    """Every set of at most 3 byte positions: the ways 3 flipped bits can fall."""
+    return [p for n in range(1, GUARANTEED_BITS + 1) for p in combinations(range(8), n)]
+
+
+def test_every_twin_within_three_bits_is_found(db_url: str) -> None:
+    rng = random.Random(18)
+    originals: list[ArticleRecord] = []
+    copies: list[ArticleRecord] = []
+    for i, pattern in enumerate(byte_patterns()):
+        fingerprint = rng.getrandbits(64)
+        bits = [8 * byte + rng.randrange(8) for byte in pattern]
+        originals.append(with_simhash(f"https://a/{i}", fingerprint, i))
+        copies.append(with_simhash(f"https://b/{i}", flipped(fingerprint, bits), 1000 + i))
+    within_one_byte = rng.getrandbits(64)  # all three bits in the same byte
+    originals.append(with_simhash("https://a/same-byte", within_one_byte, 2000))
+    copies.append(with_simhash("https://b/same-byte", within_one_byte ^ 0b1011 << 40, 2001))
+    with SqlStore.open(db_url, near_duplicate_bits=GUARANTEED_BITS) as store:
+        store.write(originals)
+        store.write(copies)
+        found = marks(store)
+    for original, copy in zip(originals, copies, strict=True):
+        assert found[copy.canonical_url] == original.canonical_url
+        assert found[original.canonical_url] is None
+
+
+def test_beyond_the_limit_a_key_shared_is_no_twin(db_url: str) -> None:
+    base = 0x0123_4567_89AB_CDEF
+    # Only bytes 0-3 differ: the key of plane (4, 5, 6, 7) is shared.
+    far = base ^ 0xFFFF_FFFF  # 32 bits apart
+    five = flipped(base, [0, 9, 17, 25, 26])
+    assert shares_key(base, far) and shares_key(base, five) and hamming(base, five) == 5
+    with SqlStore.open(db_url, near_duplicate_bits=4) as store:
+        store.write([with_simhash("https://a/1", base, 1)])
+        store.write(
+            [with_simhash("https://b/far", far, 2), with_simhash("https://b/five", five, 3)]
+        )
+        assert marks(store) == {"https://a/1": None, "https://b/far": None, "https://b/five": None}
+    with SqlStore.open(db_url, near_duplicate_bits=5) as store:
+        other_five = flipped(base, [1, 10, 18, 24, 29])  # 10 bits from `five`
+        store.write([with_simhash("https://c/five", other_five, 4)])
+        assert marks(store)["https://c/five"] == "https://a/1"
+
+
+def test_beyond_three_bits_only_a_shared_key_finds_a_twin(db_url: str) -> None:
+    base = 0x0F0F_0F0F_0F0F_0F0F
+    # One bit in each of bytes 0, 1, 2, 4: not a plane, so every key holds a changed byte.
+    four = flipped(base, [0, 8, 16, 32])
+    assert hamming(base, four) == 4 and not shares_key(base, four)
+    with SqlStore.open(db_url) as store:
+        store.write([with_simhash("https://a/1", base, 1)])
+        store.write([with_simhash("https://b/1", four, 2)])
+        assert marks(store)["https://b/1"] is None
+
+
+def test_the_closest_twin_wins_and_an_article_is_not_its_own(db_url: str) -> None:
+    base = 0xFEDC_BA98_7654_3210
+    with SqlStore.open(db_url) as store:
+        two = with_simhash("https://a/two", flipped(base, [1, 2]), 1)
+        store.write([two, with_simhash("https://a/one", flipped(base, [63]), 2)])
+        store.write([with_simhash("https://b/1", base, 3)])
+        assert marks(store)["https://b/1"] == "https://a/one"
+        store.write([replace(record("https://a/one", article_text(4)), simhash=base ^ 1 << 40)])
+        assert marks(store)["https://a/one"] == "https://b/1"  # updated: its own keys skipped
+
+
+def stored_keys(store: SqlStore) -> set[tuple[int, int]]:
+    with store.engine.connect() as conn:
+        return {(key, row_id) for key, row_id in conn.execute(select(simhash_keys))}
+
+
+def test_an_updated_article_is_indexed_by_its_new_fingerprint_only(db_url: str) -> None:
+    old, new = 0x1111_2222_3333_4444, 0x5555_6666_7777_8888
+    with SqlStore.open(db_url) as store:
+        store.write([with_simhash("https://a/1", old, 1)])
+        [(_, row_id)] = {(k >> 32, a) for k, a in stored_keys(store) if k >> 32 == 0}
+        assert stored_keys(store) == {(key, row_id) for key in lookup_keys(old)}
+        store.write([replace(record("https://a/1", article_text(2)), simhash=new)])
+        assert stored_keys(store) == {(key, row_id) for key in lookup_keys(new)}
+        store.write([record("https://a/1", "too short for a simhash")])
+        assert stored_keys(store) == set()
+
+
+@contextmanager
+def statements(engine: Engine) -> Iterator[list[tuple[str, Any]]]:
+    """The SQL statements (with their parameters) run on `engine` meanwhile."""
+    seen: list[tuple[str, Any]] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        seen.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+
+
+def test_zero_bits_turns_detection_off(db_url: str) -> None:
+    fingerprint = 0x0123_4567_89AB_CDEF
+    with SqlStore.open(db_url, near_duplicate_bits=0) as store:
+        with statements(store.engine) as seen:
+            store.write([with_simhash("https://a/1", fingerprint, 1)])
+            store.write([with_simhash("https://b/1", fingerprint, 2)])
+        assert marks(store) == {"https://a/1": None, "https://b/1": None}
+        assert stored_keys(store) == set()
+        assert not [sql for sql, _ in seen if "simhash_keys" in sql]
+
+
+def test_random_fingerprints_fetch_no_rows(db_url: str) -> None:
+    """Keys of 32 bits: a random fingerprint's 14 keys meet a given stored article with
+    probability 14 / 2**32, so a store of 1,000 answers 1,000 lookups with no row."""
+    rng = random.Random(7)
+    with SqlStore.open(db_url) as store:
+        store.write([with_simhash(f"https://a/{i}", rng.getrandbits(64), i) for i in range(1000)])
+        probes = {key for _ in range(1000) for key in lookup_keys(rng.getrandbits(64))}
+        with store.engine.connect() as conn:
+            assert near_twin_candidates(conn, probes) == []
+            some = lookup_keys(stored_fingerprint(store, "https://a/7"))[:1]
+            [(key, url, _)] = near_twin_candidates(conn, some)
+            assert (key, url) == (some[0], "https://a/7")
+
+
+def stored_fingerprint(store: SqlStore, url: str) -> int:
+    with store.engine.connect() as conn:
+        fingerprint: int = conn.execute(
+            select(articles.c.simhash).where(articles.c.canonical_url == url)
+        ).scalar_one()
+    return fingerprint
+
+
+# --- query plans -----------------------------------------------------------------------------
+
+
+def key_lookup(store: SqlStore, batch: list[ArticleRecord]) -> list[tuple[str, Any]]:
+    """The SELECTs a write of `batch` runs on the key index and on articles by id."""
+    with statements(store.engine) as seen:
+        store.write(batch)
+    return [
+        (sql, params)
+        for sql, params in seen
+        if sql.lstrip().startswith("SELECT")
+        and any(part in sql for part in ("simhash_keys", "articles.id IN", "articles.id = ANY"))
+    ]
+
+
+def twin_batch(rng: random.Random, twins_of: list[int], size: int) -> list[ArticleRecord]:
+    """`size` new articles, the first ones 2 bits from `twins_of` (so rows come back)."""
+    prints = [flipped(fp, [5, 50]) for fp in twins_of] + [
+        rng.getrandbits(64) for _ in range(size - len(twins_of))
+    ]
+    return [with_simhash(f"https://new/{i}", fp, 100_000 + i) for i, fp in enumerate(prints)]
+
+
+def test_sqlite_lookup_searches_the_key_index(tmp_path: Any) -> None:
+    rng = random.Random(3)
+    stored = [rng.getrandbits(64) for _ in range(2000)]
+    with SqlStore.open(f"sqlite:///{tmp_path}/store.db") as store:
+        for start in range(0, len(stored), 500):
+            store.write(
+                [
+                    with_simhash(f"https://a/{i}", fp, i)
+                    for i, fp in enumerate(stored[start : start + 500], start)
+                ]
+            )
+        lookups = key_lookup(store, twin_batch(rng, stored[:5], 500))
+        assert len(lookups) == 2
+        with store.engine.connect() as conn:
+            plans = [
+                " / ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", p))
+                for sql, p in lookups
+            ]
+    keys_plan, articles_plan = plans
+    assert "SEARCH simhash_keys USING PRIMARY KEY (key=?)" in keys_plan, keys_plan
+    assert "SEARCH articles USING INTEGER PRIMARY KEY (rowid=?)" in articles_plan, articles_plan
+    assert "SCAN simhash_keys" not in keys_plan and "SCAN articles" not in articles_plan
+
+
+def test_postgresql_lookup_probes_the_key_index_without_statistics() -> None:
+    from store_support import pg_schema
+
+    rng = random.Random(4)
+    with pg_schema() as url, SqlStore.open(url) as store:
+        with store.engine.begin() as conn:
+            for table in ("articles", "simhash_keys"):  # no autovacuum: no ANALYZE either
+                conn.execute(text(f"ALTER TABLE {table} SET (autovacuum_enabled = off)"))
+        stored = [rng.getrandbits(64) for _ in range(20_000)]
+        for start in range(0, len(stored), 2000):
+            store.write(
+                [
+                    with_simhash(f"https://a/{i}", fp, i)
+                    for i, fp in enumerate(stored[start : start + 2000], start)
+                ]
+            )
+        with store.engine.connect() as conn:
+            never_analyzed = conn.execute(
+                select(func.count())
+                .select_from(text("pg_stat_user_tables"))
+                .where(
+                    text("schemaname = current_schema()"),
+                    text("relname IN ('articles', 'simhash_keys')"),
+                    text("coalesce(last_analyze, last_autoanalyze) IS NULL"),
+                )
+            ).scalar_one()
+            assert never_analyzed == 2
+            assert not conn.execute(
+                text("SELECT count(*) FROM pg_stats WHERE schemaname = current_schema()")
+            ).scalar_one()
+        lookups = key_lookup(store, twin_batch(rng, stored[:20], 1000))
+        assert len(lookups) == 2
+        with store.engine.connect() as conn:
+            plans = [
+                "\n".join(row[0] for row in conn.exec_driver_sql(f"EXPLAIN {sql}", p))
+                for sql, p in lookups
+            ]
+    keys_plan, articles_plan = plans
+    assert "Index Cond: (key = probe.key)" in keys_plan, keys_plan
+    assert "simhash_keys_pkey" in keys_plan and "Seq Scan" not in keys_plan, keys_plan
+    assert "articles_pkey" in articles_plan and "Seq Scan" not in articles_plan, articles_plan
