@@ -23,6 +23,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any, NamedTuple
 
 from newscrawl.extract import Article, Options, extract
+from newscrawl.fingerprint import content_hash, simhash
 
 
 class Kind(StrEnum):
@@ -46,6 +47,10 @@ class Origin(StrEnum):
     """The spider, from the response (`newscrawl.items.RawPage`)."""
     EXTRACTOR = "extractor"
     """`newscrawl.extract`, from the page."""
+    FINGERPRINT = "fingerprint"
+    """`newscrawl.fingerprint`, from the extracted body, where extraction runs (in a worker
+    process with ``NEWSCRAWL_EXTRACT_PROCESSES``): hashing is the costliest step after
+    extraction and must not hold up the crawl's own thread (issue 18)."""
     STORE = "store"
     """The store, when it writes the article."""
 
@@ -80,7 +85,7 @@ def _version(_: Article) -> str | None:
     return _release()
 
 
-F, E, S = Origin.FETCH, Origin.EXTRACTOR, Origin.STORE
+F, E, H, S = Origin.FETCH, Origin.EXTRACTOR, Origin.FINGERPRINT, Origin.STORE
 
 FIELDS: tuple[ArticleField, ...] = (
     ArticleField(
@@ -224,13 +229,20 @@ FIELDS: tuple[ArticleField, ...] = (
         "When its body last changed (by a fetch or a re-extraction).",
         required=True,
     ),
-    ArticleField("content_hash", Kind.TEXT, S, "SHA-256 of the body: exact duplicates."),
+    ArticleField(
+        "content_hash",
+        Kind.TEXT,
+        H,
+        "SHA-256 of the normalised body: exact duplicates.",
+        read=lambda a: content_hash(a.body),
+    ),
     ArticleField(
         "simhash",
         Kind.FINGERPRINT,
-        S,
-        "The body's 64-bit simhash: near-duplicates.",
+        H,
+        "The body's 64-bit simhash: near-duplicates (newscrawl.fingerprint).",
         exported=False,
+        read=lambda a: simhash(a.body),
     ),
     ArticleField(
         "near_duplicate_of",
@@ -244,8 +256,10 @@ FIELDS: tuple[ArticleField, ...] = (
 ITEM_FIELDS = tuple(f for f in FIELDS if f.origin is not Origin.STORE)
 """The fields of the crawl's article item (its JSONL feed line)."""
 EXTRACTED_FIELDS = tuple(f for f in FIELDS if f.origin is Origin.EXTRACTOR)
-RECORD_FIELDS = tuple(f for f in ITEM_FIELDS if f.stored)
-"""The item's fields the store keeps as they are (`store.records.ArticleRecord.values`)."""
+FINGERPRINT_FIELDS = tuple(f for f in FIELDS if f.origin is Origin.FINGERPRINT)
+RECORD_FIELDS = tuple(f for f in ITEM_FIELDS if f.stored and f.origin is not Origin.FINGERPRINT)
+"""The item's fields the store keeps as they are (`store.records.ArticleRecord.values`); the
+record holds the fingerprints beside them, checked against the body."""
 STORED_FIELDS = tuple(f for f in FIELDS if f.stored)
 """The columns of the `articles` table, after its id."""
 EXPORT_FIELDS = tuple(f for f in STORED_FIELDS if f.exported)
@@ -258,7 +272,8 @@ class Extracted(NamedTuple):
     from a worker process (pickling the `Article` dataclasses cost more than the call)."""
 
     fields: dict[str, Any]
-    """The `EXTRACTED_FIELDS` by name, as the item holds them (empty when there is no body)."""
+    """The `EXTRACTED_FIELDS` and `FINGERPRINT_FIELDS` by name, as the item holds them
+    (empty when there is no body)."""
     reason: str | None
     """Why the page has no article body (None when it has one)."""
 
@@ -294,5 +309,10 @@ def extract_fields(
     if not article.body:
         return Extracted({}, article.reason or "empty body")
     return Extracted(
-        {f.name: item_value(f, f.read(article)) for f in EXTRACTED_FIELDS if f.read}, None
+        {
+            f.name: item_value(f, f.read(article))
+            for f in (*EXTRACTED_FIELDS, *FINGERPRINT_FIELDS)
+            if f.read
+        },
+        None,
     )

@@ -41,6 +41,7 @@ _PYTHON_TYPES: dict[Kind, Any] = {
     Kind.NUMBER: float,
     Kind.TIME: str,  # ISO 8601 with its offset, as the JSONL feed writes it
     Kind.TEXTS: list[str],
+    Kind.FINGERPRINT: int,
 }
 
 

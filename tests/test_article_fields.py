@@ -105,7 +105,12 @@ def _comparable(value: Any) -> Any:
 
 def fields_table() -> str:
     """The table of docs/article-fields.md, rendered from the declaration."""
-    filled_by = {"fetch": "crawl", "extractor": "extractor", "store": "store"}
+    filled_by = {
+        "fetch": "crawl",
+        "extractor": "extractor",
+        "fingerprint": "fingerprint",
+        "store": "store",
+    }
     rows = [
         "| field | kind | filled by | item / JSONL feed | store column | export | meaning |",
         "| --- | --- | --- | --- | --- | --- | --- |",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from store_support import article_text
@@ -22,6 +24,20 @@ def test_content_hash_ignores_whitespace_and_width() -> None:
     assert content_hash("ＡＢＣ１２３") == content_hash("ABC123")
     assert content_hash("新闻正文") != content_hash("新闻正文。")
     assert content_hash(" \n ") is None
+
+
+@given(
+    st.text(
+        st.one_of(
+            st.sampled_from("，：（）！？…\u3000\xa0ＡＢ１ \n的\u0301\u0327"),
+            st.characters(codec="utf-8"),
+        )
+    )
+)
+@settings(max_examples=500)
+def test_normalise_is_nfkc_without_whitespace(text: str) -> None:
+    # The common compatibility characters are folded before NFKC, beside combining marks too.
+    assert normalise(text) == "".join(unicodedata.normalize("NFKC", text).split())
 
 
 def test_simhash_is_close_for_small_edits_and_far_for_other_texts() -> None:

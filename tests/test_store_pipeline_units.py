@@ -16,6 +16,9 @@ from scrapy.utils.test import get_crawler
 from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.python.failure import Failure
 
+from newscrawl.article import extract_fields
+from newscrawl.extract import Options
+from newscrawl.fingerprint import content_hash, simhash
 from newscrawl.items import ArticleItem, RawPage
 from newscrawl.middlewares.incremental import IncrementalMiddleware, parse_age
 from newscrawl.pipelines.store import CLOSE_REASON, StorePipeline, store_failure
@@ -56,6 +59,30 @@ def test_record_keys_on_the_final_url_and_keeps_the_requested_one_as_alias() -> 
     assert record.fetched_at == datetime(2024, 5, 10, 8, tzinfo=UTC)
     assert (record["extractor_method"], record["extractor_version"]) == ("default", "1.0")
     assert record.content_hash is not None
+
+
+BODY = "新华社北京电 " + "记者从有关部门获悉，今年以来各地推进城市更新行动。" * 8
+
+
+def test_extraction_fingerprints_the_body_where_it_runs() -> None:
+    page = f"<html><head><title>标题</title></head><body><h1>标题</h1><p>{BODY}</p></body></html>"
+    extracted = extract_fields(
+        page.encode(), "https://x.cn/a.html", "utf-8", "2024-05-10T08:00:00+00:00", Options()
+    )
+    body = extracted.fields["body"]
+    assert extracted.fields["content_hash"] == content_hash(body) is not None
+    assert extracted.fields["simhash"] == simhash(body) is not None
+
+
+def test_record_keeps_the_extractions_fingerprints_while_they_match_the_body() -> None:
+    fingerprints = {"content_hash": content_hash(BODY), "simhash": 12345}
+    kept = record_from_item(item(body=BODY, **fingerprints), Canonicalizer(), default_site="s")
+    assert kept is not None and kept.simhash == 12345  # not computed again
+    # A pipeline changed the body after extraction: both are computed again.
+    edited = BODY + "（完）"
+    redone = record_from_item(item(body=edited, **fingerprints), Canonicalizer(), default_site="s")
+    assert redone is not None
+    assert (redone.content_hash, redone.simhash) == (content_hash(edited), simhash(edited))
 
 
 @pytest.mark.parametrize("confidence", [0.625, None])

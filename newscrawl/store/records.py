@@ -13,8 +13,9 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
 
-from newscrawl.article import RECORD_FIELDS, ArticleField, Kind
-from newscrawl.fingerprint import content_hash, simhash
+from newscrawl.article import FINGERPRINT_FIELDS, RECORD_FIELDS, ArticleField, Kind
+from newscrawl.fingerprint import content_hash as hash_of
+from newscrawl.fingerprint import simhash as simhash_of
 
 _RECORD_NAMES = frozenset(f.name for f in RECORD_FIELDS)
 _REQUIRED_NAMES = frozenset(f.name for f in RECORD_FIELDS if f.required)
@@ -42,12 +43,17 @@ class ArticleRecord:
         canonical_url: str,
         fetched_at: datetime,
         aliases: Iterable[str] = (),
+        content_hash: str | None = None,
+        simhash: int | None = None,
         **values: Any,
     ) -> ArticleRecord:
         """A record of `values` (`RECORD_FIELDS` names) with the body's fingerprints.
 
-        An unknown name is a TypeError, as for any keyword argument: a misspelt field must
-        not vanish on its way to the database."""
+        The fingerprints an extraction computed (`newscrawl.article.FINGERPRINT_FIELDS`) are
+        kept when `content_hash` is that of the body: the costly simhash then stays where
+        extraction ran. A body changed since, by a pipeline of the user's say, gets both
+        computed again here. An unknown name is a TypeError, as for any keyword argument: a
+        misspelt field must not vanish on its way to the database."""
         unknown = values.keys() - _RECORD_NAMES
         if unknown:
             raise TypeError(f"not article record fields: {', '.join(sorted(unknown))}")
@@ -56,12 +62,15 @@ class ArticleRecord:
             raise TypeError(f"article record fields missing: {', '.join(sorted(missing))}")
         complete = {f.name: _record_value(f, values.get(f.name)) for f in RECORD_FIELDS}
         body = complete["body"]
+        body_hash = hash_of(body)
+        if content_hash is None or content_hash != body_hash:
+            simhash = simhash_of(body)
         return cls(
             canonical_url,
             fetched_at,
             MappingProxyType(complete),
-            content_hash(body),
-            simhash(body),
+            body_hash,
+            simhash,
             tuple(aliases),
         )
 
@@ -82,8 +91,8 @@ class ArticleRecord:
         """The record `to_json` wrote, or a release before schema 0003 spooled (which named
         `final_url` ``fetched_url`` and wrote the fingerprints, recomputed here)."""
         values = {_OLD_NAMES.get(key, key): value for key, value in data.items()}
-        for fingerprint in ("content_hash", "simhash"):
-            values.pop(fingerprint, None)
+        for fingerprint in FINGERPRINT_FIELDS:  # a spool's may predate the simhash of 0004
+            values.pop(fingerprint.name, None)
         fetched_at = datetime.fromisoformat(values.pop("fetched_at"))
         return cls.of(fetched_at=fetched_at, **values)
 
@@ -133,6 +142,7 @@ def record_from_item(
     canonical = canonicalize(final_url)
     requested = canonicalize(url)
     values = {name: item.get(name) for name in _RECORD_NAMES}
+    values.update({f.name: item.get(f.name) for f in FINGERPRINT_FIELDS})
     values.update(
         final_url=final_url,
         site=item.get("site") or default_site,
