@@ -1,6 +1,6 @@
 """The paper's method on the zh_cwce pages scores like the literal method was measured to.
 
-method.md reports token F1 0.72 (precision 0.95, 20% empty pages) for a literal
+docs/method.md reports token F1 0.72 (precision 0.95, 20% empty pages) for a literal
 implementation; landing within 0.05 of it is the evidence that `method="paper"` is the
 paper's method and not a variant.
 """

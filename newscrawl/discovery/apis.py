@@ -4,7 +4,7 @@ Each parser takes the response text, the response URL (to resolve relative links
 site's time zone, and returns the listed article links with their dates. A response of the
 wrong shape raises `MalformedListError`; the spider counts it and goes on. A site config
 names its parser (``parser = "sina_roll"``); `API_PARSERS` is the list of names. Response
-shapes are the ones documented in ``../shared/docs/sites.md``.
+shapes are the ones documented in ``docs/sites.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Lenient date reading for list entries: every list format dates entries differently.
 
-Seen in the wild (sites.md): Unix seconds as int or string (Sina roll API ``ctime``),
+Seen in the wild (docs/sites.md): Unix seconds as int or string (Sina roll API ``ctime``),
 ``MM/DD/YYYY HH:MM:SS`` (NetEase JSONP), ISO 8601 (sitemaps, Atom, CSDN), RFC 822 (RSS).
 Dates without an offset are taken in the site's time zone.
 """

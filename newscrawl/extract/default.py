@@ -49,7 +49,7 @@ BOILERPLATE_LINE_RE = re.compile(
     re.IGNORECASE,
 )
 """Credit, source and statement lines that sit next to the body and pass every length and
-punctuation test (docs/pitfalls.md, extraction 7; GUIDE.md of the sites set)."""
+punctuation test (docs/pitfalls.md, extraction 7; the gold of the sites set in docs/scoring.md)."""
 
 CREDIT_LABEL_RE = re.compile(
     r"(?:^\W{0,3}|[.!?]\s+)(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|credits?"

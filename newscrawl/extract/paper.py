@@ -1,4 +1,4 @@
-"""The paper's extraction rules, exactly as published (see docs: method.md, section 2).
+"""The paper's extraction rules, exactly as published (docs/method.md, section 2).
 
 1. Groups: a group starts at a line of length >= L and ends at the next empty line.
 2. Gap cut: at the first distance between consecutive groups larger than D, every group
