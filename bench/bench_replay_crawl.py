@@ -1,20 +1,27 @@
-"""Replay-crawl speed: a generated WARC of >= 5,000 article pages, extraction on vs off.
+"""Replay-crawl speed: a generated WARC of >= 5,000 article pages, crawled four ways.
 
-The real site spider (`SiteSpider`, through a generated site config in
-``NEWSCRAWL_SITES_DIR``) replays the archive with the extract pipeline (``ITEM_PIPELINES``
-as configured) and without it (``ITEM_PIPELINES={}``), each run in its own process. Neither
-run writes a feed or the article store, so the difference is extraction.
+Each ``--processes`` value N runs every mode of `MODES` on the same archive, each run in its
+own process:
 
-Each ``--processes`` value N is one off/on pair: N = 0 extracts in the crawl's own thread
-with the crawl pinned to one CPU; N > 0 sets ``NEWSCRAWL_EXTRACT_PROCESSES=N`` and pins the
-crawl and its workers to N + 1 CPUs, or to all there are when fewer (the off run of the pair
-gets the same CPUs).
+- ``plain``: a plain Scrapy spider (``bench/plain_replay_spider.py``, ``scrapy runspider``
+  outside the project) following the same links through the replay middleware: the floor;
+- ``off``: the real site spider (`SiteSpider`, through a generated site config in
+  ``NEWSCRAWL_SITES_DIR``) with no item pipeline: crawling alone;
+- ``on``: the site spider extracting, the store off (what issue 3 measured);
+- ``store``: the project's defaults: extracting into a fresh SQLite store, the incremental
+  skip asking it about every article link.
+
+N = 0 extracts in the crawl's own thread with the crawl pinned to one CPU; N > 0 sets
+``NEWSCRAWL_EXTRACT_PROCESSES=N`` and pins the crawl and its workers to N + 1 CPUs, or to
+all there are when fewer (every mode of the round gets the same CPUs).
 Rates use Scrapy's ``elapsed_time_seconds`` (spider open to close); the archive index is
 built before the spider opens, so it shows up only in the wall time. Each mode runs
-``--repeat`` times, off and on taking turns, and the fastest run counts: the machines are
+``--repeat`` times, the modes taking turns, and the fastest run counts: the machines are
 shared, and another job slows a run, never speeds one up.
 
-Targets (issue 3): extraction < 25% of crawl time; >= 200 pages/s on one core.
+Targets: extraction < 25% of crawl time and >= 200 pages/s on one core (issue 3); with the
+store on, >= 250 pages/s on one core and >= 0.8x the same crawl with the store off
+(issue 18).
 """
 
 from __future__ import annotations
@@ -54,10 +61,19 @@ article = ['^http://news\\.bench\\.example\\.cn/\\d{4}-\\d{2}-\\d{2}/doc-i[0-9a-
 follow = ['^http://news\\.bench\\.example\\.cn/roll/\\d+\\.shtml$']
 """
 ROBOTS = Page(f"{BASE}/robots.txt", b"User-agent: *\nAllow: /\n", "text/plain")
-MODES = {"off": ("ITEM_PIPELINES={}",), "on": ()}
-"""Extra ``-s`` settings per mode: extraction off means the pipeline is disabled."""
+PLAIN_SPIDER = Path(__file__).with_name("plain_replay_spider.py")
+MODES = {
+    "plain": (),
+    "off": ("ITEM_PIPELINES={}", "NEWSCRAWL_DB_ENABLED=False"),
+    "on": ("NEWSCRAWL_DB_ENABLED=False",),
+    "store": ("NEWSCRAWL_DB_ENABLED=True",),
+}
+"""Extra ``-s`` settings per mode (``plain`` runs its own spider; ``store`` adds its
+database)."""
 TARGET_SHARE = 0.25
 TARGET_RATE = 200.0
+TARGET_STORE_RATE = 250.0
+TARGET_STORE_RATIO = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,17 +130,25 @@ def exchange(page: Page) -> tuple[ArchivedRequest, ArchivedResponse]:
     return request, ArchivedResponse(page.url, 200, headers, page.body, datetime.now(UTC))
 
 
-def crawl_command(corpus: Corpus, mode: str, method: str, processes: int) -> list[str]:
-    command = [sys.executable, "-m", "scrapy", "crawl", SITE]
-    settings = (
-        f"NEWSCRAWL_REPLAY={corpus.archive}",
-        f"NEWSCRAWL_EXTRACT_METHOD={method}",
-        f"NEWSCRAWL_EXTRACT_PROCESSES={processes}",
-        "NEWSCRAWL_DEFAULT_FEED=",
-        "NEWSCRAWL_DB_ENABLED=False",
-        "LOG_LEVEL=INFO",
-        *MODES[mode],
-    )
+def crawl_command(
+    corpus: Corpus, mode: str, method: str, processes: int, database: Path | None = None
+) -> list[str]:
+    """The run's command; `database` is the fresh SQLite file of a ``store`` run."""
+    if mode == "plain":
+        command = [sys.executable, "-m", "scrapy", "runspider", str(PLAIN_SPIDER)]
+        settings: tuple[str, ...] = (f"NEWSCRAWL_REPLAY={corpus.archive}", "LOG_LEVEL=INFO")
+    else:
+        command = [sys.executable, "-m", "scrapy", "crawl", SITE]
+        settings = (
+            f"NEWSCRAWL_REPLAY={corpus.archive}",
+            f"NEWSCRAWL_EXTRACT_METHOD={method}",
+            f"NEWSCRAWL_EXTRACT_PROCESSES={processes}",
+            "NEWSCRAWL_DEFAULT_FEED=",
+            "LOG_LEVEL=INFO",
+            *MODES[mode],
+        )
+        if mode == "store":
+            settings += (f"NEWSCRAWL_DB_URL=sqlite:///{database or 'STORE.db'}",)
     for setting in settings:
         command += ["-s", setting]
     return command
@@ -135,10 +159,13 @@ def run_crawl(
 ) -> Run:
     """One replay crawl in a fresh process on `cpus`; figures read from its stats dump."""
     env = {**os.environ, "NEWSCRAWL_SITES_DIR": str(sites_dir)}
+    database = sites_dir.parent / "store.db"
+    for stale in database.parent.glob(database.name + "*"):  # -wal, -shm too
+        stale.unlink()
     started = time.perf_counter()
     done = subprocess.run(
-        crawl_command(corpus, mode, method, processes),
-        cwd=PROJECT_ROOT,
+        crawl_command(corpus, mode, method, processes, database),
+        cwd=sites_dir if mode == "plain" else PROJECT_ROOT,  # plain: no project settings
         env=env,
         capture_output=True,
         text=True,
@@ -162,49 +189,78 @@ def run_crawl(
     )
 
 
-def report(corpus: Corpus, pairs: list[tuple[Run, Run]], method: str) -> dict[str, object]:
-    """Print the table and return the figures as JSON-ready data."""
+def report(corpus: Corpus, rounds: list[dict[str, Run]], method: str) -> dict[str, object]:
+    """Print the table and the targets; return the figures as JSON-ready data. Each of
+    `rounds` holds the fastest run of every mode for one ``--processes`` value."""
     size_kb = corpus.article_bytes / corpus.articles / 1024
     print(
         f"\ncorpus: {corpus.articles} articles (mean {size_kb:.1f} KB), {corpus.listings} "
         f"listing pages, {corpus.archive.stat().st_size / 2**20:.0f} MB archive; "
         f"extraction method {method!r}\n"
     )
-    columns = "extract processes", "CPUs", "extraction", "articles", "responses", "crawl s"
+    columns = "extract processes", "CPUs", "mode", "articles", "responses", "crawl s"
     print("| " + " | ".join((*columns, "pages/s", "wall s")) + " |")
     print("| --- " * (len(columns) + 2) + "|")
-    for run in (run for pair in pairs for run in pair):
+    for run in (run for runs in rounds for run in runs.values()):
         print(
             f"| {run.processes} | {len(run.cpus)} | {run.mode} | {run.articles} | "
             f"{run.responses} | {run.elapsed:.1f} | {run.rate:.0f} | {run.wall:.1f} |"
         )
     print()
-    for off, on in pairs:
-        share = extraction_share(off, on)
-        where = "the crawl's thread" if not on.processes else f"{on.processes} worker process(es)"
-        print(
-            f"extraction in {where}, {len(on.cpus)} CPU(s): {share:.1%} of crawl time "
-            f"(target < {TARGET_SHARE:.0%}: {'ok' if share < TARGET_SHARE else 'MISSED'}), "
-            f"{on.rate:.0f} pages/s"
-        )
-    for on in (on for _, on in pairs if len(on.cpus) == 1):
-        verdict = "ok" if on.rate >= TARGET_RATE else "MISSED"
-        print(f"pages/s with extraction on one core: {on.rate:.0f}", end=" ")
-        print(f"(target >= {TARGET_RATE:.0f}: {verdict})")
+    for runs in rounds:
+        verdicts(runs)
     return {
         "corpus": {**asdict(corpus), "archive": str(corpus.archive)},
         "method": method,
-        "pairs": [
+        "rounds": [
             {
-                "processes": on.processes,
+                "processes": next(iter(runs.values())).processes,
                 "runs": {
-                    run.mode: {**asdict(run), "pages_per_second": run.rate} for run in (off, on)
+                    mode: {**asdict(run), "pages_per_second": run.rate}
+                    for mode, run in runs.items()
                 },
-                "extraction_share": extraction_share(off, on),
             }
-            for off, on in pairs
+            for runs in rounds
         ],
     }
+
+
+def verdicts(runs: dict[str, Run]) -> None:
+    """The targets the round's modes allow judging, one line each."""
+    any_run = next(iter(runs.values()))
+    where = "the crawl's thread" if not any_run.processes else f"{any_run.processes} worker(s)"
+    cpus = len(any_run.cpus)
+    if "off" in runs and "on" in runs:
+        share = extraction_share(runs["off"], runs["on"])
+        print(
+            f"extraction in {where}, {cpus} CPU(s): {share:.1%} of crawl time "
+            f"(target < {TARGET_SHARE:.0%}: {ok(share < TARGET_SHARE)})"
+        )
+        if cpus == 1:
+            rate = runs["on"].rate
+            print(
+                f"  store off, one core: {rate:.0f} pages/s (target >= {TARGET_RATE:.0f}: "
+                f"{ok(rate >= TARGET_RATE)})"
+            )
+    if "on" in runs and "store" in runs:
+        ratio = runs["store"].rate / runs["on"].rate
+        print(
+            f"store on, extraction in {where}, {cpus} CPU(s): {runs['store'].rate:.0f} pages/s, "
+            f"{ratio:.2f}x the store off (target >= {TARGET_STORE_RATIO}: "
+            f"{ok(ratio >= TARGET_STORE_RATIO)})"
+        )
+        if cpus == 1:
+            rate = runs["store"].rate
+            print(
+                f"  store on, one core: {rate:.0f} pages/s (target >= {TARGET_STORE_RATE:.0f}: "
+                f"{ok(rate >= TARGET_STORE_RATE)})"
+            )
+    if "plain" in runs:
+        print(f"plain Scrapy spider, {cpus} CPU(s): {runs['plain'].rate:.0f} pages/s")
+
+
+def ok(met: bool) -> str:
+    return "ok" if met else "MISSED"
 
 
 def extraction_share(off: Run, on: Run) -> float:
@@ -228,7 +284,13 @@ def main() -> int:
         "--processes",
         type=lambda text: [int(n) for n in text.split(",")],
         default=[0, 1],
-        help="NEWSCRAWL_EXTRACT_PROCESSES values, one off/on pair each (default 0,1)",
+        help="NEWSCRAWL_EXTRACT_PROCESSES values, one round of the modes each (default 0,1)",
+    )
+    parser.add_argument(
+        "--modes",
+        type=lambda text: text.split(","),
+        default=list(MODES),
+        help=f"modes to run, of {','.join(MODES)} (default all)",
     )
     args = parser.parse_args()
     print("$ " + shlex.join([sys.executable, *sys.argv]), flush=True)
@@ -241,20 +303,29 @@ def main() -> int:
     sites_dir.mkdir(exist_ok=True)
     (sites_dir / f"{SITE}.toml").write_text(SITE_CONFIG % corpus.listings)
     available = sorted(os.sched_getaffinity(0))
-    pairs = []
+    if unknown := set(args.modes) - set(MODES):
+        parser.error(f"unknown mode(s): {', '.join(sorted(unknown))}")
+    rounds = []
     for processes in args.processes:
         cpus = available[: processes + 1]
-        for mode in MODES:
+        for mode in args.modes:
             command = crawl_command(corpus, mode, args.method, processes)
             print(f"$ NEWSCRAWL_SITES_DIR={shlex.quote(str(sites_dir))} {shlex.join(command)}")
             print(f"  (CPUs {cpus})", flush=True)
-        rounds = [
-            [run_crawl(corpus, sites_dir, mode, args.method, processes, cpus) for mode in MODES]
+        repeats = [
+            {
+                mode: run_crawl(corpus, sites_dir, mode, args.method, processes, cpus)
+                for mode in args.modes
+            }
             for _ in range(args.repeat)
         ]
-        off, on = (min(runs, key=lambda run: run.elapsed) for runs in zip(*rounds, strict=True))
-        pairs.append((off, on))
-    results = report(corpus, pairs, args.method)
+        rounds.append(
+            {
+                mode: min((r[mode] for r in repeats), key=lambda run: run.elapsed)
+                for mode in args.modes
+            }
+        )
+    results = report(corpus, rounds, args.method)
     results_path = workdir / f"results-{args.method}.json"
     results_path.write_text(json.dumps(results, indent=2))
     print(f"results: {results_path}")

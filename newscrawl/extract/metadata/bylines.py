@@ -123,26 +123,32 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
     """The lines inside byline elements (`BYLINE_ATTRIBUTE_RE`, up to `BYLINE_LEVELS`
     elements up) that hold at most `MAX_BYLINE_CHARS` of text in all (a wrapper whose class
     says "author" around the headline and the category is no byline), outside boxes about
-    other content, in page order."""
+    other content, in page order.
+
+    Each element's chain of byline elements is worked out once and shared by its lines:
+    a page has hundreds of lines, mostly in the same few elements."""
+    is_byline: dict[int, bool] = {}
+    chains: dict[int, list[int]] = {}
+    """A line's element -> the byline elements among it and its parents, nearest first."""
     held: dict[int, int] = {}
     for line in page.lines:
-        for element in _ancestors(page, line.element):
+        chain = chains.get(line.element)
+        if chain is None:
+            chain = chains[line.element] = []
+            for element in _ancestors(page, line.element):
+                if element not in is_byline:
+                    attributes = page.attributes.get(element, "")
+                    is_byline[element] = bool(BYLINE_ATTRIBUTE_RE.search(attributes))
+                if is_byline[element]:
+                    chain.append(element)
+        for element in chain:
             held[element] = held.get(element, 0) + len(line.text)
-    marked: dict[int, bool] = {}
-    found: list[str] = []
-    for line in page.lines:
-        if line.noise_element in other_content:
-            continue
-        for element in _ancestors(page, line.element):
-            if element not in marked:
-                attributes = page.attributes.get(element, "")
-                marked[element] = held[element] <= MAX_BYLINE_CHARS and bool(
-                    BYLINE_ATTRIBUTE_RE.search(attributes)
-                )
-            if marked[element]:
-                found.append(line.text)
-                break
-    return found
+    return [
+        line.text
+        for line in page.lines
+        if line.noise_element not in other_content
+        and any(held[element] <= MAX_BYLINE_CHARS for element in chains[line.element])
+    ]
 
 
 def _ancestors(page: PageLines, element: int) -> Iterator[int]:
