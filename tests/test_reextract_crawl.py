@@ -19,7 +19,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from newscrawl import article as article_fields
-from newscrawl.archive import iter_responses
+from newscrawl.archive import archive_files, iter_responses
 from newscrawl.cli import main
 from newscrawl.extract import Options, extract
 from newscrawl.store import open_store
@@ -61,7 +61,7 @@ class NotedSite(Site):
 
 def crawl(site: Site, workdir: Path, *settings: str) -> None:
     """``scrapy crawl local`` with `settings` (NAME=value), robots.txt obeyed, recording to
-    ``workdir/crawl.warc.gz``."""
+    ``workdir/crawl.warc.gz`` (its parts ``crawl-00000.warc.gz``, …)."""
     archive = f"NEWSCRAWL_ARCHIVE={workdir / 'crawl.warc.gz'}"
     crawl_local(site, workdir, archive, "ROBOTSTXT_OBEY=True", *settings, toml=SITE_TOML)
 
@@ -110,7 +110,7 @@ def test_the_recorder_writes_each_pages_site_and_kind(recorded: tuple[str, Path]
     base, workdir = recorded
     kinds = {
         response.url: (response.site, response.page_kind, response.found_on)
-        for response in iter_responses([workdir / "crawl.warc.gz"])
+        for response in iter_responses(archive_files([workdir / "crawl.warc.gz"]))
     }
     listing = f"{base}/list.html"
     assert kinds == {
@@ -129,7 +129,7 @@ def test_old_archive_falls_back_to_the_site_patterns(
     (which only the recorder knew) is gone."""
     base, workdir = recorded
     old = tmp_path / "old.warc.gz"
-    strip_newscrawl_fields(workdir / "crawl.warc.gz", old)
+    strip_newscrawl_fields(workdir / "crawl-00000.warc.gz", old)
     assert next(iter_responses([old])).page_kind is None
     sites = workdir / "sites"
     assert (
@@ -169,7 +169,7 @@ def test_reextract_updates_exactly_the_articles_whose_body_changed(
 
     # Which bodies the new option changes, from the archived pages by the extractor alone.
     changed, unchanged = set(), set()
-    for response in iter_responses([archive]):
+    for response in iter_responses(archive_files([archive])):
         if response.url in canonical:
             old = extract(response.body, response.url, options=CRAWLED).body
             new = extract(response.body, response.url, options=REEXTRACTED).body

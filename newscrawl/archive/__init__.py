@@ -6,14 +6,16 @@ and a crawl can be replayed from it with no network (tests, benchmarks, debuggin
 
 from newscrawl.archive.index import ArchiveIndex
 from newscrawl.archive.model import ArchivedRequest, ArchivedResponse
-from newscrawl.archive.reader import archive_files, iter_responses, url_key
-from newscrawl.archive.writer import ArchiveWriter
+from newscrawl.archive.parts import archive_files
+from newscrawl.archive.reader import iter_responses, url_key
+from newscrawl.archive.writer import ArchiveWriter, RotatingArchiveWriter
 
 __all__ = [
     "ArchiveIndex",
     "ArchiveWriter",
     "ArchivedRequest",
     "ArchivedResponse",
+    "RotatingArchiveWriter",
     "archive_files",
     "iter_responses",
     "url_key",

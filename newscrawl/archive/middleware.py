@@ -1,7 +1,7 @@
 """Downloader middlewares that record a crawl to WARC and replay a crawl from WARC.
 
-Both sit on the downloader side of Scrapy's built-in middlewares (see
-``DOWNLOADER_MIDDLEWARES`` in settings.py), so the recorder sees each response as the
+Both sit on the downloader side of Scrapy's built-in middlewares (their orders are set in
+`newscrawl.addon`), so the recorder sees each response as the
 server sent it (before HttpCompressionMiddleware decompresses it and before
 RedirectMiddleware follows a 3xx) and each request with every header the other
 middlewares added; replay hands back those same bytes, and the built-in middlewares then
@@ -40,9 +40,10 @@ from scrapy.statscollectors import StatsCollector
 from newscrawl.archive.index import ArchiveIndex
 from newscrawl.archive.model import ArchivedRequest, ArchivedResponse, HeaderPairs
 from newscrawl.archive.page_kind import PageKind
-from newscrawl.archive.reader import archive_files
-from newscrawl.archive.writer import ArchiveWriter
+from newscrawl.archive.parts import archive_files, split_warc_name
+from newscrawl.archive.writer import RotatingArchiveWriter
 from newscrawl.middlewares.incremental import ARTICLE_META
+from newscrawl.pipelines.extract import SettingError
 from newscrawl.spiders.site import FOUND_ON
 
 CALLBACK_KINDS = {
@@ -57,14 +58,15 @@ logger = logging.getLogger(__name__)
 
 
 class ArchiveRecorderMiddleware:
-    """Writes every downloaded response, and the request behind it, to NEWSCRAWL_ARCHIVE.
+    """Writes every downloaded response, and the request behind it, to NEWSCRAWL_ARCHIVE's
+    parts (`newscrawl.archive.parts`): a new one per crawl and per NEWSCRAWL_ARCHIVE_MAX_BYTES.
 
     The body is kept as received: still compressed when the server sent Content-Encoding.
     Only chunked transfer coding is gone (Twisted removes it), so Transfer-Encoding is
     dropped from the recorded headers to keep them true to the stored body.
     """
 
-    def __init__(self, writer: ArchiveWriter, stats: StatsCollector, site: str) -> None:
+    def __init__(self, writer: RotatingArchiveWriter, stats: StatsCollector, site: str) -> None:
         self._writer = writer
         self._stats = stats
         self._site = site
@@ -74,13 +76,19 @@ class ArchiveRecorderMiddleware:
         path = crawler.settings.get("NEWSCRAWL_ARCHIVE")
         if not path:
             raise NotConfigured  # no message: Scrapy would log a warning on every crawl
+        if split_warc_name(Path(path).name) is None:
+            raise SettingError(
+                f"NEWSCRAWL_ARCHIVE must name a *.warc or *.warc.gz file, not {path!r}"
+            )
+        max_bytes = _max_bytes(crawler.settings.get("NEWSCRAWL_ARCHIVE_MAX_BYTES"))
         assert crawler.stats is not None
         info = {
             "software": f"newscrawl (Scrapy {scrapy.__version__})",
             "format": "WARC File Format 1.0",
             "isPartOf": crawler.spidercls.name,
         }
-        middleware = cls(ArchiveWriter(Path(path), info), crawler.stats, crawler.spidercls.name)
+        writer = RotatingArchiveWriter(Path(path), info, max_bytes)
+        middleware = cls(writer, crawler.stats, crawler.spidercls.name)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
 
@@ -95,7 +103,8 @@ class ArchiveRecorderMiddleware:
 
 
 class ReplayMiddleware:
-    """Answers every request from NEWSCRAWL_REPLAY (WARC files or directories of them).
+    """Answers every request from NEWSCRAWL_REPLAY: WARC files or directories of them, or
+    a crawl's NEWSCRAWL_ARCHIVE name for all its parts (`archive_files`).
 
     No request reaches the network: a URL the archive lacks gets a 404, counted as
     ``newscrawl/replay/missing`` (a missing robots.txt thus means "allowed", as live).
@@ -112,9 +121,11 @@ class ReplayMiddleware:
         if not sources:
             raise NotConfigured
         files = archive_files(sources)
+        # Switching off here would silently turn the replay into a live crawl.
+        if missing := [str(path) for path in files if not path.exists()]:
+            raise SettingError(f"NEWSCRAWL_REPLAY: no such archive: {', '.join(missing)}")
         if not files:
-            # Switching off here would silently turn the replay into a live crawl.
-            raise ValueError(f"NEWSCRAWL_REPLAY={','.join(sources)}: no WARC files found")
+            raise SettingError(f"NEWSCRAWL_REPLAY={','.join(sources)}: no WARC files found")
         assert crawler.stats is not None
         index = ArchiveIndex(files)
         logger.info("Replaying %d URLs from %d WARC file(s)", len(index), len(files))
@@ -150,6 +161,18 @@ class ReplayMiddleware:
         if missing:
             logger.warning("%d request(s) were not in the replay archive (answered 404)", missing)
         self._index.close()
+
+
+def _max_bytes(value: object) -> int:
+    """``NEWSCRAWL_ARCHIVE_MAX_BYTES``: a whole number of bytes, 0 or more (a float or a
+    sign would be a guess at what was meant)."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdecimal():
+        raise SettingError(
+            f"NEWSCRAWL_ARCHIVE_MAX_BYTES must be a whole number of bytes (0: no limit), "
+            f"not {value!r}"
+        )
+    return int(text)
 
 
 def _header_pairs(headers: Headers, *, drop: frozenset[bytes] = frozenset()) -> HeaderPairs:

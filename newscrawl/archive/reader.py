@@ -19,26 +19,12 @@ from warcio.timeutils import iso_date_to_datetime
 
 from newscrawl.archive.model import FOUND_ON_FIELD, PAGE_KIND_FIELD, SITE_FIELD, ArchivedResponse
 
-WARC_SUFFIXES = (".warc", ".warc.gz")
 _CODING_HEADERS = frozenset({"content-encoding", "transfer-encoding", "content-length"})
 
 
 def url_key(url: str) -> str:
     """The form URLs are matched in: Scrapy's canonical URL (no fragment, sorted query)."""
     return canonicalize_url(url)
-
-
-def archive_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Expand directories to the WARC files directly inside them (sorted); keep files as given."""
-    files: list[Path] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            files.extend(
-                sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(WARC_SUFFIXES))
-            )
-        else:
-            files.append(path)
-    return files
 
 
 def scan_responses(stream: BinaryIO) -> Iterator[tuple[int, str]]:

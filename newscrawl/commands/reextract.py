@@ -9,10 +9,11 @@ store are updated by canonical URL (``--db``), and/or written as the crawl's JSO
 cannot tell how it was extracted but by its `extractor_version`.
 
 Records stream one at a time and the store is written in batches, so memory stays flat
-whatever the archive's size. A page archived twice (two crawls appended to one archive) is
-written twice in archive order: the later copy wins and each is counted. Whatever is not
-stored is counted by its reason on stderr: skipped (not an article page, not a 200, not
-HTML) or dropped (an article page the extractor found no text in).
+whatever the archive's size. A page archived twice (two crawls recorded to one archive) is
+written twice in archive order, an archive's parts in the order they were written: the
+later copy wins and each is counted. Whatever is not stored is counted by its reason on
+stderr: skipped (not an article page, not a 200, not HTML) or dropped (an article page the
+extractor found no text in).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from newscrawl.extract import METHODS, Options
 from newscrawl.extract.formats import not_html_kind
 from newscrawl.sites import SiteConfig, scan_sites
 from newscrawl.spiders.loader import site_dirs
-from newscrawl.store import ArticleRecord, Outcome, Store, StoreError, open_store
+from newscrawl.store import ArticleRecord, Store, StoreError, WriteOutcome, open_store
 from newscrawl.store.records import record_from_item
 from newscrawl.urls import Canonicalizer
 
@@ -52,10 +53,10 @@ COMMAND = "reextract"
 BATCH = 500
 """Articles per store transaction."""
 OUTCOME_WORDS = {
-    Outcome.NEW: "new",
-    Outcome.UPDATED: "changed",
-    Outcome.UNCHANGED: "unchanged",
-    Outcome.DUPLICATE: "duplicate",
+    WriteOutcome.NEW: "new",
+    WriteOutcome.UPDATED: "changed",
+    WriteOutcome.UNCHANGED: "unchanged",
+    WriteOutcome.DUPLICATE: "duplicate",
 }
 
 
@@ -65,8 +66,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "reextract",
         help="re-run extraction over WARC archives into the store and/or JSONL (no crawling)",
-        description="Extract every article page recorded in WARC archives (files, or "
-        "directories of *.warc / *.warc.gz) again, as the crawl that recorded it did, and "
+        description="Extract every article page recorded in WARC archives (files, "
+        "directories of *.warc / *.warc.gz, or the NEWSCRAWL_ARCHIVE name a crawl recorded "
+        "to, which stands for that file if it exists and then its parts name-00000.warc.gz, "
+        "name-00001.warc.gz, … in order) again, as the crawl that recorded it did, and "
         "update the store's articles by canonical URL (--db) and/or write one JSON line per "
         "article (-o), the crawl's item fields. Article pages are those the archive recorded "
         "as such, or, in archives recorded before page kinds were, those a site config's "
@@ -78,7 +81,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(including a store that cannot be opened).",
     )
     parser.add_argument(
-        "archives", nargs="+", type=Path, metavar="ARCHIVE", help="WARC file or directory"
+        "archives",
+        nargs="+",
+        type=Path,
+        metavar="ARCHIVE",
+        help="WARC file, directory of them, or a crawl's NEWSCRAWL_ARCHIVE name (all its parts)",
     )
     parser.add_argument(
         "--db",
@@ -154,7 +161,7 @@ class Reextraction:
         self._started = time.perf_counter()
         self.responses = 0
         self.extracted = 0
-        self.outcomes: Counter[Outcome] = Counter()
+        self.outcomes: Counter[WriteOutcome] = Counter()
         self.skipped: Counter[str] = Counter()
         self.dropped: Counter[str] = Counter()
 
@@ -278,12 +285,13 @@ def _counted(what: str, counts: Counter[str]) -> str:
 
 
 def _readable_archives(paths: Sequence[Path]) -> list[Path]:
-    """The WARC files named; a usage error for a missing path, a directory without WARC
-    files, or a file that cannot be read or whose first record is not a WARC record."""
-    missing = [str(path) for path in paths if not path.exists()]
+    """The WARC files named, in write order (`archive_files`); a usage error for a path that
+    names no file, directory or archive parts, a directory without WARC files, or a file
+    that cannot be read or whose first record is not a WARC record."""
+    files = archive_files(paths)
+    missing = [str(path) for path in files if not path.exists()]
     if missing:
         raise UsageError(f"no such archive: {', '.join(missing)}")
-    files = archive_files(paths)
     if not files:
         raise UsageError("no WARC files (*.warc, *.warc.gz) in the given directories")
     for path in files:
