@@ -1,4 +1,9 @@
-"""Every Scrapy default of the project in one place (`scrapy.cfg` points here)."""
+"""Every Scrapy default of the project in one place (`scrapy.cfg` points here).
+
+newscrawl's pipelines, middlewares and extensions are not listed here: `NewscrawlAddon`
+(newscrawl.addon, in ``ADDONS``) wires them, for this project and any other that enables it.
+The ``NEWSCRAWL_*`` and ``SPIDERMON_*`` values below are that add-on's defaults elsewhere too.
+"""
 
 import os
 
@@ -40,7 +45,7 @@ DOWNLOAD_MAXSIZE = 32 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
 RETRY_TIMES = 3
 # Retries of 429/503 wait: BackoffMiddleware raises the host's slot delay (RetryMiddleware
-# alone re-asks at once). It sits just outside RetryMiddleware (550) to see the response first.
+# alone re-asks at once).
 NEWSCRAWL_BACKOFF_HTTP_CODES = [429, 503]
 NEWSCRAWL_BACKOFF_START_DELAY = 10.0
 """Seconds of the first back-off when the server sends no Retry-After; doubles each time."""
@@ -53,19 +58,19 @@ REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 
 # WARC record and replay (newscrawl.archive): both off unless their setting names a path.
-# Outermost on the downloader side, past HttpCacheMiddleware (900): the recorder sees the
-# body as the server sent it (before HttpCompressionMiddleware, 590, decompresses it) and the
-# request with every header set; replay answers there, so the built-in middlewares
-# decompress, redirect and count stats as they would live.
 NEWSCRAWL_ARCHIVE = ""
-"""Record every response of the crawl to this WARC file (appended; .warc.gz compresses)."""
+"""Record every response of the crawl as WARC (.warc.gz compresses), in numbered parts
+next to this name: x.warc.gz -> x-00000.warc.gz, x-00001.warc.gz, … (a new one per crawl)."""
+NEWSCRAWL_ARCHIVE_MAX_BYTES = 1_000_000_000
+"""Start the next part of NEWSCRAWL_ARCHIVE once one reaches this size (1 GB); 0: never."""
 NEWSCRAWL_REPLAY = ""
-"""Serve the crawl from these WARC files or directories (comma-separated); no network."""
-DOWNLOADER_MIDDLEWARES = {
-    "newscrawl.middlewares.incremental.IncrementalMiddleware": 50,
-    "newscrawl.middlewares.backoff.BackoffMiddleware": 560,
-    "newscrawl.archive.middleware.ArchiveRecorderMiddleware": 950,
-    "newscrawl.archive.middleware.ReplayMiddleware": 960,
+"""Serve the crawl from these WARC files, directories, or NEWSCRAWL_ARCHIVE names (all their
+parts), comma-separated; no network."""
+
+# newscrawl's components (newscrawl.addon), and the switch to distributed crawling.
+ADDONS = {
+    "newscrawl.addon.NewscrawlAddon": 0,
+    "newscrawl.distributed.DistributedAddon": 0,
 }
 
 # `scrapy crawl` with a known-spider check and an exit status that says whether the crawl
@@ -74,12 +79,6 @@ COMMANDS_MODULE = "newscrawl.scrapy_commands"
 
 # The run summary and the crawl's verdict (newscrawl.monitoring): Spidermon runs the close
 # suite, the summary extension (after it) logs one line and writes NEWSCRAWL_SUMMARY_FILE.
-EXTENSIONS = {
-    "newscrawl.gc_freeze.FreezeStartupObjects": 0,
-    "newscrawl.monitoring.network_errors.NetworkErrorsInOneLine": 0,
-    "spidermon.contrib.scrapy.extensions.Spidermon": 500,
-    "newscrawl.monitoring.extension.RunSummaryExtension": 600,
-}
 SPIDERMON_ENABLED = True
 SPIDERMON_SPIDER_CLOSE_MONITORS = ("newscrawl.monitoring.monitors.CrawlSuite",)
 SPIDERMON_ADD_FIELD_COVERAGE = True
@@ -98,10 +97,6 @@ NEWSCRAWL_GC_FREEZE = True
 (newscrawl.gc_freeze: 13% of a replay crawl's time went to walking them)."""
 
 # Raw pages -> articles (newscrawl.pipelines.extract).
-ITEM_PIPELINES = {
-    "newscrawl.pipelines.extract.ExtractPipeline": 300,
-    "newscrawl.pipelines.store.StorePipeline": 800,
-}
 NEWSCRAWL_EXTRACT_METHOD = "default"
 """The `newscrawl.extract` method the pipeline runs (paper or default)."""
 NEWSCRAWL_EXTRACT_PROCESSES = 0
@@ -141,8 +136,7 @@ NEWSCRAWL_HOST_TWINS: dict[str, str] = {}
 """Twin hosts folded into one canonical URL, e.g. {"m.sohu.com": "www.sohu.com"}."""
 
 # Distributed crawling (newscrawl.distributed): with a Redis URL, workers on any number of
-# machines share one request queue and one seen-set through scrapy-redis.
-ADDONS = {"newscrawl.distributed.DistributedAddon": 0}
+# machines share one request queue and one seen-set through scrapy-redis (DistributedAddon).
 NEWSCRAWL_REDIS_URL = os.environ.get("NEWSCRAWL_REDIS_URL", "")
 """redis://[:password@]host:port/db; empty: this process crawls alone (Scrapy's scheduler)."""
 NEWSCRAWL_REDIS_KEY_PREFIX = "newscrawl"

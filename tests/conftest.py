@@ -59,6 +59,7 @@ def bench() -> ModuleType:
 SLOW_MODULES = frozenset(
     {
         # Real crawls, servers and subprocesses (scrapy, scrapyd, Redis workers, schedules).
+        "test_addon",
         "test_archive",
         "test_crawl_health",
         "test_distributed",

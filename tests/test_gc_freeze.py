@@ -11,6 +11,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from newscrawl import settings as project_settings
+from newscrawl.addon import COMPONENTS
 from newscrawl.gc_freeze import FreezeStartupObjects
 
 
@@ -45,5 +46,6 @@ def test_the_setting_turns_it_off() -> None:
 
 
 def test_the_project_enables_it() -> None:
-    assert "newscrawl.gc_freeze.FreezeStartupObjects" in project_settings.EXTENSIONS
+    assert "newscrawl.addon.NewscrawlAddon" in project_settings.ADDONS
+    assert FreezeStartupObjects in COMPONENTS["EXTENSIONS"]
     assert project_settings.NEWSCRAWL_GC_FREEZE is True
