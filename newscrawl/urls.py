@@ -37,9 +37,11 @@ DEFAULT_TRACKING_PARAMS: tuple[str, ...] = (
 class Canonicalizer:
     """Turns any spelling of an article URL into its canonical key.
 
-    `tracking_params` extends the defaults (a site config passes its own list through the
-    `NEWSCRAWL_TRACKING_PARAMS` setting); `host_twins` maps a twin host to the host it is
-    stored under, e.g. ``{"m.sohu.com": "www.sohu.com"}`` (`NEWSCRAWL_HOST_TWINS`).
+    `tracking_params` extends the defaults with a site config's ``drop_params`` (its
+    `SiteConfig.canonicalizer` cleans the site's links; the spider passes the list to the
+    store and the incremental skip as the `NEWSCRAWL_TRACKING_PARAMS` setting);
+    `host_twins` maps a twin host to the host it is stored under, e.g.
+    ``{"m.sohu.com": "www.sohu.com"}`` (`NEWSCRAWL_HOST_TWINS`).
     """
 
     tracking_params: frozenset[str] = frozenset(DEFAULT_TRACKING_PARAMS)
@@ -75,10 +77,19 @@ class Canonicalizer:
         host = parts.hostname or ""
         host = self.host_twins.get(host, host)
         netloc = host if parts.port in (None, 80, 443) else f"{host}:{parts.port}"
-        query = "&".join(
+        scheme = "https" if parts.scheme in ("http", "https") else parts.scheme
+        return urlunsplit((scheme, netloc, parts.path or "/", self._kept_query(parts.query), ""))
+
+    def without_tracking(self, url: str) -> str:
+        """`url` without its fragment and tracking parameters, otherwise as written: the
+        form a crawl matches a site's URL patterns in and requests links in."""
+        parts = urlsplit(url)
+        return urlunsplit(parts._replace(query=self._kept_query(parts.query), fragment=""))
+
+    def _kept_query(self, query: str) -> str:
+        """`query` without its tracking parameters and empty pieces, in its own order."""
+        return "&".join(
             pair
-            for pair in parts.query.split("&")
+            for pair in query.split("&")
             if pair and not self.is_tracking(unquote(pair.partition("=")[0]))
         )
-        scheme = "https" if parts.scheme in ("http", "https") else parts.scheme
-        return urlunsplit((scheme, netloc, parts.path or "/", query, ""))

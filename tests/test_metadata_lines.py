@@ -5,12 +5,12 @@ from __future__ import annotations
 from newscrawl.extract import Options, extract
 from newscrawl.extract.blocks import page_lines
 from newscrawl.extract.metadata import extract_metadata
-from newscrawl.extract.metadata.lines import Line, other_content_boxes, visible_lines
+from newscrawl.extract.metadata.lines import VisibleLine, other_content_boxes, visible_lines
 
 BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 12 + "</p>"
 
 
-def lines_of(html: str) -> list[Line]:
+def lines_of(html: str) -> list[VisibleLine]:
     page = page_lines(html)
     return visible_lines(page, other_content_boxes(page))
 

@@ -65,9 +65,7 @@ TOUTIAO = f"""<html><head><meta charset="utf-8"><title>本市新开三条公交�
     ],
     ids=["wechat", "baijiahao", "toutiao"],
 )
-def test_self_media_time_and_account_come_from_script_state(
-    page: str, published: datetime
-) -> None:
+def test_self_media_time_and_account_come_from_script_state(page: str, published: datetime) -> None:
     article = extract(page.encode(), "https://example.com/s/1", fetched_at=FETCHED)
     meta = article.metadata
     assert (meta.published, meta.published_precision) == (published, "second")

@@ -9,9 +9,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from newscrawl.config_table import ConfigError
 from newscrawl.schedule import Job, JobConfigError, find_jobs, load_job, serve
 from newscrawl.schedule.cron import next_due
 from newscrawl.schedule.runner import crawl_command
+from newscrawl.sites import SiteConfigError
 
 GOOD = """\
 sites = ["sina", "netease"]
@@ -94,6 +96,14 @@ def test_errors_name_the_file_key_and_problem(
     assert (caught.value.path, caught.value.key) == (path, key)
     assert problem in caught.value.problem
     assert str(caught.value).startswith(f"{path}: {key}: ")
+
+
+def test_a_bad_job_is_not_a_site_config_error(tmp_path: Path) -> None:
+    """Catching a bad site config (`SiteConfigError`) does not catch a bad job."""
+    with pytest.raises(JobConfigError) as caught:
+        load_job(write(tmp_path, 'sites = "sina"\ncron = "0 * * * *"\ntime_limit = 9'))
+    assert isinstance(caught.value, ConfigError)
+    assert not isinstance(caught.value, SiteConfigError)
 
 
 def test_next_due_reads_the_cron_in_the_job_zone() -> None:

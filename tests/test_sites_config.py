@@ -117,6 +117,15 @@ def test_clean_url_drops_tracking_parameters_and_fragment(tmp_path: Path) -> Non
     assert site.clean_url("https://example.com/a/1?spm=1") == "https://example.com/a/1"
 
 
+def test_clean_url_drops_the_default_tracking_parameters_as_the_canonical_urls_do(
+    tmp_path: Path,
+) -> None:
+    site = load_site(write_site(tmp_path, "example", MINIMAL))
+    url = "http://example.com/a/1?from=wap&id=3&SPM=x&utm_source=feed#top"
+    assert site.clean_url(url) == "http://example.com/a/1?id=3"
+    assert site.canonicalizer(url) == "https://example.com/a/1?id=3"
+
+
 INVALID = [
     pytest.param('allowed_domain = ["x"]\n' + MINIMAL, "allowed_domain", "unknown key", id="typo"),
     pytest.param(

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
 
 from newscrawl.fingerprint import hamming, simhash
-from newscrawl.store import Outcome, StoreError, open_store
+from newscrawl.store import StoreError, WriteOutcome, open_store
 from newscrawl.store.schema import articles
 from newscrawl.store.sql import SqlStore
 
@@ -23,19 +23,21 @@ def rows(store: SqlStore) -> dict[str, dict]:
 def test_upsert_new_unchanged_updated(db_url: str) -> None:
     body = article_text(1)
     with SqlStore.open(db_url) as store:
-        assert store.write([record("https://a/1", body, at=T0)]) == {"https://a/1": Outcome.NEW}
+        assert store.write([record("https://a/1", body, at=T0)]) == {
+            "https://a/1": WriteOutcome.NEW
+        }
         first = rows(store)["https://a/1"]
         assert first["first_seen"] == first["last_fetched"] == first["last_changed"] == T0
 
         later = T0 + timedelta(hours=1)
         outcome = store.write([record("https://a/1", body + "\n", at=later)])
-        assert outcome == {"https://a/1": Outcome.UNCHANGED}  # whitespace is not a change
+        assert outcome == {"https://a/1": WriteOutcome.UNCHANGED}  # whitespace is not a change
         row = rows(store)["https://a/1"]
         assert (row["first_seen"], row["last_changed"], row["last_fetched"]) == (T0, T0, later)
 
         latest = T0 + timedelta(hours=2)
         outcome = store.write([record("https://a/1", body + "更正。", at=latest, title="新标题")])
-        assert outcome == {"https://a/1": Outcome.UPDATED}
+        assert outcome == {"https://a/1": WriteOutcome.UPDATED}
         row = rows(store)["https://a/1"]
         assert (row["first_seen"], row["last_changed"], row["last_fetched"]) == (T0, latest, latest)
         assert row["body"].endswith("更正。") and row["title"] == "新标题"
@@ -56,9 +58,12 @@ def test_same_body_under_two_urls_is_stored_once_with_an_alias(db_url: str) -> N
         outcome = store.write(
             [record("https://a/1", body), record("https://mirror/1", body, site="mirror")]
         )
-        assert outcome == {"https://a/1": Outcome.NEW, "https://mirror/1": Outcome.DUPLICATE}
+        assert outcome == {
+            "https://a/1": WriteOutcome.NEW,
+            "https://mirror/1": WriteOutcome.DUPLICATE,
+        }
         assert store.write([record("https://other/9", body)]) == {
-            "https://other/9": Outcome.DUPLICATE
+            "https://other/9": WriteOutcome.DUPLICATE
         }
         assert list(rows(store)) == ["https://a/1"]
         assert store.is_known("https://mirror/1") and store.is_known("https://other/9")
@@ -67,7 +72,7 @@ def test_same_body_under_two_urls_is_stored_once_with_an_alias(db_url: str) -> N
 def test_empty_bodies_are_not_duplicates_of_each_other(db_url: str) -> None:
     with SqlStore.open(db_url) as store:
         outcome = store.write([record("https://a/1", ""), record("https://a/2", "")])
-        assert set(outcome.values()) == {Outcome.NEW}
+        assert set(outcome.values()) == {WriteOutcome.NEW}
 
 
 def test_redirect_source_is_an_alias(db_url: str) -> None:
@@ -86,7 +91,7 @@ def test_near_duplicate_is_marked_not_dropped(db_url: str) -> None:
         outcome = store.write(
             [record("https://b/1", syndicated, site="b"), record("https://c/1", unrelated)]
         )
-        assert outcome == {"https://b/1": Outcome.NEW, "https://c/1": Outcome.NEW}
+        assert outcome == {"https://b/1": WriteOutcome.NEW, "https://c/1": WriteOutcome.NEW}
         stored = rows(store)
         assert stored["https://b/1"]["near_duplicate_of"] == "https://a/1"
         assert stored["https://c/1"]["near_duplicate_of"] is None

@@ -22,7 +22,7 @@ from newscrawl.fingerprint import content_hash, simhash
 from newscrawl.items import ArticleItem, RawPage
 from newscrawl.middlewares.incremental import IncrementalMiddleware, parse_age
 from newscrawl.pipelines.store import CLOSE_REASON, StorePipeline, store_failure
-from newscrawl.store import ArticleRecord, DayCount, Outcome, SiteSummary, Store
+from newscrawl.store import ArticleRecord, DayCount, SiteSummary, Store, WriteOutcome
 from newscrawl.store.records import record_from_item
 from newscrawl.urls import Canonicalizer
 
@@ -165,9 +165,9 @@ class _HeldStore(Store):
     """A store whose `write` calls are handed back to the test to finish when it chooses."""
 
     def __init__(self) -> None:
-        self.writes: list[tuple[Deferred[dict[str, Outcome]], list[ArticleRecord]]] = []
+        self.writes: list[tuple[Deferred[dict[str, WriteOutcome]], list[ArticleRecord]]] = []
 
-    def write(self, records: Sequence[ArticleRecord]) -> dict[str, Outcome]:
+    def write(self, records: Sequence[ArticleRecord]) -> dict[str, WriteOutcome]:
         raise AssertionError("called through the patched deferToThread only")
 
     def is_known(self, canonical_url: str, *, older_than: datetime | None = None) -> bool:
@@ -208,8 +208,8 @@ def test_close_waits_for_a_timer_flush_in_flight(monkeypatch: pytest.MonkeyPatch
     logged 1,999 ``new`` for 2,000 stored articles.)"""
     store = _HeldStore()
 
-    def held_write(fn: Any, batch: list[ArticleRecord]) -> Deferred[dict[str, Outcome]]:
-        written: Deferred[dict[str, Outcome]] = Deferred()
+    def held_write(fn: Any, batch: list[ArticleRecord]) -> Deferred[dict[str, WriteOutcome]]:
+        written: Deferred[dict[str, WriteOutcome]] = Deferred()
         store.writes.append((written, batch))
         return written
 
@@ -234,7 +234,7 @@ def test_close_waits_for_a_timer_flush_in_flight(monkeypatch: pytest.MonkeyPatch
     closed = Deferred.fromCoroutine(pipeline.close_spider())
     assert not closed.called  # still writing
     written, batch = store.writes[0]
-    written.callback({batch[0].canonical_url: Outcome.NEW})
+    written.callback({batch[0].canonical_url: WriteOutcome.NEW})
     assert closed.called and crawler.stats is not None
     assert crawler.stats.get_value("newscrawl/store/new") == 1
 

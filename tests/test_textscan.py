@@ -4,7 +4,7 @@
 C one by needles (``_textscan.c``) or the Python one by patterns. That holds when every
 line a keyword's pattern matches holds one of its needles (folded), which is tested here
 on generated text, and the two are compared on the dataset pages' visible lines. The
-letters per script (`page_meta.script_letters`) are compared on generated text, and the
+letters per script (`page_facts.script_letters`) are compared on generated text, and the
 chars per box (`_textscan.box_chars`), the visible lines (`_textscan.visible_lines`) and
 the head's start tags (`_textscan.tag_starts`) on the dataset pages and generated input.
 Under CI (CI=true) a missing extension fails these tests.
@@ -23,7 +23,7 @@ from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import decode_pages
 from newscrawl.extract import blocks, head
 from newscrawl.extract.blocks import Line
-from newscrawl.extract.metadata import KEYWORDS, lines, page_meta
+from newscrawl.extract.metadata import KEYWORDS, lines, page_facts
 from newscrawl.extract.metadata.lines import PageText
 
 NEEDLES = [needle for keyword in KEYWORDS for needle in keyword.needles]
@@ -52,7 +52,7 @@ def fold(text: str) -> str:
 
 def having_both_ways(texts: list[str]) -> Iterator[tuple[list[str], list[str]]]:
     """`PageText.having` of every keyword with the native search, then with Python's."""
-    visible = [lines.Line(text, False, "p") for text in texts]
+    visible = [lines.VisibleLine(text, False, "p") for text in texts]
     native_page = PageText.of(visible, KEYWORDS)
     python_page = PageText.of(visible, KEYWORDS)
     hits = lines._line_hits_python(python_page.texts, python_page.joined, KEYWORDS)
@@ -115,7 +115,7 @@ def test_line_hits_refuses_bad_needles() -> None:
 @NATIVE_SETTINGS
 @given(st.text(st.sampled_from("aZkあアヿ가힣㐀一鿿豈﫿\U00020000 1。é")))
 def test_script_letters_native_and_python_count_the_same(text: str) -> None:
-    assert page_meta.script_letters(text) == page_meta._script_letters_python(text)
+    assert page_facts.script_letters(text) == page_facts._script_letters_python(text)
 
 
 @NATIVE_SETTINGS
@@ -196,5 +196,6 @@ def test_visible_lines_native_and_python_split_and_cut_alike(
     native = lines.visible_lines(page, other_content)
     assert native == lines._visible_lines_python(page, other_content)
     assert all(
-        type(line) is lines.Line and len(line.text) <= lines.MAX_LINE_CHARS for line in native
+        type(line) is lines.VisibleLine and len(line.text) <= lines.MAX_LINE_CHARS
+        for line in native
     )

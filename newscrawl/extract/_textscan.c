@@ -188,7 +188,7 @@ fail:
 }
 
 /* script_letters(text) -> (kana, hangul, han, latin): how many characters of `text` fall in
- * each of the ranges of page_meta.py's _KANA_RE, _HANGUL_RE, _CJK_RE and _LATIN_RE (one
+ * each of the ranges of page_facts.py's _KANA_RE, _HANGUL_RE, _CJK_RE and _LATIN_RE (one
  * pass instead of four regular-expression scans). */
 static PyObject *
 script_letters(PyObject *self, PyObject *text)
@@ -451,14 +451,14 @@ static PyMethodDef methods[] = {
      "box_chars(lines, words) -> (total, {element: chars}): all lines' chars, and per "
      "noise element the chars of its lines named by a word (see other_content_boxes)."},
     {"script_letters", script_letters, METH_O,
-     "script_letters(text) -> (kana, hangul, han, latin) letter counts (see page_meta.py)."},
+     "script_letters(text) -> (kana, hangul, han, latin) letter counts (see page_facts.py)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_textscan",
     "One-pass scans for the metadata rules and the page head (see metadata/lines.py, "
-    "metadata/page_meta.py, head.py).", -1,
+    "metadata/page_facts.py, head.py).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 

@@ -12,7 +12,7 @@ from newscrawl.extract import (
     default,
     fallbacks,
     head,
-    pagemeta,
+    head_hints,
     paper,
     title,
 )
@@ -86,10 +86,10 @@ def default_body(
 ) -> tuple[str, default.Selection, fallbacks.Body]:
     """The default method's headline, line selection and body (the kept lines, or a
     structured fallback): what `Article` and the confidence's calibration are made of."""
-    meta = pagemeta.page_meta(page_head)
+    hints = head_hints.head_hints(page_head)
     headings = [line.text for line in page.lines if line.tag == "h1"]
-    headline = title.choose_title(meta, headings)
-    selection = default.select(page, headline, options, meta.description, meta.ingredients)
+    headline = title.choose_title(hints, headings)
+    selection = default.select(page, headline, options, hints.description, hints.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
 
     def template_body() -> str:
@@ -98,14 +98,14 @@ def default_body(
             "\n".join(
                 line.text
                 for line in default.select(
-                    blocks.page_lines(markup), headline, options, meta.description
+                    blocks.page_lines(markup), headline, options, hints.description
                 ).kept
             )
             for markup in fallbacks.template_texts(page_head)
         )
         return max(bodies, key=len, default="")
 
-    return headline, selection, fallbacks.choose_body(lines_body, meta, options, template_body)
+    return headline, selection, fallbacks.choose_body(lines_body, hints, options, template_body)
 
 
 def _default(

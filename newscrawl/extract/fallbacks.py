@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from newscrawl.extract.head import PageHead
+from newscrawl.extract.head_hints import HeadHints
 from newscrawl.extract.model import Options
-from newscrawl.extract.pagemeta import PageMeta
 
 JSON_LD = "json-ld articleBody"
 TEMPLATE = "script template"
@@ -31,7 +31,7 @@ class Body(NamedTuple):
 
 
 def choose_body(
-    lines_body: str, meta: PageMeta, options: Options, template_body: Callable[[], str]
+    lines_body: str, hints: HeadHints, options: Options, template_body: Callable[[], str]
 ) -> Body:
     """The kept lines' text, unless it is shorter than `Options.short_body_chars` and the
     head has a longer article body, or a script template renders a longer one
@@ -40,13 +40,13 @@ def choose_body(
     the head states the lead); never over lines the description quotes, which are the
     article's own (a short post)."""
     if len(lines_body) < options.short_body_chars:
-        if len(meta.article_body) > len(lines_body):
-            return Body(meta.article_body, JSON_LD)
+        if len(hints.article_body) > len(lines_body):
+            return Body(hints.article_body, JSON_LD)
         rendered = template_body()
         if len(rendered) > len(lines_body):
             return Body(rendered, TEMPLATE)
-        if len(meta.description) > len(lines_body) and not _quotes(meta.description, lines_body):
-            return Body(meta.description, DESCRIPTION)
+        if len(hints.description) > len(lines_body) and not _quotes(hints.description, lines_body):
+            return Body(hints.description, DESCRIPTION)
     return Body(lines_body, None)
 
 

@@ -28,5 +28,5 @@ def _optional(name: str) -> Any:
 blockscan = _optional("_blockscan")
 """The line scan (`blocks`)."""
 textscan = _optional("_textscan")
-"""The text scans of the metadata and the head (`metadata.lines`, `metadata.page_meta`,
+"""The text scans of the metadata and the head (`metadata.lines`, `metadata.page_facts`,
 `head`)."""

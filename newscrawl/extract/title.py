@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from newscrawl.extract.pagemeta import PageMeta
+from newscrawl.extract.head_hints import HeadHints
 
 _SITE_SEPARATOR_RE = re.compile(
     r"\s+[-|–—·:：]\s+|\s*(?:--|[_|｜–]|(?<!—)—(?!—))\s*|\s+-|-\s+"
@@ -33,17 +33,17 @@ MIN_LEADING_CHARS = 7
 site's name leading a title written "站名 - 标题" ("新浪网", "CSDN博客")."""
 
 
-def choose_title(meta: PageMeta, headings: Sequence[str]) -> str:
+def choose_title(hints: HeadHints, headings: Sequence[str]) -> str:
     """The headline: a heading the head's titles confirm, else og:title, else the longest
     part of ``<title>`` split at its separators, else the first heading."""
-    head_titles = [title for title in (meta.og_title, meta.title) if title]
+    head_titles = [title for title in (hints.og_title, hints.title) if title]
     for heading in headings[:MAX_HEADINGS]:
         if len(heading) > 1 and any(_agree(heading, title) for title in head_titles):
             return heading
-    if meta.og_title:
-        return _without_site_suffix(meta.og_title)
-    if meta.title:
-        return max(_SITE_SEPARATOR_RE.split(meta.title), key=len).strip() or meta.title
+    if hints.og_title:
+        return _without_site_suffix(hints.og_title)
+    if hints.title:
+        return max(_SITE_SEPARATOR_RE.split(hints.title), key=len).strip() or hints.title
     return headings[0] if headings else ""
 
 

@@ -17,13 +17,13 @@ number with s/m/h/d such as ``2d``) fetches again articles younger than that age
 from __future__ import annotations
 
 import logging
-import re
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider, IgnoreRequest, NotConfigured
 
+from newscrawl.durations import parse_duration
 from newscrawl.pipelines.store import CLOSE_REASON, store_failure, store_unavailable
 from newscrawl.store import STATS_PREFIX, Store, StoreError, database_url, open_store
 from newscrawl.urls import Canonicalizer
@@ -39,23 +39,18 @@ logger = logging.getLogger(__name__)
 ARTICLE_META = "newscrawl_article"
 """Request meta key a spider sets to True on requests for article pages."""
 
-_AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
-_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
-
 
 class SeenArticle(IgnoreRequest):
     """The article is already stored; errbacks can tell this apart from a real failure."""
 
 
 def parse_age(value: Any) -> timedelta | None:
-    """`NEWSCRAWL_RECRAWL_AGE` as a timedelta (None when unset or zero)."""
-    if value in (None, "", 0, "0"):
-        return None
-    match = _AGE.match(str(value).lower())
-    if match is None:
-        raise ValueError(f"NEWSCRAWL_RECRAWL_AGE: expected seconds or e.g. 2d/12h, got {value!r}")
-    seconds = float(match[1]) * _UNIT_SECONDS[match[2]]
-    return timedelta(seconds=seconds) if seconds else None
+    """`NEWSCRAWL_RECRAWL_AGE` as a timedelta (None when unset or zero); a ValueError that
+    names the setting when it is not a duration."""
+    try:
+        return parse_duration(value)
+    except ValueError as error:
+        raise ValueError(f"NEWSCRAWL_RECRAWL_AGE: {error}") from None
 
 
 def _truthy(value: Any) -> bool:

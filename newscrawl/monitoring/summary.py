@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from newscrawl.store.base import STATS_PREFIX as STORE_PREFIX
-from newscrawl.store.base import Outcome
+from newscrawl.store.base import WriteOutcome
 
 DROPPED_PREFIX = "newscrawl/dropped/"
 """Articles the pipelines dropped, by reason (extraction gave no text, low confidence …)."""
@@ -98,7 +98,7 @@ def summarize(stats: Mapping[str, Any]) -> RunSummary:
         articles=articles,
         stored={
             outcome.value: int(stats[f"{STORE_PREFIX}{outcome.value}"])
-            for outcome in Outcome
+            for outcome in WriteOutcome
             if stats.get(f"{STORE_PREFIX}{outcome.value}")
         },
         skipped_seen=int(stats.get(STORE_SKIPPED, 0)),

@@ -28,9 +28,9 @@ from twisted.python.failure import Failure
 from newscrawl.store import (
     STATS_PREFIX,
     ArticleRecord,
-    Outcome,
     Store,
     StoreError,
+    WriteOutcome,
     database_url,
     open_store,
 )
@@ -187,7 +187,7 @@ class StorePipeline:
         written = threads.deferToThread(self._store.write, batch)
         return written.addCallbacks(self._count, self._fail, errbackArgs=(batch,))
 
-    def _count(self, outcomes: dict[str, Outcome]) -> None:
+    def _count(self, outcomes: dict[str, WriteOutcome]) -> None:
         stats = self._crawler.stats
         assert stats is not None
         for outcome in outcomes.values():

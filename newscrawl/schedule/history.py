@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-Outcome = Literal["ok", "degraded", "failed", "stopped", "timed_out", "submitted", "rejected"]
+RunOutcome = Literal["ok", "degraded", "failed", "stopped", "timed_out", "submitted", "rejected"]
 """How a crawl ended (`newscrawl.schedule.verdict`); ``submitted``/``rejected`` for scrapyd."""
-OLD_OUTCOMES: dict[str, Outcome] = {"finished": "ok"}
+OLD_OUTCOMES: dict[str, RunOutcome] = {"finished": "ok"}
 """Outcomes of earlier releases' history lines, by what they mean now."""
 
 
@@ -29,7 +29,7 @@ class RunRecord:
     started: str
     """ISO 8601, UTC."""
     ended: str
-    outcome: Outcome
+    outcome: RunOutcome
     exit_code: int | None
     """The crawl's exit status (128+N when killed by signal N); None for scrapyd submissions."""
     log: str

@@ -18,9 +18,9 @@ from types import MappingProxyType
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from newscrawl.middlewares.incremental import parse_age
+from newscrawl.config_table import ConfigError, Table
+from newscrawl.durations import parse_duration
 from newscrawl.schedule.cron import check_cron
-from newscrawl.sites.schema import SiteConfigError, Table
 
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 RESERVED_SETTINGS = frozenset({"JOBDIR", "LOG_FILE", "NEWSCRAWL_SUMMARY_FILE"})
@@ -29,7 +29,7 @@ summary per run)."""
 DEFAULT_KILL_AFTER = timedelta(seconds=30)
 
 
-class JobConfigError(SiteConfigError):
+class JobConfigError(ConfigError):
     """A job config that cannot be used; the message reads ``<file>: <key>: <problem>``."""
 
 
@@ -69,10 +69,6 @@ def load_job(path: Path) -> Job:
         raise JobConfigError(path, "(syntax)", str(error)) from None
     except OSError as error:
         raise JobConfigError(path, "(file)", error.strerror or str(error)) from None
-    except SiteConfigError as error:  # from the shared Table reader
-        if isinstance(error, JobConfigError):
-            raise
-        raise JobConfigError(error.path, error.key, error.problem) from None
 
 
 def parse_job(data: dict[str, Any], path: Path) -> Job:
@@ -81,7 +77,7 @@ def parse_job(data: dict[str, Any], path: Path) -> Job:
         raise JobConfigError(
             path, "(file name)", "a job name is lower-case letters, digits, _ or -"
         )
-    top = Table(dict(data), path)
+    top = Table(dict(data), path, JobConfigError)
     sites = top.str_list("sites")
     if not sites:
         raise top.error("sites", "list at least one site (a spider name, e.g. sina)")
@@ -128,7 +124,7 @@ def _duration(top: Table, data: dict[str, Any], key: str, *, required: bool = Fa
             raise top.error(key, 'required key is missing (seconds, or e.g. "50m", "2h")')
         return timedelta(0)
     try:
-        duration = parse_age(value)
+        duration = parse_duration(value)
     except ValueError:
         duration = None
     if duration is None:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from newscrawl.monitoring.summary import RunSummary
 from newscrawl.schedule.history import (
-    Outcome,
+    RunOutcome,
     RunRecord,
     append_run,
     new_run_id,
@@ -59,7 +59,7 @@ class _Crawl:
     log: Path
     summary: Path
     jobdir: Path | None
-    stop_reason: Outcome | None = None
+    stop_reason: RunOutcome | None = None
     signalled_at: float | None = None
 
 
@@ -130,7 +130,7 @@ def _supervise(
     """Wait for every crawl; SIGTERM once at the deadline or on `stop`, SIGKILL later."""
     while running := [crawl for crawl in crawls if crawl.process.poll() is None]:
         now = time.monotonic()
-        reason: Outcome | None = (
+        reason: RunOutcome | None = (
             "stopped" if stop.is_set() else "timed_out" if now >= deadline else None
         )
         for crawl in running:
@@ -156,7 +156,7 @@ def _finish(
     started: datetime,
     state: StateDir,
     history: list[RunRecord],
-) -> Outcome:
+) -> RunOutcome:
     """Settle the crawl's JOBDIR, judge and record how it ended against the job's earlier
     runs (`history`, read once per run); its outcome."""
     code = crawl.process.returncode

@@ -18,7 +18,7 @@ from urllib.error import URLError
 from urllib.parse import urlencode
 from urllib.request import urlopen
 
-from newscrawl.schedule.history import Outcome, RunRecord, append_run, new_run_id, utc_iso
+from newscrawl.schedule.history import RunOutcome, RunRecord, append_run, new_run_id, utc_iso
 from newscrawl.schedule.jobs import Job
 from newscrawl.schedule.layout import StateDir
 from newscrawl.schedule.runner import ALREADY_RUNNING
@@ -47,7 +47,7 @@ def submit_job(job: Job, state: StateDir, base_url: str, project: str) -> int:
     status = 0
     for site in job.sites:
         jobid = scrapyd_job_id(job.name, site, run_id)
-        outcome: Outcome
+        outcome: RunOutcome
         try:
             _call(base_url, "schedule.json", _schedule_form(job, site, project, jobid))
             outcome = "submitted"

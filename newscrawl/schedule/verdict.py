@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from statistics import median
 
 from newscrawl.monitoring.summary import RunSummary
-from newscrawl.schedule.history import Outcome, RunRecord
+from newscrawl.schedule.history import RunOutcome, RunRecord
 
 RECENT_RUNS = 10
 """How many of the site's earlier ok or degraded runs its usual yield is the median of."""
@@ -32,7 +32,7 @@ MIN_COVERAGE_SHARE = 0.5
 """A run whose share of articles with a publish time falls under this share of the usual
 share is degraded."""
 
-EXIT_STATUS: dict[Outcome, int] = {
+EXIT_STATUS: dict[RunOutcome, int] = {
     "ok": 0,
     "stopped": 0,
     "failed": 1,
@@ -40,16 +40,16 @@ EXIT_STATUS: dict[Outcome, int] = {
     "timed_out": 4,
 }
 """``newscrawl schedule --once``'s exit status for the worst outcome of its crawls."""
-SEVERITY: tuple[Outcome, ...] = ("failed", "degraded", "timed_out", "stopped", "ok")
+SEVERITY: tuple[RunOutcome, ...] = ("failed", "degraded", "timed_out", "stopped", "ok")
 """Outcomes from worst to best."""
 
 
 def judge(
     summary: RunSummary | None,
     exit_code: int,
-    stop_reason: Outcome | None,
+    stop_reason: RunOutcome | None,
     earlier: Sequence[RunRecord],
-) -> tuple[Outcome, list[str]]:
+) -> tuple[RunOutcome, list[str]]:
     """The outcome of one crawl and the reasons for it (`earlier`: the same job and site's
     earlier runs, oldest first)."""
     if stop_reason is not None:
@@ -103,6 +103,6 @@ def _usual(earlier: Sequence[RunRecord]) -> list[RunSummary]:
     return good[-RECENT_RUNS:]
 
 
-def worst(outcomes: Sequence[Outcome]) -> Outcome:
+def worst(outcomes: Sequence[RunOutcome]) -> RunOutcome:
     """The worst of `outcomes` by `SEVERITY` (ok for none)."""
     return min(outcomes, key=SEVERITY.index, default="ok")

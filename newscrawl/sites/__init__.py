@@ -1,8 +1,14 @@
 """Site configs: one TOML file per site, validated into a `SiteConfig` the spider runs on."""
 
-from newscrawl.sites.config import EntryPoint, Politeness, SiteConfig, load_site, parse_site
+from newscrawl.sites.config import (
+    EntryPoint,
+    Politeness,
+    SiteConfig,
+    SiteConfigError,
+    load_site,
+    parse_site,
+)
 from newscrawl.sites.registry import FoundSites, find_sites, scan_sites
-from newscrawl.sites.schema import SiteConfigError
 
 __all__ = [
     "EntryPoint",

@@ -11,22 +11,27 @@ import codecs
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, TypeVar, get_args
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from newscrawl.config_table import ConfigError, Table
 from newscrawl.discovery.apis import API_PARSERS
-from newscrawl.sites.schema import SiteConfigError, Table
+from newscrawl.urls import Canonicalizer
 
 EntryKind = Literal["html", "rss", "sitemap", "api"]
 ENTRY_KINDS: tuple[EntryKind, ...] = get_args(EntryKind)
 PAGE_PLACEHOLDER = "{page}"
 N = TypeVar("N", int, float)
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+class SiteConfigError(ConfigError):
+    """A site config that cannot be used; the message reads ``<file>: <key>: <problem>``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +66,8 @@ class SiteConfig:
     follow: tuple[re.Pattern[str], ...]
     deny: tuple[re.Pattern[str], ...]
     drop_params: tuple[str, ...]
-    """Query parameters removed from links; a trailing ``*`` matches a prefix (``utm_*``)."""
+    """The site's tracking parameters, on top of `urls.DEFAULT_TRACKING_PARAMS`; a trailing
+    ``*`` matches a prefix (``utm_*``)."""
     host_twins: Mapping[str, str]
     """Twin host -> the host its articles are stored under (``m.sohu.com = "www.sohu.com"``)."""
     charset: str | None
@@ -69,12 +75,18 @@ class SiteConfig:
     politeness: Politeness
     timezone: ZoneInfo
     """The zone of dates given without an offset in feeds, sitemaps and APIs."""
+    canonicalizer: Canonicalizer = field(init=False)
+    """The canonical URLs of the site's articles (its `drop_params` and `host_twins` on top
+    of the defaults), and the cleaning of its links (`clean_url`)."""
+
+    def __post_init__(self) -> None:
+        canonicalizer = Canonicalizer.with_extra(self.drop_params, self.host_twins)
+        object.__setattr__(self, "canonicalizer", canonicalizer)
 
     def clean_url(self, url: str) -> str:
-        """`url` without its fragment and tracking parameters (the form links are compared in)."""
-        parts = urlsplit(url)
-        kept = [piece for piece in parts.query.split("&") if piece and not self._tracking(piece)]
-        return urlunsplit(parts._replace(query="&".join(kept), fragment=""))
+        """`url` without its fragment and tracking parameters (the defaults and `drop_params`):
+        the form links are compared in and requested."""
+        return self.canonicalizer.without_tracking(url)
 
     def is_allowed(self, url: str) -> bool:
         """Whether `url`'s host is one of `allowed_domains` or under one (ports ignored)."""
@@ -88,13 +100,6 @@ class SiteConfig:
     def is_followed(self, url: str) -> bool:
         """Whether `url` (cleaned) is a listing page to follow (pagination, channel pages)."""
         return _matches(self.follow, url) and not _matches(self.deny, url)
-
-    def _tracking(self, query_piece: str) -> bool:
-        name = query_piece.split("=", 1)[0]
-        return any(
-            name.startswith(param[:-1]) if param.endswith("*") else name == param
-            for param in self.drop_params
-        )
 
 
 def load_site(path: Path | Traversable) -> SiteConfig:
@@ -123,7 +128,7 @@ def parse_site(data: dict[str, object], path: Path) -> SiteConfig:
     if not _NAME_RE.match(name):
         problem = "a site name is lower-case letters, digits, _ or -"
         raise SiteConfigError(path, "(file name)", problem)
-    top = Table(dict(data), path)
+    top = Table(dict(data), path, SiteConfigError)
     urls = top.table("urls")
     politeness = top.table("politeness")
     config = SiteConfig(

@@ -6,8 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 
-from newscrawl.sites.config import SiteConfig, load_site
-from newscrawl.sites.schema import SiteConfigError
+from newscrawl.sites.config import SiteConfig, SiteConfigError, load_site
 
 
 @dataclass(frozen=True, slots=True)

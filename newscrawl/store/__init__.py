@@ -17,11 +17,11 @@ from newscrawl.fingerprint import NEAR_DUPLICATE_BITS
 from newscrawl.store.base import (
     STATS_PREFIX,
     DayCount,
-    Outcome,
     SiteSummary,
     Store,
     StoreError,
     StoreUnavailable,
+    WriteOutcome,
 )
 from newscrawl.store.records import ArticleRecord
 from newscrawl.store.sql import SqlStore
@@ -61,11 +61,11 @@ __all__ = [
     "STATS_PREFIX",
     "ArticleRecord",
     "DayCount",
-    "Outcome",
     "SiteSummary",
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "WriteOutcome",
     "check_store_url",
     "database_url",
     "open_store",

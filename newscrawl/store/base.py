@@ -21,7 +21,7 @@ STATS_PREFIX = "newscrawl/store/"
 """Crawl stats keys of the store and the incremental skip: ``newscrawl/store/new`` etc."""
 
 
-class Outcome(StrEnum):
+class WriteOutcome(StrEnum):
     """What writing one record did; the names are also the crawl stats keys."""
 
     NEW = "new"
@@ -100,7 +100,7 @@ class Store(Closing, ABC):
     @abstractmethod
     def write(
         self, records: Sequence[ArticleRecord], *, changed_at: datetime | None = None
-    ) -> dict[str, Outcome]:
+    ) -> dict[str, WriteOutcome]:
         """Upsert a batch in one transaction; the outcome per canonical URL.
 
         A changed body sets `last_changed` to `changed_at`, by default the record's fetch

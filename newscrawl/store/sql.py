@@ -49,11 +49,11 @@ from newscrawl.article import EXPORT_FIELDS, RECORD_FIELDS
 from newscrawl.fingerprint import NEAR_DUPLICATE_BITS, hamming, lookup_keys
 from newscrawl.store.base import (
     DayCount,
-    Outcome,
     SiteSummary,
     Store,
     StoreError,
     StoreUnavailable,
+    WriteOutcome,
 )
 from newscrawl.store.migrations import UnknownRevision
 from newscrawl.store.records import ArticleRecord
@@ -371,7 +371,7 @@ class SqlStore(Store):
 
     def write(
         self, records: Sequence[ArticleRecord], *, changed_at: datetime | None = None
-    ) -> dict[str, Outcome]:
+    ) -> dict[str, WriteOutcome]:
         batch = list({r.canonical_url: r for r in records}.values())
         if not batch:
             return {}
@@ -385,7 +385,7 @@ class SqlStore(Store):
 
     def _write(
         self, conn: Connection, batch: list[ArticleRecord], changed_at: datetime | None
-    ) -> dict[str, Outcome]:
+    ) -> dict[str, WriteOutcome]:
         urls = [r.canonical_url for r in batch]
         found = conn.execute(
             select(
@@ -406,24 +406,28 @@ class SqlStore(Store):
             else {}
         )
 
-        outcomes: dict[str, Outcome] = {}
+        outcomes: dict[str, WriteOutcome] = {}
         alias_rows: list[dict[str, Any]] = []
         for record in batch:
             url = owner = record.canonical_url
             if url in stored:
                 same = stored[url] == record.content_hash
-                outcomes[url] = Outcome.UNCHANGED if same else Outcome.UPDATED
+                outcomes[url] = WriteOutcome.UNCHANGED if same else WriteOutcome.UPDATED
             elif record.content_hash in owner_of_hash:
-                outcomes[url] = Outcome.DUPLICATE
+                outcomes[url] = WriteOutcome.DUPLICATE
                 owner = owner_of_hash[record.content_hash]
                 alias_rows.append(_alias(url, owner, record))
             else:
-                outcomes[url] = Outcome.NEW
+                outcomes[url] = WriteOutcome.NEW
                 if record.content_hash:
                     owner_of_hash[record.content_hash] = url
             alias_rows.extend(_alias(a, owner, record) for a in record.aliases if a != owner)
 
-        changed = [r for r in batch if outcomes[r.canonical_url] in (Outcome.NEW, Outcome.UPDATED)]
+        changed = [
+            r
+            for r in batch
+            if outcomes[r.canonical_url] in (WriteOutcome.NEW, WriteOutcome.UPDATED)
+        ]
         fingerprints = {r.canonical_url: r.simhash for r in changed if r.simhash is not None}
         keys_of = (
             {url: lookup_keys(fingerprint) for url, fingerprint in fingerprints.items()}
@@ -431,10 +435,12 @@ class SqlStore(Store):
             else {}
         )
         twins = self._near_twins(conn, keys_of, fingerprints) if keys_of else {}
-        new_urls = [r.canonical_url for r in changed if outcomes[r.canonical_url] is Outcome.NEW]
+        new_urls = [
+            r.canonical_url for r in changed if outcomes[r.canonical_url] is WriteOutcome.NEW
+        ]
         if new_urls:  # a URL that was an alias of another article is now an article itself
             conn.execute(delete(aliases).where(_in(conn, aliases.c.alias_url, new_urls)))
-        stored_rows = [r for r in batch if outcomes[r.canonical_url] is not Outcome.DUPLICATE]
+        stored_rows = [r for r in batch if outcomes[r.canonical_url] is not WriteOutcome.DUPLICATE]
         if stored_rows:
             self._upsert(
                 conn, [_row(r, twins.get(r.canonical_url), changed_at) for r in stored_rows]

@@ -24,7 +24,7 @@ from lxml import etree
 from newscrawl.extract import blocks
 from newscrawl.extract.blocks import DatedTag, PageLines
 from newscrawl.extract.head import PageHead
-from newscrawl.extract.metadata import bylines, dates, jsonld, lines, page_meta, people
+from newscrawl.extract.metadata import bylines, dates, jsonld, lines, page_facts, people
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
 from newscrawl.extract.metadata.parse import Source, page_text
 
@@ -117,7 +117,7 @@ class _Found(NamedTuple):
     """What the line pass gives the metadata rules."""
 
     dated: list[DatedTag]
-    visible: list[lines.Line]
+    visible: list[lines.VisibleLine]
     byline_texts: list[str]
 
 
@@ -131,14 +131,14 @@ def _read(
     structured = dates.structured(dated, metas, ld_objects, scripts, url, fetched_at, zone)
     page_text = lines.PageText.of(visible, KEYWORDS)
     title_at = lines.title_index(visible, head.title)
-    header: list[lines.Line] = []
+    header: list[lines.VisibleLine] = []
     header_title_at: int | None = None
     if title_at is not None:
         header = lines.header_window(visible, title_at)
         header_title_at = min(title_at, lines.HEADER_LINES_BEFORE)
     found = dates.published(structured, header, header_title_at, page_text, url, fetched_at, zone)
-    script = page_meta.script_language(page_text)
-    declared = page_meta.declared_language(head)
+    script = page_facts.script_language(page_text)
+    declared = page_facts.declared_language(head)
     markup = people.Markup(
         byline_texts=scan.byline_texts,
         itemprop_authors=bylines.itemprop_authors(dated),
@@ -163,10 +163,10 @@ def _read(
         source=names.source,
         editor=names.editor,
         lang=declared or script,
-        canonical_url=page_meta.canonical_url(head, url),
-        description=page_meta.description(metas),
-        tags=page_meta.tags(head),
-        top_image=page_meta.top_image(metas, url),
+        canonical_url=page_facts.canonical_url(head, url),
+        description=page_facts.description(metas),
+        tags=page_facts.tags(head),
+        top_image=page_facts.top_image(metas, url),
         evidence={
             **({"published": found.source} if found else {}),
             **names.evidence,

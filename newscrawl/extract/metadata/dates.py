@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo
 
 from newscrawl.extract.blocks import DatedTag
 from newscrawl.extract.clean import tag_attributes, unescape
-from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Keyword, Line, PageText
+from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Keyword, PageText, VisibleLine
 from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import ScriptTimestamps, ScriptVariables
 
@@ -197,7 +197,7 @@ def structured(
 
 def published(
     structured: DateEvidence | None,
-    header: Sequence[Line],
+    header: Sequence[VisibleLine],
     title_at: int | None,
     page: PageText,
     url: str | None,
@@ -308,7 +308,7 @@ def parse_value(value: str, context: _Context) -> tuple[datetime, Precision] | N
 
 
 def visible(
-    header: Sequence[Line],
+    header: Sequence[VisibleLine],
     title_at: int,
     context: _Context,
     structured: DateEvidence | None,
@@ -362,7 +362,7 @@ def _first_timed(
     return None
 
 
-def month(header: Sequence[Line], page: PageText, context: _Context) -> DateEvidence | None:
+def month(header: Sequence[VisibleLine], page: PageText, context: _Context) -> DateEvidence | None:
     """A month-only date, for pages that give no full date anywhere: a labelled month or
     an issue citation in the header window, else a line anywhere that only cites the print
     issue (such lines close reprinted essays). Month dates in running text ("2004年9月，…")

@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from newscrawl.extract.blocks import Line as BlockLine
-from newscrawl.extract.blocks import PageLines
+from newscrawl.extract.blocks import Line, PageLines
 from newscrawl.extract.native import textscan as _textscan
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
@@ -62,7 +61,7 @@ BODY_MARKS = ("。", "，", ". ", ", ")
 """Sentence punctuation, Chinese and Latin ("by …" in an English lead is prose)."""
 
 
-class Line(NamedTuple):
+class VisibleLine(NamedTuple):
     """One visible text line; `heading` when it comes from an h1-h3. A tuple: a page makes
     hundreds, and a frozen dataclass takes three times as long to build."""
 
@@ -71,7 +70,7 @@ class Line(NamedTuple):
     tag: str
 
 
-def visible_lines(page: PageLines, other_content: set[int]) -> list[Line]:
+def visible_lines(page: PageLines, other_content: set[int]) -> list[VisibleLine]:
     """The body pass's lines (`blocks.page_lines`, so the page is scanned once for both)
     as metadata sees them: lines inside boxes about other content (`other_content`) left
     out, a ``<br>`` break (kept inside a body line) starting a line of its own, as bylines
@@ -79,25 +78,26 @@ def visible_lines(page: PageLines, other_content: set[int]) -> list[Line]:
     (`_textscan.visible_lines`) where built."""
     if _textscan is None:
         return _visible_lines_python(page, other_content)
-    visible: list[Line] = _textscan.visible_lines(
-        page.lines, other_content, HEADING_TAGS, MAX_LINE_CHARS, Line
+    visible: list[VisibleLine] = _textscan.visible_lines(
+        page.lines, other_content, HEADING_TAGS, MAX_LINE_CHARS, VisibleLine
     )
     return visible
 
 
-def _visible_lines_python(page: PageLines, other_content: set[int]) -> list[Line]:
+def _visible_lines_python(page: PageLines, other_content: set[int]) -> list[VisibleLine]:
     """`visible_lines` in Python: the reference of the C one, and the fallback."""
-    visible: list[Line] = []
+    visible: list[VisibleLine] = []
     for line in page.lines:
         if line.noise_element in other_content:
             continue
         heading = line.tag in HEADING_TAGS
         if "\n" in line.text:
             visible.extend(
-                Line(part[:MAX_LINE_CHARS], heading, line.tag) for part in line.text.split("\n")
+                VisibleLine(part[:MAX_LINE_CHARS], heading, line.tag)
+                for part in line.text.split("\n")
             )
         else:
-            visible.append(Line(line.text[:MAX_LINE_CHARS], heading, line.tag))
+            visible.append(VisibleLine(line.text[:MAX_LINE_CHARS], heading, line.tag))
     return visible
 
 
@@ -115,9 +115,7 @@ def other_content_boxes(page: PageLines) -> set[int]:
     return boxes
 
 
-def _box_chars_python(
-    lines: Sequence[BlockLine], words: frozenset[str]
-) -> tuple[int, dict[int, int]]:
+def _box_chars_python(lines: Sequence[Line], words: frozenset[str]) -> tuple[int, dict[int, int]]:
     """The chars of all `lines`, and per noise element the chars of the lines whose noise
     word is in `words`: the reference of `_textscan.box_chars` and the fallback without it."""
     chars: dict[int, int] = {}
@@ -129,7 +127,7 @@ def _box_chars_python(
     return total, chars
 
 
-def title_index(lines: list[Line], page_title: str) -> int | None:
+def title_index(lines: list[VisibleLine], page_title: str) -> int | None:
     """Index of the headline line: an h1-h3 that the <title> starts with; else the longest
     line that is part of the <title> or holds its first segment (old table layouts have no
     h1); else the first h1."""
@@ -154,7 +152,7 @@ def title_index(lines: list[Line], page_title: str) -> int | None:
     return next((i for i, line in enumerate(lines) if line.tag == "h1" and line.heading), None)
 
 
-def header_window(lines: list[Line], index: int) -> list[Line]:
+def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
     """The lines around the headline where bylines sit: a few before it, and after it until
     the body starts (a long sentence), a line budget or a character budget runs out."""
     window = lines[max(0, index - HEADER_LINES_BEFORE) : index + 1]
@@ -192,7 +190,7 @@ class PageText:
     _hits: dict[Keyword, Sequence[int]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, lines: Sequence[Line], keywords: Sequence[Keyword]) -> PageText:
+    def of(cls, lines: Sequence[VisibleLine], keywords: Sequence[Keyword]) -> PageText:
         texts = tuple(line.text for line in lines)
         return cls(texts, "\n".join(texts), tuple(keywords))
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.bylines import first_author, structured, without_photo_credits
-from newscrawl.extract.metadata.lines import Keyword, Line, PageText
+from newscrawl.extract.metadata.lines import Keyword, PageText, VisibleLine
 from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import ScriptVariables, state_author_names
 
@@ -224,7 +224,7 @@ class People:
 
 def people(
     scripts: Sequence[str],
-    header: Sequence[Line],
+    header: Sequence[VisibleLine],
     page: PageText,
     metas: Mapping[str, str],
     ld_objects: Sequence[dict[str, Any]],

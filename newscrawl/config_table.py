@@ -2,7 +2,9 @@
 
 A config is read through `Table` accessors that check each value's type as it is taken;
 `Table.finish` then rejects the keys nobody asked for (typos such as ``allowed_domain``
-would otherwise be ignored silently, news-please#51).
+would otherwise be ignored silently, news-please#51). The site configs
+(`newscrawl.sites.config`) and the scheduled jobs (`newscrawl.schedule.jobs`) are read so,
+each raising its own `ConfigError` subclass.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ T = TypeVar("T")
 _TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
 
 
-class SiteConfigError(ValueError):
-    """A site config that cannot be used; the message reads ``<file>: <key>: <problem>``."""
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message reads ``<file>: <key>: <problem>``."""
 
     def __init__(self, path: Path, key: str, problem: str) -> None:
         super().__init__(f"{path}: {key}: {problem}")
@@ -26,11 +28,15 @@ class SiteConfigError(ValueError):
 
 
 class Table:
-    """One TOML table of a config file, read key by key with type checks."""
+    """One TOML table of a config file, read key by key with type checks; a bad value
+    raises `error` (the kind of config: `SiteConfigError`, `JobConfigError`)."""
 
-    def __init__(self, data: dict[str, Any], path: Path, prefix: str = "") -> None:
+    def __init__(
+        self, data: dict[str, Any], path: Path, error: type[ConfigError], prefix: str = ""
+    ) -> None:
         self._data = data
         self._path = path
+        self._error = error
         self._prefix = prefix
         self._read: set[str] = set()
 
@@ -38,8 +44,8 @@ class Table:
         """The dotted name of `key` as the user wrote it (``urls.article``)."""
         return f"{self._prefix}{key}"
 
-    def error(self, key: str, problem: str) -> SiteConfigError:
-        return SiteConfigError(self._path, self.key_name(key), problem)
+    def error(self, key: str, problem: str) -> ConfigError:
+        return self._error(self._path, self.key_name(key), problem)
 
     def get(self, key: str, kind: type[T], default: T) -> T:
         """The value of `key` checked to be `kind` (ints pass as floats), or `default`."""
@@ -84,7 +90,7 @@ class Table:
         value = self._data.get(key, {})
         if not isinstance(value, dict):
             raise self.error(key, f"expected a table, got {_describe(value)}")
-        return Table(value, self._path, f"{self.key_name(key)}.")
+        return Table(value, self._path, self._error, f"{self.key_name(key)}.")
 
     def tables(self, key: str) -> list[Table]:
         """An array of tables (``[[key]]``), empty when absent."""
@@ -94,7 +100,7 @@ class Table:
             problem = f"expected an array of tables ([[{key}]]), got {_describe(value)}"
             raise self.error(key, problem)
         return [
-            Table(item, self._path, f"{self.key_name(key)}[{index}].")
+            Table(item, self._path, self._error, f"{self.key_name(key)}[{index}].")
             for index, item in enumerate(value)
         ]
 

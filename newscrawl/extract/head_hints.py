@@ -1,6 +1,7 @@
-"""What the default method reads from a page's head (`head.PageHead`): the title and
-og:title for the headline, the description and the JSON-LD ``articleBody`` for its
-fallbacks on short pages, a recipe's JSON-LD ingredients for its selection."""
+"""The head's hints to the default method (from `head.PageHead`): the title and og:title
+for the headline, the description and the JSON-LD ``articleBody`` for its fallbacks on
+short pages, a recipe's JSON-LD ingredients for its selection. (The metadata's own reading
+of the head, language, canonical URL, tags, lead image, is `metadata.page_facts`.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata import jsonld
 
 
-class PageMeta(NamedTuple):
+class HeadHints(NamedTuple):
     """The head's statements the default method uses; empty strings where absent."""
 
     title: str
@@ -29,10 +30,10 @@ class PageMeta(NamedTuple):
     recipe, though its short lines score like a menu."""
 
 
-def page_meta(head: PageHead) -> PageMeta:
+def head_hints(head: PageHead) -> HeadHints:
     """The title, description and JSON-LD article body from a page's `PageHead`."""
     metas = head.meta_map
-    return PageMeta(
+    return HeadHints(
         title=head.title,
         og_title=collapse_whitespace(metas.get("og:title") or metas.get("twitter:title", "")),
         description=collapse_whitespace(

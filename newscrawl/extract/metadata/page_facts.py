@@ -1,5 +1,6 @@
 """Page-level facts that cost one lookup each: language, canonical URL, description,
-tags/keywords and the lead image."""
+tags/keywords and the lead image. (The head's hints to the body extraction, headline and
+fallback bodies, are `extract.head_hints`.)"""
 
 from __future__ import annotations
 
