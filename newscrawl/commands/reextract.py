@@ -47,7 +47,6 @@ from newscrawl.sites import SiteConfig, scan_sites
 from newscrawl.spiders.loader import site_dirs
 from newscrawl.store import ArticleRecord, Store, StoreError, WriteOutcome, open_store
 from newscrawl.store.records import record_from_item
-from newscrawl.urls import Canonicalizer
 
 COMMAND = "reextract"
 BATCH = 500
@@ -156,7 +155,6 @@ class Reextraction:
         self._write_line = write_line
         self._changed_at = datetime.now(UTC)
         """A changed body's `last_changed`: this run's time, so exports ``--since`` see it."""
-        self._canonicalizers: dict[str, Canonicalizer] = {}
         self._pending: dict[str, ArticleRecord] = {}
         self._started = time.perf_counter()
         self.responses = 0
@@ -203,7 +201,7 @@ class Reextraction:
             line = {f.name: item.get(f.name) for f in ITEM_FIELDS}
             self._write_line(json.dumps(line, ensure_ascii=False))
         if self._store is not None:
-            self._queue(record_from_item(item, self._canonicalizer(site), default_site=site.name))
+            self._queue(record_from_item(item, site.canonicalizer, default_site=site.name))
 
     def _item(self, response: ArchivedResponse, site: SiteConfig) -> dict[str, Any] | None:
         """The crawl's article item for `response`, or None (counted) when it has no text."""
@@ -231,13 +229,6 @@ class Reextraction:
             "fetched": fetched,
             **extracted.fields,
         }
-
-    def _canonicalizer(self, site: SiteConfig) -> Canonicalizer:
-        """The site's canonical URLs, as its crawl made them (its tracking params, twins)."""
-        if site.name not in self._canonicalizers:
-            canonicalizer = Canonicalizer.with_extra(site.drop_params, site.host_twins)
-            self._canonicalizers[site.name] = canonicalizer
-        return self._canonicalizers[site.name]
 
     def _queue(self, record: ArticleRecord | None) -> None:
         """Batch `record`; a URL already in the batch first sends the batch, so each copy
