@@ -9,10 +9,11 @@ function enough times to take about 0.1 s and keeps the mean per call; the table
 min and median of ``--runs`` runs in milliseconds, for the current `simhash`, the baseline
 (`baseline_simhash`, the implementation before issue 18) and `content_hash`.
 
-``--duplicates`` runs `duplicate_finding` on zh_cwce (skipped where it is absent) for the
-current simhash and the baseline: the share of edited copies the store's band lookup finds
-(at least one band equal and at most N bits apart) and the closest two different articles
-come, the figures of the `newscrawl.fingerprint` docstring.
+``--duplicates`` runs `duplicate_finding` on zh_cwce (skipped where it is absent): the share
+of edited copies the store's lookup finds (a key in common and at most N bits apart) and
+how close two different articles come, the figures of the `newscrawl.fingerprint`
+docstring. It compares the store's keys (`lookup_keys`, since migration 0005) with the 4
+bands of 16 bits before them, for the current simhash and the baseline.
 """
 
 from __future__ import annotations
@@ -24,17 +25,16 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import combinations
 from pathlib import Path
 
 from newscrawl.fingerprint import (
-    BANDS,
     MIN_FINGERPRINT_CHARS,
     SHINGLE_CHARS,
-    bands,
     content_hash,
     hamming,
+    lookup_keys,
     normalise,
     simhash,
 )
@@ -154,14 +154,21 @@ def edits(text: str) -> list[tuple[str, str]]:
 
 
 def duplicate_finding(
-    fingerprint: Callable[[str], int | None], articles: list[str]
+    fingerprint: Callable[[str], int | None],
+    articles: list[str],
+    keys: Callable[[int], Iterable[int]],
 ) -> tuple[dict[str, dict[int, float]], dict[str, int], int, int]:
-    """Per kind of edit and bit limit, the share of copies the band lookup finds; the number
-    of copies of each kind; the smallest distance between two different articles; how many
-    pairs of different articles share a band (the store's candidates for a false twin).
+    """Per kind of edit and bit limit, the share of copies the lookup by `keys` finds; the
+    number of copies of each kind; the smallest distance between two different articles;
+    how many pairs of different articles share a key (the store's candidates for a false
+    twin).
 
-    Found means what the store requires: a band equal and at most `limit` bits apart.
+    Found means what the store requires: a key in common and at most `limit` bits apart.
     """
+
+    def share(a: int, b: int) -> bool:
+        return not set(keys(a)).isdisjoint(keys(b))
+
     originals = [fp for text in articles if (fp := fingerprint(text)) is not None]
     hits: dict[str, dict[int, int]] = {}
     copies: Counter[str] = Counter()
@@ -174,11 +181,11 @@ def duplicate_finding(
             assert edited is not None
             copies[kind] += 1
             for limit in LIMITS:
-                found = shares_band(original, edited) and hamming(original, edited) <= limit
+                found = share(original, edited) and hamming(original, edited) <= limit
                 hits.setdefault(kind, dict.fromkeys(LIMITS, 0))[limit] += found
     pairs = list(combinations(originals, 2))
     closest = min(hamming(a, b) for a, b in pairs)
-    candidates = sum(shares_band(a, b) for a, b in pairs)
+    candidates = sum(share(a, b) for a, b in pairs)
     shares = {
         kind: {limit: n / copies[kind] for limit, n in by_limit.items()}
         for kind, by_limit in hits.items()
@@ -186,9 +193,16 @@ def duplicate_finding(
     return shares, dict(copies), closest, candidates
 
 
-def shares_band(a: int, b: int) -> bool:
-    """Whether two fingerprints have a band in common (the store's candidate lookup)."""
-    return any(x == y for x, y in zip(bands(a), bands(b), strict=True))
+def bands(fingerprint: int) -> list[int]:
+    """The lookup keys before migration 0005: the fingerprint cut in 4 bands of 16 bits,
+    tagged by position."""
+    return [i << 16 | (fingerprint >> (16 * i)) & 0xFFFF for i in range(4)]
+
+
+LOOKUPS: dict[str, Callable[[int], Iterable[int]]] = {
+    "14 keys of 32 bits (the store's)": lookup_keys,
+    "4 bands of 16 bits (before 0005)": bands,
+}
 
 
 def duplicate_report(articles: list[str]) -> None:
@@ -197,14 +211,15 @@ def duplicate_report(articles: list[str]) -> None:
     print(f"\n{len(articles)} zh_cwce articles, median {lengths[len(lengths) // 2]:,} chars")
     limits = " | ".join(f"found at <= {limit} bits" for limit in LIMITS)
     for name, function in (("simhash", simhash), ("baseline simhash", baseline_simhash)):
-        shares, copies, closest, candidates = duplicate_finding(function, articles)
-        print(f"\n{name} ({BANDS} bands)\n\n| edit | copies | {limits} |")
-        print(f"| --- | --- |{' --- |' * len(LIMITS)}")
-        for kind, by_limit in shares.items():
-            found = " | ".join(f"{by_limit[limit]:.0%}" for limit in LIMITS)
-            print(f"| {kind} | {copies[kind]} | {found} |")
-        print(f"\ntwo different articles: never closer than {closest} bits")
-        print(f"pairs of different articles sharing a band: {candidates}")
+        for lookup, keys in LOOKUPS.items():
+            shares, copies, closest, candidates = duplicate_finding(function, articles, keys)
+            print(f"\n{name}, {lookup}\n\n| edit | copies | {limits} |")
+            print(f"| --- | --- |{' --- |' * len(LIMITS)}")
+            for kind, by_limit in shares.items():
+                found = " | ".join(f"{by_limit[limit]:.0%}" for limit in LIMITS)
+                print(f"| {kind} | {copies[kind]} | {found} |")
+            print(f"\ntwo different articles: never closer than {closest} bits")
+            print(f"pairs of different articles sharing a key: {candidates}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,7 @@ a pair is found when its differing bytes happen to miss a plane (at 4/5/6 random
 33%, 16%). 32 bits keep random matches rare: a stored article matches one of a new
 article's keys with probability 14 / 2**32, so 10**7 stored articles give 0.03 random rows
 per lookup. No fewer than 14 keys of 32 bits can guarantee 3 bits (the Schönheim bound).
-Until issue 18 the lookup used `bands`: 4 keys of 16 bits, which guarantee 3 bits too but
+Until issue 18 the lookup used 4 bands of 16 bits as its keys, which guarantee 3 bits too but
 match corpus / 16,384 random rows per article (61 at 10**6 stored).
 
 Each shingle is hashed with XXH64 (seed 0) of its four characters in UTF-32-LE, all of a
@@ -25,11 +25,12 @@ can be recomputed outside Python. The new hash changed every fingerprint: ones s
 before it are not comparable with new ones, and the store compares them all the same.
 
 Measured on the 69 zh_cwce articles (gold text, median 2,400 characters) against edited
-copies: with `NEAR_DUPLICATE_BITS` = 6 the key lookup finds 96% of copies with a source line
-added, 92% with a byline and an editor line, 55% with one sentence rewritten and 61% with
-the last 5% cut (a limit of 3 finds 93/86/46/39%; the band lookup found 97/95/70/81% at 6,
-finding more 4-6-bit pairs for its unbounded work). Two different articles were never
-closer than 18 bits and no two shared a key, so 6 leaves a wide margin against false twins.
+copies (``bench/bench_fingerprint.py --duplicates``): with `NEAR_DUPLICATE_BITS` = 6 the key
+lookup finds 96% of copies with a source line added, 92% with a byline and an editor line,
+55% with one sentence rewritten and 61% with the last 5% cut (a limit of 3 finds
+93/86/46/39%; the band lookup found 97/95/70/81% at 6, finding more 4-6-bit pairs for its
+unbounded work). Two different articles were never closer than 18 bits and no two shared a
+key, so 6 leaves a wide margin against false twins.
 """
 
 from __future__ import annotations
@@ -43,8 +44,6 @@ import numpy as np
 import numpy.typing as npt
 
 BITS = 64
-BANDS = 4
-BAND_BITS = BITS // BANDS
 SHINGLE_CHARS = 4
 """Shingle length: 4 Chinese characters is about two words, long enough to carry order."""
 MIN_FINGERPRINT_CHARS = 100
@@ -184,10 +183,3 @@ def lookup_keys(fingerprint: int) -> list[int]:
         tag | b[p0] | b[p1] << 8 | b[p2] << 16 | b[p3] << 24
         for tag, (p0, p1, p2, p3) in _TAGGED_PLANES
     ]
-
-
-def bands(fingerprint: int) -> tuple[int, ...]:
-    """The fingerprint cut into `BANDS` unsigned integers of `BAND_BITS` bits each: the
-    lookup keys before issue 18, still what ``bench/bench_fingerprint.py`` compares with."""
-    mask = (1 << BAND_BITS) - 1
-    return tuple((fingerprint >> (i * BAND_BITS)) & mask for i in range(BANDS))

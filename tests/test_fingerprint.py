@@ -9,8 +9,6 @@ from hypothesis import strategies as st
 from store_support import article_text
 
 from newscrawl.fingerprint import (
-    BANDS,
-    bands,
     content_hash,
     hamming,
     normalise,
@@ -82,9 +80,3 @@ def test_each_bit_is_the_majority_of_the_distinct_shingle_hashes(body: str) -> N
         1 << bit for bit in range(64) if 2 * sum(h >> bit & 1 for h in hashes) > len(hashes)
     )
     assert simhash(body) == majority
-
-
-def test_bands_split_the_fingerprint() -> None:
-    fingerprint = 0x0123_4567_89AB_CDEF
-    assert bands(fingerprint) == (0xCDEF, 0x89AB, 0x4567, 0x0123)
-    assert len(bands(fingerprint)) == BANDS

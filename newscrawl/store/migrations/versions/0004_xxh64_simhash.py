@@ -9,13 +9,21 @@ again, 1,000 rows at a time. Exact duplicates (`content_hash`) do not change.
 import sqlalchemy as sa
 from alembic import op
 
-from newscrawl.fingerprint import BANDS, bands, simhash
+from newscrawl.fingerprint import simhash
 from newscrawl.store.schema import Fingerprint
 
 revision = "0004"
 down_revision = "0003"
 
 BATCH = 1000
+BANDS = 4
+"""The simhash cut in 4 bands of 16 bits, each a column: the near-duplicate lookup of this
+revision (0005 replaced it by the `simhash_keys` table)."""
+
+
+def bands(fingerprint: int) -> tuple[int, ...]:
+    return tuple((fingerprint >> (16 * i)) & 0xFFFF for i in range(BANDS))
+
 
 # The table as this revision knows it, not as `newscrawl.store.schema` declares it today.
 articles = sa.table(
