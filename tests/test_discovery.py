@@ -27,7 +27,7 @@ from site_fixtures import (
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from twisted.python.failure import Failure
 
-from newscrawl.discovery import parse_datetime
+from newscrawl.discovery import MalformedListError, parse_datetime, parse_feed, parse_sitemap
 from newscrawl.items import RawPage
 from newscrawl.spiders.site import FOUND_ON, SiteSpider
 
@@ -324,6 +324,66 @@ def test_malformed_sitemap_is_counted() -> None:
     response = Response("http://www.people.cn/sitemap.xml.gz", body=b"\x1f\x8b not gzip at all")
     assert list(spider.parse_sitemap(response)) == []
     assert stats(spider) == {"newscrawl/discovery/malformed/sitemap": 1}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"   \n",
+        b"Service Unavailable",
+        b"<html><body><p>not a sitemap</p></body></html>",
+        (Path(__file__).parent / "fixtures/discovery/people_politics.rss").read_bytes(),
+    ],
+    ids=["empty", "blank", "text", "html", "a-feed"],
+)
+def test_a_sitemap_url_answering_something_else_is_counted(body: bytes) -> None:
+    spider = make_spider("people")
+    response = Response("http://www.people.cn/sitemap.xml", body=body)
+    assert list(spider.parse_sitemap(response)) == []
+    assert stats(spider) == {"newscrawl/discovery/malformed/sitemap": 1}
+
+
+def test_gzip_sitemap_beyond_the_size_limit_is_refused() -> None:
+    body = gzip.compress(b"<urlset>" + b" " * 2_000_000 + b"</urlset>")
+    with pytest.raises(MalformedListError, match="bad gzip sitemap"):
+        parse_sitemap(body, "http://www.people.cn/s.xml.gz", SHANGHAI, max_size=1_000_000)
+
+
+def test_sitemap_links_are_resolved_and_empty_ones_dropped() -> None:
+    body = b"""<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    <url><loc> </loc></url><url><loc>/n1/2026/1102/c1001-1.html</loc></url>
+    <url><loc>http://www.people.cn/a?id=1&type=2</loc></url>
+    <url><loc><![CDATA[http://www.people.cn/b?id=1&type=2]]></loc></url></urlset>"""
+    sitemap = parse_sitemap(body, "http://www.people.cn/sitemap.xml", SHANGHAI)
+    assert [entry.url for entry in sitemap.entries] == [
+        "http://www.people.cn/n1/2026/1102/c1001-1.html",
+        "http://www.people.cn/a?id=1&type=2",
+        "http://www.people.cn/b?id=1&type=2",
+    ]
+
+
+def test_utf16_sitemap_is_read() -> None:
+    text = (
+        '<?xml version="1.0" encoding="UTF-16"?><urlset><url><loc>http://a.cn/a?b=1&amp;c=中</loc>'
+    )
+    body = (text + "</url></urlset>").encode("utf-16")
+    assert [e.url for e in parse_sitemap(body, "http://a.cn/", SHANGHAI).entries] == [
+        "http://a.cn/a?b=1&c=中"
+    ]
+
+
+def test_feed_links_with_a_bare_ampersand_stay_whole() -> None:
+    body = b"""<rss version="2.0"><channel>
+    <item><link>http://www.people.com.cn/a?id=1&type=2</link></item>
+    <item><link>http://www.people.com.cn/b?id=1&amp;type=2</link>
+    <description><![CDATA[<a href="/x?y=1&amp;z=2">&</a>]]></description></item>
+    </channel></rss>"""
+    entries = parse_feed(body, "http://www.people.com.cn/rss/x.xml", SHANGHAI)
+    assert [entry.url for entry in entries] == [
+        "http://www.people.com.cn/a?id=1&type=2",
+        "http://www.people.com.cn/b?id=1&type=2",
+    ]
 
 
 async def collect(requests: AsyncIterator[Request]) -> list[Request]:

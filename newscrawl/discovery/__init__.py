@@ -1,7 +1,8 @@
 """Link discovery from lists: feeds, sitemaps and JSON(P) list APIs (no Scrapy requests here).
 
 The spider turns the `Entry` objects these parsers return into requests; keeping the
-parsers free of Scrapy makes them testable on plain bytes.
+parsers free of Scrapy's requests and responses (they use only its gunzip and sitemap
+reader) makes them testable on plain bytes.
 """
 
 from newscrawl.discovery.apis import API_PARSERS, load_json_or_jsonp

@@ -1,4 +1,17 @@
-"""RSS 2.0, RSS 1.0 (RDF) and Atom feeds: the entries' links and dates."""
+"""RSS 2.0, RSS 1.0 (RDF) and Atom feeds: the entries' links and dates.
+
+Why ours and not feedparser: on generated feeds of 200 items (180-200 kB with HTML
+summaries) this reads RSS 2.0 in 8.3 ms and Atom in 6.2 ms where feedparser, called as we
+would call it, takes 56.6 and 65.4 ms, 7 and 10 times as long (best of 15,
+bench/bench_libraries.py), for the same entries. On the discovery fixtures and the hostile
+cases tried both give the same links but on four: a truncated feed (ours keeps the last
+whole link, feedparser drops it), internal entities (feedparser expands them, we do not),
+a GBK body declared UTF-8 (both garble the link) and Atom ``xml:base`` (feedparser
+resolves against it, we against the feed's URL; none of our fixtures uses it). feedparser
+would add two distributions (0.5 MiB) and save about 40 lines of code, but would still
+need our date reading (its parsed dates take a date without offset as UTC, not the site's
+zone) and a stream for input (bytes that name a local file it opens as that file).
+"""
 
 from __future__ import annotations
 
