@@ -2,22 +2,24 @@
 
 `blocks._page_lines_native` must return exactly what `blocks._page_lines_python` returns
 (same `Line` tuples, same parents) on every input: the evaluation datasets, hand-written
-edge cases, generated and mutated HTML, and with the limits (`CHUNK`, `MAX_DEPTH`,
-`CLOSE_SEARCH_DEPTH`) shrunk so small pages cross them, and with the Python fallbacks
-for patterns C does not implement. C also finishes each line as `blocks._line` does, so
-the generated text here has every whitespace kind, soft break, entity and punctuation
-mark around every other. Under CI (CI=true) a missing
-extension fails these tests: CI proves the build works.
+edge cases, generated and mutated HTML, with the limits (`CHUNK`, `MAX_DEPTH`,
+`CLOSE_SEARCH_DEPTH`) shrunk so small pages cross them, and with blocks.py's tables
+changed (C takes them at `configure`, so a table edited in Python reaches both; the
+import-time probe refuses a C loop that reads the probe page differently). C also
+finishes each line as `blocks._line` does, so the generated text here has every
+whitespace kind, soft break, entity and punctuation mark around every other. Under CI
+(CI=true) a missing extension fails these tests: CI proves the build works.
 """
 
 from __future__ import annotations
 
 import gc
 import random
-import re
 import tracemalloc
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from conftest import NATIVE_SETTINGS, skip_or_fail
@@ -27,15 +29,15 @@ from test_fuzz_extract import mutated_pages, pages
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import decode_pages
-from newscrawl.extract import blocks
+from newscrawl.extract import blocks, native
 
 WHITESPACE = tuple(chr(c) for c in range(0x110000) if chr(c).isspace())
 """Every character `str.split` splits at (and `\\s` matches)."""
 
 
 @pytest.fixture(scope="module", autouse=True)
-def native() -> None:
-    if blocks._blockscan is None:
+def built() -> None:
+    if native.blockscan is None:
         skip_or_fail("the _blockscan C extension is not built")
 
 
@@ -44,17 +46,11 @@ def assert_same(page: str) -> None:
     assert blocks._page_lines_native(page) == expected
 
 
-def configure(
-    chunk: int,
-    max_depth: int,
-    close_search_depth: int,
-    class_chars: int,
-    patterns: tuple[str, ...] | None = None,
-) -> tuple[bool, bool]:
+def configure(chunk: int, max_depth: int, close_search_depth: int, class_chars: int) -> None:
     """Set the limits of both implementations (the Python one reads the globals)."""
     blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH = chunk, max_depth, close_search_depth
     blocks.MAX_CLASS_CHARS = class_chars
-    return blocks._configure_native(patterns)
+    blocks._configure_native()
 
 
 DEFAULT_LIMITS = blocks.CHUNK, blocks.MAX_DEPTH, blocks.CLOSE_SEARCH_DEPTH, blocks.MAX_CLASS_CHARS
@@ -69,32 +65,78 @@ def small_limits() -> Iterator[None]:
         configure(*DEFAULT_LIMITS)
 
 
+OTHER_TABLES = {
+    "NOISE_WORDS": ("paragraph", "content", *blocks.NOISE_WORDS[::-1]),
+    "STANDALONE_NOISE_WORDS": ("p", "mid", "x-y"),
+    "NOISE_ATTRIBUTES": ("id", "class", "role", "data-kind"),
+    "HIDDEN_STYLES": (("opacity", "0"), ("display", "none"), ("display", "contents")),
+    "HIDDEN_ATTRIBUTE": "aria-hidden",
+    "CJK_PUNCTUATION": "。！…",
+    "LATIN_PUNCTUATION": ";-",
+    "DATED_ATTRIBUTE_WORDS": ("pubdate", "content"),
+}
+"""blocks.py's tables changed every way they can (other words, orders, lengths, words that
+are prefixes of others, other marks), for `other_tables`."""
+
+
+@contextmanager
+def tables_changed(tables: dict[str, object]) -> Iterator[None]:
+    """blocks.py with `tables` (and the patterns built from them), handed to C."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for name, value in tables.items():
+            monkeypatch.setattr(blocks, name, value)
+        for name, build in (
+            ("NOISE_WORD_RE", blocks._noise_word_re),
+            ("_CLASS_ID_RE", blocks._class_id_re),
+            ("_HIDDEN_RE", blocks._hidden_re),
+            ("_HIDING_WORDS", blocks._hiding_words),
+            ("_CJK_PUNCTUATION_RE", blocks._cjk_punctuation_re),
+            ("_LATIN_PUNCTUATION_RE", blocks._latin_punctuation_re),
+            ("_DATED_RE", blocks._dated_re),
+        ):
+            monkeypatch.setattr(blocks, name, build())
+        blocks._configure_native()
+        try:
+            yield
+        finally:
+            monkeypatch.undo()
+            blocks._configure_native()
+
+
 @pytest.fixture
-def python_patterns() -> Iterator[None]:
-    """The C loop told that blocks.py's patterns are not the ones it implements (each is
-    wrapped in a group: the same matches), so it calls `_attribute_flags` for every
-    attribute string and `sentence_punctuation` for every line."""
-    patterns = (
-        blocks._HIDDEN_RE.pattern,
-        blocks._CLASS_ID_RE.pattern,
-        blocks.NOISE_WORD_RE.pattern,
-        blocks._CJK_PUNCTUATION_RE.pattern,
-        blocks._LATIN_PUNCTUATION_RE.pattern,
-    )
-    assert configure(*DEFAULT_LIMITS, tuple(f"(?:{pattern})" for pattern in patterns)) == (
-        False,
-        False,
-    )
-    try:
+def other_tables() -> Iterator[None]:
+    """blocks.py with `OTHER_TABLES`: both loops must follow."""
+    with tables_changed(OTHER_TABLES):
         yield
-    finally:
-        assert configure(*DEFAULT_LIMITS) == (True, True)
 
 
-def test_page_lines_is_the_native_loop_with_native_flags_and_punctuation() -> None:
+def test_page_lines_is_the_native_loop() -> None:
     assert blocks._scan is blocks._page_lines_native
-    assert blocks._NATIVE_FLAGS
-    assert blocks._NATIVE_PUNCTUATION
+    assert blocks._native_agrees()
+
+
+@pytest.mark.parametrize(
+    "tables",
+    [
+        {"NOISE_WORDS": blocks.NOISE_WORDS[1:]},
+        {"STANDALONE_NOISE_WORDS": blocks.STANDALONE_NOISE_WORDS[:-1]},
+        {"HIDDEN_ATTRIBUTE": "hiddenx"},
+        {"LATIN_PUNCTUATION": blocks.LATIN_PUNCTUATION[1:]},
+        {"DATED_ATTRIBUTE_WORDS": ("itemprop",)},
+    ],
+)
+def test_the_probe_catches_a_c_loop_that_reads_otherwise(tables: dict[str, object]) -> None:
+    """C told other tables than Python uses (as an extension built from another
+    _blockscan.c would read the page): the import-time probe sees it."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for name, value in tables.items():
+            monkeypatch.setattr(blocks, name, value)
+        blocks._configure_native()
+    try:  # C keeps the changed tables, Python is back to its own
+        assert not blocks._native_agrees()
+    finally:
+        blocks._configure_native()
+    assert blocks._native_agrees()
 
 
 @pytest.mark.parametrize("name", NAMED_DATASETS)
@@ -129,6 +171,8 @@ EDGE_CASES = {
     "unclosed script": '<p>a<script>var x = "<p>";',
     "unclosed iframes": "<p>a" + "<iframe>x" * 2_000,
     "unclosed tag at the end": "<p>text<a href='x",
+    "tails with a stray <": "<p>a</p>b </ c <3 </",
+    "tail with an open end tag": "<p>a</p>b</p",
     "many <": "<" * 50_000 + ">",
     "quoted >": '<a href="x>y">z</a><p x=\'>\'>q</p><p onload="if(w>450){}">r</p>' * 50,
     "comment forms": "<!-->a<!--->b<!---->c<!-- -- >d-->e<!--x",
@@ -193,9 +237,7 @@ def test_the_same_lines_on_edge_cases_with_small_limits(page: str, small_limits:
 
 
 @pytest.mark.parametrize("page", EDGE_CASES.values(), ids=EDGE_CASES.keys())
-def test_the_same_lines_on_edge_cases_with_python_patterns(
-    page: str, python_patterns: None
-) -> None:
+def test_the_same_lines_on_edge_cases_with_other_tables(page: str, other_tables: None) -> None:
     assert_same(page)
 
 
@@ -210,8 +252,22 @@ ATTRIBUTE_TOKENS = (
 @NATIVE_SETTINGS
 @given(st.lists(st.sampled_from(ATTRIBUTE_TOKENS), max_size=16).map("".join))
 def test_the_attribute_flags_in_c_are_the_python_ones(attributes: str) -> None:
-    native_flags = blocks._blockscan.native_attribute_flags(attributes)
+    native_flags = native.blockscan.native_attribute_flags(attributes)
     assert native_flags == blocks._attribute_flags(attributes.lower())
+
+
+OTHER_ATTRIBUTE_TOKENS = (
+    *ATTRIBUTE_TOKENS, "paragraph", "content", "p", "mid", "x-y", "role", "data-kind",
+    "opacity", "0", "contents", "aria-hidden", "aria", "pubdate",
+)  # fmt: skip
+
+
+@NATIVE_SETTINGS
+@given(st.lists(st.sampled_from(OTHER_ATTRIBUTE_TOKENS), max_size=16).map("".join))
+def test_the_attribute_flags_follow_other_tables(attributes: str) -> None:
+    with tables_changed(OTHER_TABLES):
+        native_flags = native.blockscan.native_attribute_flags(attributes)
+        assert native_flags == blocks._attribute_flags(attributes.lower())
 
 
 TOKENS = (
@@ -265,7 +321,7 @@ LINE_TOKENS = (
     ",", ".", ";", "!", "?", ":", '"', "'", "…", "，", "。", "！", "？", "；", "：", "、", "“", "”",
     "&", "&amp;", "&nbsp;", "&#10;", "&#x2028;", "&#12288;", "&#0;", "&#128512;", "&lt;b&gt;",
     "&copy", "&#;", "&nbsp", "nbsp;", "<br>", "<br><br>", "<b>", "</b>", '<a href="x">', "</a>",
-    "<td>", "\r\n",
+    "<td>", "\r\n", "-",
 )  # fmt: skip
 
 
@@ -285,12 +341,9 @@ def test_the_same_lines_on_generated_text(page: str) -> None:
 
 @NATIVE_SETTINGS
 @given(st.lists(line_soup(), max_size=4).map("".join))
-def test_the_same_lines_on_generated_text_with_python_patterns(page: str) -> None:
-    assert configure(*DEFAULT_LIMITS, ("",) * 5) == (False, False)
-    try:
+def test_the_same_lines_on_generated_text_with_other_tables(page: str) -> None:
+    with tables_changed(OTHER_TABLES):
         assert_same(page)
-    finally:
-        configure(*DEFAULT_LIMITS)
 
 
 @NATIVE_SETTINGS
@@ -306,20 +359,52 @@ def test_lines_are_made_by_the_c_loop() -> None:
     assert type(lines[0]) is blocks.Line
 
 
-def test_bad_configuration_raises_type_errors() -> None:
-    arguments = (
-        blocks._KIND, blocks.NOISE_TAGS, blocks._IMPLIED_END, *DEFAULT_LIMITS[1:3],
-        DEFAULT_LIMITS[0], DEFAULT_LIMITS[3], blocks._attribute_flags, tuple(range(9)), (),
-    )  # fmt: skip
-    for line_class, unescaped in (
-        (dict, blocks._unescaped),
-        (blocks.Line, None),
-    ):
-        with pytest.raises(TypeError):
-            blocks._blockscan.configure(
-                *arguments, line_class, unescaped, blocks.sentence_punctuation
-            )
+class Reordered(NamedTuple):
+    tag: str
+    text: str
+    element: int
+    chars: int
+    link_chars: int
+    punctuation: int
+    noise: str | None
+    noise_element: int
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"line": dict}, TypeError),
+        ({"line": Reordered}, TypeError),  # C writes Line's fields by index
+        ({"dated_tag": blocks.Line}, TypeError),
+        ({"unescaped": None}, TypeError),
+        ({"tag_kinds": {**blocks._configuration()["tag_kinds"], "p": "paragraph"}}, ValueError),
+        ({"tag_kinds": {"P": "block"}}, ValueError),
+        ({"noise_words": ("Comment",)}, ValueError),  # C compares lower-cased text
+        ({"noise_words": ("评论",)}, ValueError),  # C reads ASCII attributes only
+        ({"standalone_noise_words": ("-ad",)}, ValueError),
+        ({"dated_attribute_words": ("kind",)}, ValueError),  # the Kelvin sign lowers to "k"
+        ({"hidden_styles": (("display",),)}, ValueError),
+        ({"latin_punctuation": " "}, ValueError),
+        ({"cjk_punctuation": "\U0001f600"}, ValueError),
+        ({"references": {"&nbsp": " "}}, ValueError),
+        ({"references": {"&nbsp;": "\xa0"}}, ValueError),
+        ({"max_depth": 0}, ValueError),
+        ({"line": None, "dated_tag": None}, TypeError),
+    ],
+)
+def test_a_bad_configuration_is_refused_and_the_last_one_stays(
+    change: dict[str, object], error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        native.blockscan.configure(**{**blocks._configuration(), **change})
+    configuration = blocks._configuration()
+    del configuration["line"]
+    with pytest.raises(TypeError):  # every keyword is needed
+        native.blockscan.configure(**configuration)
+    with pytest.raises(TypeError):  # and none is positional
+        native.blockscan.configure(blocks._KIND)
     assert blocks._page_lines_native("<p>still configured</p>").lines[0].text == "still configured"
+    assert blocks._native_agrees()
 
 
 def memory_grown() -> int:
@@ -355,15 +440,26 @@ def test_no_memory_is_leaked() -> None:
     assert memory_grown() < 50_000  # a leak of one object per page would be ~100 KB
 
 
-def test_no_memory_is_leaked_calling_the_python_fallbacks(python_patterns: None) -> None:
-    assert memory_grown() < 50_000
+def test_no_memory_is_leaked_reconfiguring() -> None:
+    blocks._configure_native()  # warm up
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(200):
+            blocks._configure_native()
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 20_000
 
 
 def test_bad_arguments_raise_type_errors() -> None:
     with pytest.raises(TypeError):
-        blocks._blockscan.scan(b"<p>bytes</p>")
+        native.blockscan.scan(b"<p>bytes</p>")
     with pytest.raises(TypeError):
-        blocks._blockscan.native_attribute_flags("评论")
+        native.blockscan.native_attribute_flags("评论")
 
 
 @pytest.mark.parametrize(
@@ -396,14 +492,3 @@ def test_dated_tags_are_recorded_alike_with_their_box_and_text() -> None:
     ]
     assert dated[0].text == "一月 &amp; 二月"
     assert len(dated[3].text) == blocks.DATED_TEXT_CHARS
-
-
-def test_the_c_line_layout_is_blocks_lines() -> None:
-    """``_line.h`` names the fields the C extensions read and write by index: they must be
-    `blocks.Line`'s, in its order."""
-    header = (Path(blocks.__file__).parent / "_line.h").read_text()
-    fields = dict(re.findall(r"\bF_([A-Z_]+) = (\d+)", header))
-    assert [
-        name.lower() for name, _ in sorted(fields.items(), key=lambda item: int(item[1]))
-    ] == list(blocks.Line._fields)
-    assert re.search(rf"\bLINE_FIELDS = {len(blocks.Line._fields)}\b", header)

@@ -87,3 +87,13 @@ def test_a_meta_repeated_a_thousand_times_reads_like_each_copy() -> None:
     head = PageHead(f"<html><head>{meta * 1000}<meta name=x content=y></head></html>")
     assert head.metas == (("author", "张三 & 李四"),) * 1000 + (("x", "y"),)
     assert head.meta_map == {"author": "张三 & 李四", "x": "y"}
+
+
+def test_tag_names_are_read_whole_and_in_ascii_case_only() -> None:
+    head = PageHead(
+        "<metadata name=x content=no><META/name=a content=b><scripts>x</scripts>"
+        "<script>var a = '</ſcript>';</SCRIPT ><title>t</TITLE>"
+    )
+    assert head.metas == (("a", "b"),)
+    assert head.scripts == (Script("", "var a = '</ſcript>';"),)  # "ſ" is not an "s" in tags
+    assert head.title == "t"

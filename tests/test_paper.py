@@ -133,12 +133,14 @@ def test_whitespace_collapses_to_single_spaces_and_single_spaces_stay() -> None:
     assert clean.collapse_whitespace("a " * 1000) == ("a " * 1000).strip()
 
 
-def test_ascii_lower_keeps_indices_when_lowering_would_lengthen_the_text() -> None:
+def test_title_tags_are_found_in_any_ascii_case_whatever_else_the_page_holds() -> None:
+    # "\u0130".lower() is two characters: the tags are matched ASCII-case-insensitively,
+    # not on a lowered copy of the page whose indices would shift
     text = "<TITLE>\u0130stanbul</TITLE><H1>x</H1>"
-    lower = clean.ascii_lower(text)
-    assert len(lower) == len(text)
-    assert lower.index("<h1>") == text.index("<H1>")
     assert clean.page_title(text) == "\u0130stanbul"
+    assert clean.page_title("<title>\u0130</title >") == "\u0130"
+    assert clean.page_title("<Titlex>no</Titlex><h1 class=a>\u0130 h1</H1>") == "\u0130 h1"
+    assert clean.page_title('<META property="og:title" content="og">') == "og"
 
 
 def test_line_table_is_built_on_demand_and_equals_the_full_table() -> None:

@@ -1,25 +1,31 @@
-/* The per-tag loop of newscrawl.extract.blocks.page_lines, in C.
+/* The C of newscrawl.extract: the per-tag loop of blocks.page_lines, and at the end of
+ * this file three passes of the metadata over the lines it makes.
  *
- * A line-for-line port of `_page_lines_python` (the reference: see its docstring and the
- * module docstring of blocks.py for the semantics): the same chunks, the same tokens, the
- * same element stack. At each boundary it finishes the text gathered since the last one
- * into a `blocks.Line` as `blocks._line` does (whitespace collapsed, soft breaks kept,
- * character counts, sentence punctuation), and returns the lines and the parents dict.
- * Python is called only for what C does not implement: decoding the character references
- * of a line with a '&' other than in "&nbsp;" (`blocks._unescaped`), the flags of an
- * attribute string that is not ASCII (`blocks._attribute_flags`, once per distinct string
- * per page), and any pattern of blocks.py that differs from the copy C implements (see
- * `configure`).
+ * The loop is a line-for-line port of `_page_lines_python` (the reference: see its docstring and the
+ * module docstring of blocks.py for the semantics): the same chunks, the same tokens
+ * (blocks.py's `tokens`), the same element stack. At each boundary it finishes the text
+ * gathered since the last one into a `blocks.Line` as `blocks._line` does (whitespace
+ * collapsed, soft breaks kept, character counts, sentence punctuation), and returns the
+ * lines, the element tree and the dated tags. Python is called only for what C does not
+ * implement: decoding the character references of a line with a '&' other than the plain
+ * ones (`blocks._unescaped`), and the flags of an attribute string that is not ASCII
+ * (`blocks._attribute_flags`, once per distinct string per page).
+ *
+ * Nothing blocks.py defines is copied here: `configure` receives, by keyword, its tag
+ * kinds, word lists, punctuation marks, plain references, name characters, limits and
+ * classes, at import. What stays in C is how they are matched: the patterns blocks.py
+ * builds from those tables (`_HIDDEN_RE`, `_CLASS_ID_RE`, `NOISE_WORD_RE`, the
+ * punctuation and the tokens) are matched by hand, and blocks.py's import-time probe and
+ * the tests hold this loop to the Python one.
  *
  * The page is read with PyUnicode_READ, so every string kind works; tag names are ASCII.
  * Every search only moves forward (or is cached), the stack is bounded, so the scan is
  * linear like the Python one. The GIL is held throughout; all state is per call except the
- * tag table, which `configure` fills once at import.
+ * tables, which `configure` fills once at import.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "_line.h"
 #include <string.h>
 #if defined(__SSE2__) && defined(__GNUC__)
 #define USE_SSE2 1
@@ -27,6 +33,28 @@
 #endif
 
 enum { K_INLINE, K_BLOCK, K_LINK, K_BREAK, K_VOID, K_SKIP, K_RAW, K_PRE, K_CELL, K_COUNT };
+/* The kinds as blocks.py names them in `configure`'s tag_kinds. */
+static const char *const KIND_NAMES[K_COUNT] = {"inline", "block", "link", "break", "void",
+                                                "skip",   "raw",   "pre",  "cell"};
+
+/* The fields of `blocks.Line` and `blocks.DatedTag`, by index: C builds them as tuples.
+ * `configure` checks the classes' fields against these names. */
+enum {
+    F_TEXT,
+    F_TAG,
+    F_ELEMENT,
+    F_CHARS,
+    F_LINK_CHARS,
+    F_PUNCTUATION,
+    F_NOISE,
+    F_NOISE_ELEMENT,
+    LINE_FIELDS
+};
+static const char *const LINE_FIELD_NAMES[LINE_FIELDS] = {
+    "text", "tag", "element", "chars", "link_chars", "punctuation", "noise", "noise_element"};
+enum { DATED_FIELDS = 5 };
+static const char *const DATED_FIELD_NAMES[DATED_FIELDS] = {"tag", "attributes", "noise",
+                                                            "noise_element", "text"};
 
 #define NAME_MAX_LEN 15
 #define TABLE_SIZE 512 /* a power of two, well above twice the known names */
@@ -36,6 +64,7 @@ typedef struct {
     int kind;
     char noise;   /* in NOISE_TAGS */
     char implied; /* in _IMPLIED_END */
+    char dated;   /* in DATED_TAGS */
     int skip;     /* index of the end-tag search cache (skipped and raw-text tags), or -1 */
 } TagInfo;
 
@@ -57,8 +86,59 @@ static PyObject *hr_name = NULL;    /* the table's "hr" */
 static PyTypeObject *line_type = NULL;      /* blocks.Line (a tuple subclass) */
 static PyTypeObject *dated_type = NULL;     /* blocks.DatedTag (a tuple subclass) */
 static PyObject *unescape_func = NULL;      /* blocks._unescaped */
-static PyObject *punctuation_func = NULL;   /* blocks.sentence_punctuation */
-static int native_punctuation = 0;          /* blocks.py's punctuation patterns are C's */
+
+/* blocks.py's tables (`configure`). */
+static char name_start_table[128];   /* tokens.NAME_START */
+static char name_char_table[128];    /* tokens.NAME_CHARACTERS */
+
+/* A word list: lower-case ASCII str, owned by `tuple`, with their text at hand. */
+#define MAX_WORDS 64
+typedef struct {
+    PyObject *tuple;
+    Py_ssize_t count;
+    const char *text[MAX_WORDS]; /* NUL-terminated (PyUnicode_1BYTE_DATA of each str) */
+    Py_ssize_t len[MAX_WORDS];
+    Py_UCS4 first[MAX_WORDS]; /* the first character of each, tested before the rest */
+    char starts[128];         /* whether a word starts with the character */
+} WordList;
+static WordList noise_words;      /* NOISE_WORDS */
+static WordList standalone_words; /* STANDALONE_NOISE_WORDS */
+static unsigned int noise_first_letters = 0; /* bit k: a word of those starts with 'a' + k */
+static WordList noise_attributes; /* NOISE_ATTRIBUTES */
+static WordList style_names;      /* HIDDEN_STYLES: the properties ... */
+static WordList style_values;     /* ... and the values that hide */
+static WordList bare_attribute;   /* HIDDEN_ATTRIBUTE (one word) */
+static WordList hiding_words;     /* the styles' values and HIDDEN_ATTRIBUTE */
+static WordList dated_words;      /* DATED_ATTRIBUTE_WORDS */
+static char hidden_first[128];    /* the first characters of the style names and attribute */
+static unsigned char cjk_marks[0x10000 / 8]; /* CJK_PUNCTUATION, a bit per BMP character */
+static Py_UCS4 cjk_mark_min = 0x10000;       /* the smallest of them */
+static char latin_marks[128];                /* LATIN_PUNCTUATION */
+#define MAX_REFERENCES 16
+#define MAX_REFERENCE_LEN 15
+typedef struct {
+    char name[MAX_REFERENCE_LEN + 1]; /* after the '&', with its ';' */
+    Py_UCS4 ch;
+} Reference;
+static Reference references[MAX_REFERENCES]; /* the named references C decodes */
+static int reference_count = 0;
+
+/* Make `list` hold the words of `tuple` (checked by `word_tuple`; a new reference taken). */
+static void
+set_words(WordList *list, PyObject *tuple)
+{
+    Py_XSETREF(list->tuple, Py_NewRef(tuple));
+    list->count = PyTuple_GET_SIZE(tuple);
+    for (Py_ssize_t i = 0; i < list->count; i++) {
+        list->text[i] = (const char *)PyUnicode_1BYTE_DATA(PyTuple_GET_ITEM(tuple, i));
+        list->len[i] = PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(tuple, i));
+        list->first[i] = (unsigned char)list->text[i][0];
+    }
+    memset(list->starts, 0, sizeof list->starts);
+    for (Py_ssize_t i = 0; i < list->count; i++) {
+        list->starts[list->first[i]] = 1;
+    }
+}
 
 static inline unsigned int
 name_hash(const char *name, Py_ssize_t len)
@@ -138,9 +218,15 @@ is_alpha(Py_UCS4 c)
 }
 
 static inline int
+is_name_start(Py_UCS4 c)
+{
+    return c < 128 && name_start_table[c];
+}
+
+static inline int
 is_name_char(Py_UCS4 c)
 {
-    return is_alpha(c) || (c >= '0' && c <= '9') || c == ':' || c == '-';
+    return c < 128 && name_char_table[c];
 }
 
 static inline Py_UCS4
@@ -149,25 +235,6 @@ ascii_lower(Py_UCS4 c)
     return (c >= 'A' && c <= 'Z') ? c + 32 : c;
 }
 
-/* Whether `c` matches lower-case ASCII letter `letter` under re.IGNORECASE (which also
- * folds U+0130/U+0131 to i, U+017F to s and U+212A to k). */
-static inline int
-ignorecase_eq(Py_UCS4 c, char letter)
-{
-    if (c < 128) {
-        return ascii_lower(c) == (Py_UCS4)letter;
-    }
-    switch (letter) {
-    case 'i':
-        return c == 0x130 || c == 0x131;
-    case 's':
-        return c == 0x17f;
-    case 'k':
-        return c == 0x212a;
-    default:
-        return 0;
-    }
-}
 
 static Py_ssize_t
 find_char(Scan *s, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end)
@@ -221,37 +288,38 @@ rfind_char(Scan *s, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end)
     return -1;
 }
 
-/* Where the text from `start` stops: the next '<' that starts a tag (followed by a
- * letter, '!', '?', or '/' and a letter, all before `end`), else `end`. */
+/* tokens.TAG_OPEN: whether the '<' at `i` starts a tag (followed by a name's first
+ * character, '!', '?', or '/' and a name's first character, all before `end`). */
+static inline int
+opens_tag(Scan *s, Py_ssize_t i, Py_ssize_t end)
+{
+    if (i + 1 >= end) {
+        return 0;
+    }
+    Py_UCS4 c = CH(s, i + 1);
+    return is_name_start(c) || c == '!' || c == '?' ||
+           (c == '/' && i + 2 < end && is_name_start(CH(s, i + 2)));
+}
+
+/* Where the text from `start` stops: the next '<' that starts a tag, else `end`. */
 static Py_ssize_t
 find_tag_start(Scan *s, Py_ssize_t start, Py_ssize_t end)
 {
-    Py_ssize_t i = start;
-    for (;;) {
-        i = find_char(s, '<', i, end);
-        if (i < 0) {
-            return end;
+    for (Py_ssize_t i = find_char(s, '<', start, end); i >= 0; i = find_char(s, '<', i + 1, end)) {
+        if (opens_tag(s, i, end)) {
+            return i;
         }
-        if (i + 1 < end) {
-            Py_UCS4 c = CH(s, i + 1);
-            if (is_alpha(c) || c == '!' || c == '?') {
-                return i;
-            }
-            if (c == '/' && i + 2 < end && is_alpha(CH(s, i + 2))) {
-                return i;
-            }
-        }
-        i++;
     }
+    return end;
 }
 
 /* Whether [start, end) holds `word` (lower-case ASCII) ignoring ASCII case: exactly
- * `word in text.lower()` for the words used here (no other character lowers to one of
- * their letters followed by the next one). */
+ * `word in text.lower()` for a word without a 'k' (the Kelvin sign lowers to one; no
+ * other character lowers to an ASCII letter followed by the next character), which
+ * `configure` requires of the words blocks.py tests so. */
 static int
-contains_ascii_ci(Scan *s, Py_ssize_t start, Py_ssize_t end, const char *word)
+contains_ascii_ci(Scan *s, Py_ssize_t start, Py_ssize_t end, const char *word, Py_ssize_t len)
 {
-    Py_ssize_t len = (Py_ssize_t)strlen(word);
     for (Py_ssize_t i = start; i + len <= end; i++) {
         Py_ssize_t j = 0;
         while (j < len && ascii_lower(CH(s, i + j)) == (Py_UCS4)word[j]) {
@@ -259,6 +327,32 @@ contains_ascii_ci(Scan *s, Py_ssize_t start, Py_ssize_t end, const char *word)
         }
         if (j == len) {
             return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether [start, end) holds one of `words` (as `contains_ascii_ci`), in one pass. */
+static int
+contains_any(Scan *s, Py_ssize_t start, Py_ssize_t end, const WordList *words)
+{
+    for (Py_ssize_t i = start; i < end; i++) {
+        Py_UCS4 c = ascii_lower(CH(s, i));
+        if (c >= 128 || !words->starts[c]) { /* most places start none of them */
+            continue;
+        }
+        for (Py_ssize_t w = 0; w < words->count; w++) {
+            const char *word = words->text[w];
+            Py_ssize_t len = words->len[w], j = 1;
+            if (words->first[w] != c || i + len > end) {
+                continue;
+            }
+            while (j < len && ascii_lower(CH(s, i + j)) == (Py_UCS4)word[j]) {
+                j++;
+            }
+            if (j == len) {
+                return 1;
+            }
         }
     }
     return 0;
@@ -333,34 +427,19 @@ append_char(Scan *s, Py_UCS4 ch)
 
 /* ---------------------------------------------------------------- finishing a line */
 
-/* The sentence punctuation `blocks.sentence_punctuation` counts, as blocks.py spells its
- * two patterns (`configure` compares them; where they differ, it is called instead). */
-static const char CJK_PUNCTUATION_PATTERN[] =
-    "[\xef\xbc\x8c\xe3\x80\x82\xef\xbc\x81\xef\xbc\x9f\xef\xbc\x9b\xef\xbc\x9a\xe3\x80\x81"
-    "\xe2\x80\x9c\xe2\x80\x9d]"; /* [，。！？；：、“”] in UTF-8 */
-static const char LATIN_PUNCTUATION_PATTERN[] = "[,.;!?:\\\"](?=\\s|$)";
-
+/* The sentence punctuation `blocks.sentence_punctuation` counts: CJK_PUNCTUATION marks
+ * anywhere, LATIN_PUNCTUATION ones at the end of a word (`collapse`, which passes the
+ * tables in: read through globals, they are reloaded after every character it writes). */
 static inline int
-is_cjk_punctuation(Py_UCS4 c)
+is_cjk_punctuation(Py_UCS4 c, Py_UCS4 min, const unsigned char *marks)
 {
-    switch (c) {
-    case 0xff0c: case 0x3002: case 0xff01: case 0xff1f: case 0xff1b: case 0xff1a:
-    case 0x3001: case 0x201c: case 0x201d:
-        return 1;
-    default:
-        return 0;
-    }
+    return c >= min && c < 0x10000 && (marks[c >> 3] >> (c & 7)) & 1;
 }
 
 static inline int
-is_latin_punctuation(Py_UCS4 c)
+is_latin_punctuation(Py_UCS4 c, const char *marks)
 {
-    switch (c) {
-    case ',': case '.': case ';': case '!': case '?': case ':': case '"':
-        return 1;
-    default:
-        return 0;
-    }
+    return c < 128 && marks[c];
 }
 
 typedef struct {
@@ -370,21 +449,18 @@ typedef struct {
 } Collapsed;
 
 /* The character references C decodes as `blocks._unescaped` does, where the answer is
- * plain: "&nbsp;" (a space: `raw.replace("&nbsp;", " ")`, and no "&nbsp;" overlaps
- * another reference), "&lt;", "&gt;", "&amp;", "&quot;", and "&#N;"/"&#xH;" of at most 7
- * digits naming a character `html.unescape` returns unchanged (printable ASCII, and the
- * ranges from U+00A0 that hold no surrogate, noncharacter or code `html.unescape` maps
- * elsewhere). A decoded character is then read like the same character written out.
- * Returns the index of the reference's ';' with its character in `*c`, or -1: Python
- * decodes the line. Each is whole (ends in ';'), so html.unescape's longest-prefix rules
- * for names without ';' never apply. */
+ * plain: the named ones blocks.py lists (`references`: "&nbsp;" is a space, as
+ * `raw.replace("&nbsp;", " ")` makes it, and no "&nbsp;" overlaps another reference;
+ * "&lt;" ... as html.unescape), and "&#N;"/"&#xH;" of at most 7 digits naming a
+ * character `html.unescape` returns unchanged (printable ASCII, and the ranges from U+00A0
+ * that hold no surrogate, noncharacter or code `html.unescape` maps elsewhere). A decoded
+ * character is then read like the same character written out. Returns the index of the
+ * reference's ';' with its character in `*c`, or -1: Python decodes the line. Each is
+ * whole (ends in ';'), so html.unescape's longest-prefix rules for names without ';'
+ * never apply. */
 static inline Py_ssize_t
 reference_end(int kind, const void *data, Py_ssize_t amp, Py_ssize_t len, Py_UCS4 *c)
 {
-    static const struct {
-        const char *name;
-        Py_UCS4 ch;
-    } named[] = {{"nbsp;", ' '}, {"lt;", '<'}, {"gt;", '>'}, {"amp;", '&'}, {"quot;", '"'}};
     Py_ssize_t i = amp + 1;
     if (i < len && PyUnicode_READ(kind, data, i) == '#') {
         int hex = i + 1 < len && (PyUnicode_READ(kind, data, i + 1) | 0x20) == 'x';
@@ -417,14 +493,14 @@ reference_end(int kind, const void *data, Py_ssize_t amp, Py_ssize_t len, Py_UCS
         *c = value;
         return i;
     }
-    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
-        const char *name = named[k].name;
+    for (int k = 0; k < reference_count; k++) {
+        const char *name = references[k].name;
         Py_ssize_t j = 0;
         while (name[j] && i + j < len && PyUnicode_READ(kind, data, i + j) == (Py_UCS4)name[j]) {
             j++;
         }
         if (name[j] == '\0') {
-            *c = named[k].ch;
+            *c = references[k].ch;
             return i + j - 1;
         }
     }
@@ -447,6 +523,9 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
     Py_ssize_t n = 0, chars = 0, punctuation = 0;
     int in_word = 0, have_word = 0, soft_break = 0;
     Py_UCS4 last = 0;
+    const Py_UCS4 cjk_min = cjk_mark_min;
+    const unsigned char *const cjk = cjk_marks;
+    const char *const latin = latin_marks;
     for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c == '&' && references) {
@@ -471,7 +550,7 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
             PyUnicode_WRITE(kind, out, n, c);
             n++;
             chars++;
-            if (c >= 0x2000 && is_cjk_punctuation(c)) {
+            if (is_cjk_punctuation(c, cjk_min, cjk)) {
                 punctuation++;
             }
             last = c;
@@ -479,11 +558,11 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
         }
         if (in_word) { /* a word ends */
             in_word = 0;
-            punctuation += is_latin_punctuation(last);
+            punctuation += is_latin_punctuation(last, latin);
         }
     }
     if (in_word) {
-        punctuation += is_latin_punctuation(last);
+        punctuation += is_latin_punctuation(last, latin);
     }
     result->len = n;
     result->chars = chars;
@@ -558,16 +637,6 @@ finish_line(Scan *s, int kind, const void *data, Py_ssize_t len, Entry *top)
     if (text == NULL) {
         return -1;
     }
-    Py_ssize_t punctuation = done.punctuation;
-    if (!native_punctuation) {
-        PyObject *count = PyObject_CallOneArg(punctuation_func, text);
-        punctuation = count == NULL ? -1 : PyLong_AsSsize_t(count);
-        Py_XDECREF(count);
-        if (punctuation == -1 && PyErr_Occurred()) {
-            Py_DECREF(text);
-            return -1;
-        }
-    }
     /* Line(text, tag, element, chars, link_chars, punctuation, noise, noise_element), made
      * as tuple.__new__(Line, ...) makes it (the NamedTuple's __new__ adds only a call). */
     PyObject *line = line_type->tp_alloc(line_type, LINE_FIELDS);
@@ -581,7 +650,7 @@ finish_line(Scan *s, int kind, const void *data, Py_ssize_t len, Entry *top)
     PyTuple_SET_ITEM(line, F_CHARS, PyLong_FromSsize_t(done.chars));
     PyTuple_SET_ITEM(line, F_LINK_CHARS,
                      PyLong_FromSsize_t(s->link_chars < done.chars ? s->link_chars : done.chars));
-    PyTuple_SET_ITEM(line, F_PUNCTUATION, PyLong_FromSsize_t(punctuation));
+    PyTuple_SET_ITEM(line, F_PUNCTUATION, PyLong_FromSsize_t(done.punctuation));
     PyTuple_SET_ITEM(line, F_NOISE, Py_NewRef(top->noise ? top->noise : Py_None));
     PyTuple_SET_ITEM(line, F_NOISE_ELEMENT, PyLong_FromSsize_t(top->noise_element));
     for (int i = F_ELEMENT; i < LINE_FIELDS; i++) {
@@ -677,41 +746,17 @@ lookup_tag(Scan *s, Py_ssize_t start, Py_ssize_t end, TagInfo *info)
     info->kind = K_INLINE;
     info->noise = 0;
     info->implied = 0;
+    info->dated = 0;
     info->skip = -1;
     return 0;
 }
 
 /* ---------------------------------------------------------------- attribute flags */
 
-/* `_attribute_flags` for an ASCII attribute string, without the regex engine: the same
- * three patterns, below as blocks.py spells them, matched by hand. `configure` compares
- * blocks.py's patterns with these copies, and where they differ (or the attributes are
- * not ASCII: CJK noise words, Unicode case and \s) the Python function is called. */
-static const char HIDDEN_PATTERN[] =
-    "display\\s*:\\s*none|visibility\\s*:\\s*hidden|(?:^|\\s)hidden(?=[\\s=/]|$)";
-static const char CLASS_ID_PATTERN[] =
-    "(?<![\\w-])(?:class|id)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s\"'>]+))";
-static const char NOISE_WORD_PATTERN[] =
-    "a(?:dvert|uthor)|b(?:anner|readcrumb)|c(?:arousel|o(?:mment|nsent|okie|pyright)|rumbs)|disqus|footer"
-    "|gallery|login|modal|newsletter|popup|re(?:commend|lated|ply)"
-    "|s(?:har(?:e|ing)|idebar|lideshow|ocial|ponsor|ubscribe)"
-    "|(?<![a-z])(?:ads?|foot|gg|hot|menu|nav(?:bar)?|rank|toolbar)(?![a-z])"
-    "|\xe8\xaf\x84\xe8\xae\xba|\xe7\x95\x99\xe8\xa8\x80|\xe7\x9b\xb8\xe5\x85\xb3"
-    "|\xe6\x8e\xa8\xe8\x8d\x90|\xe7\x89\x88\xe6\x9d\x83|\xe5\x88\x86\xe4\xba\xab"
-    "|\xe5\xb9\xbf\xe5\x91\x8a|\xe5\xaf\xbc\xe8\x88\xaa|\xe7\x83\xad\xe9\x97\xa8"
-    "|\xe6\x8e\x92\xe8\xa1\x8c"; /* the CJK words in UTF-8: never in ASCII attributes */
-/* NOISE_WORD_PATTERN's alternatives in the order the regex tries them at one position. */
-static const char *const NOISE_WORDS[] = {
-    "advert", "author", "banner", "breadcrumb", "carousel", "comment", "consent", "cookie", "copyright", "crumbs",
-    "disqus", "footer", "gallery", "login", "modal", "newsletter", "popup", "recommend",
-    "related", "reply", "share", "sharing", "sidebar", "slideshow", "social", "sponsor",
-    "subscribe", NULL};
-static const char *const BOUNDED_NOISE_WORDS[] = {"ads", "ad", "foot", "gg", "hot", "menu",
-                                                 "navbar", "nav", "rank", "toolbar", NULL};
-static PyObject *noise_word_strs[sizeof(NOISE_WORDS) / sizeof(NOISE_WORDS[0])];
-static PyObject *bounded_word_strs[sizeof(BOUNDED_NOISE_WORDS) / sizeof(BOUNDED_NOISE_WORDS[0])];
-static int native_flags = 0; /* blocks.py's patterns are the ones above */
-static unsigned int noise_first_letters = 0; /* bit k: a word above starts with 'a' + k */
+/* `_attribute_flags` for an ASCII attribute string, without the regex engine: the three
+ * patterns blocks.py builds from its tables (`_HIDDEN_RE`, `_CLASS_ID_RE`,
+ * `NOISE_WORD_RE`), matched by hand on the same tables. Attributes that are not ASCII (CJK
+ * noise words, Unicode case and \s) go to the Python function. */
 
 #define LOW(s, i) ascii_lower(CH(s, i))
 
@@ -742,28 +787,33 @@ skip_spaces(Scan *s, Py_ssize_t i, Py_ssize_t end)
     return i;
 }
 
-/* _HIDDEN_RE.search on ASCII [start, end). */
+/* _HIDDEN_RE.search on ASCII [start, end): a hidden style, "name\s*:\s*value", or the
+ * hidden attribute, "(?:^|\s)word(?=[\s=/]|$)". */
 static int
 native_hidden(Scan *s, Py_ssize_t start, Py_ssize_t end)
 {
+    const char *bare = bare_attribute.text[0];
+    const Py_UCS4 bare_first = bare_attribute.first[0];
+    const Py_ssize_t styles = style_names.count;
+    const Py_UCS4 *const style_firsts = style_names.first;
     for (Py_ssize_t i = start; i < end; i++) {
         Py_UCS4 c = LOW(s, i);
-        if (c == 'd' && starts_with(s, i, end, "display")) {
-            Py_ssize_t j = skip_spaces(s, i + 7, end);
-            if (j < end && CH(s, j) == ':' && starts_with(s, skip_spaces(s, j + 1, end), end, "none")) {
-                return 1;
-            }
+        if (c >= 128 || !hidden_first[c]) { /* most places start none of them */
+            continue;
         }
-        else if (c == 'v' && starts_with(s, i, end, "visibility")) {
-            Py_ssize_t j = skip_spaces(s, i + 10, end);
+        for (Py_ssize_t k = 0; k < styles; k++) {
+            if (style_firsts[k] != c || !starts_with(s, i, end, style_names.text[k])) {
+                continue;
+            }
+            Py_ssize_t j = skip_spaces(s, i + style_names.len[k], end);
             if (j < end && CH(s, j) == ':' &&
-                starts_with(s, skip_spaces(s, j + 1, end), end, "hidden")) {
+                starts_with(s, skip_spaces(s, j + 1, end), end, style_values.text[k])) {
                 return 1;
             }
         }
-        else if (c == 'h' && (i == start || Py_UNICODE_ISSPACE(CH(s, i - 1))) &&
-                 starts_with(s, i, end, "hidden")) {
-            Py_ssize_t j = i + 6;
+        if (bare_first == c && (i == start || Py_UNICODE_ISSPACE(CH(s, i - 1))) &&
+            starts_with(s, i, end, bare)) {
+            Py_ssize_t j = i + bare_attribute.len[0];
             if (j == end) {
                 return 1;
             }
@@ -776,34 +826,35 @@ native_hidden(Scan *s, Py_ssize_t start, Py_ssize_t end)
     return 0;
 }
 
-/* NOISE_WORD_RE.search on ASCII [start, end): the word (borrowed), or NULL. */
+/* NOISE_WORD_RE.search on ASCII [start, end): the word (borrowed from the tables), or
+ * NULL. At each place the words are tried in blocks.py's order, the standalone ones only
+ * with no ASCII letter before or after. */
 static PyObject *
 native_noise_in(Scan *s, Py_ssize_t start, Py_ssize_t end)
 {
     for (Py_ssize_t i = start; i < end; i++) {
         Py_UCS4 c = LOW(s, i);
-        /* Most positions start no word: test the first letter before the word lists
+        /* Most places start no word: test the first letter before the word lists
          * (distinct class strings such as "line number12 index11" are one per element). */
         if (!is_lower_letter(c) || !(noise_first_letters & (1u << (c - 'a')))) {
             continue;
         }
-        for (int w = 0; NOISE_WORDS[w]; w++) {
-            if ((Py_UCS4)(unsigned char)NOISE_WORDS[w][0] == c &&
-                starts_with(s, i, end, NOISE_WORDS[w])) {
-                return noise_word_strs[w];
+        for (Py_ssize_t w = 0; w < noise_words.count; w++) {
+            if (noise_words.first[w] == c && starts_with(s, i, end, noise_words.text[w])) {
+                return PyTuple_GET_ITEM(noise_words.tuple, w);
             }
         }
         if (i > start && is_lower_letter(LOW(s, i - 1))) {
             continue;
         }
-        for (int w = 0; BOUNDED_NOISE_WORDS[w]; w++) {
-            const char *word = BOUNDED_NOISE_WORDS[w];
-            if ((Py_UCS4)(unsigned char)word[0] != c) {
+        for (Py_ssize_t w = 0; w < standalone_words.count; w++) {
+            if (standalone_words.first[w] != c) {
                 continue;
             }
-            Py_ssize_t after = i + (Py_ssize_t)strlen(word);
-            if (starts_with(s, i, end, word) && (after >= end || !is_lower_letter(LOW(s, after)))) {
-                return bounded_word_strs[w];
+            Py_ssize_t after = i + standalone_words.len[w];
+            if (starts_with(s, i, end, standalone_words.text[w]) &&
+                (after >= end || !is_lower_letter(LOW(s, after)))) {
+                return PyTuple_GET_ITEM(standalone_words.tuple, w);
             }
         }
     }
@@ -816,63 +867,66 @@ is_word_char(Py_UCS4 c) /* \w or '-', for ASCII */
     return is_alpha(c) || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-/* `noise_word` on ASCII [start, end): _CLASS_ID_RE.finditer, then the first value's
+/* The value of an attribute whose name ends at `j`: `\s*=\s*` and a value quoted in
+ * '"' or "'" (up to the closing quote), or bare (`[^\s"'>]+`), as _CLASS_ID_RE reads it.
+ * 1 with the value's span and the match's end, or 0 when none follows. */
+static int
+attribute_value(Scan *s, Py_ssize_t j, Py_ssize_t end, Py_ssize_t *value_start,
+                Py_ssize_t *value_end, Py_ssize_t *match_end)
+{
+    j = skip_spaces(s, j, end);
+    if (j >= end || CH(s, j) != '=') {
+        return 0;
+    }
+    j = skip_spaces(s, j + 1, end);
+    Py_UCS4 q = j < end ? CH(s, j) : 0;
+    if (q == '"' || q == '\'') {
+        Py_ssize_t close = find_char(s, q, j + 1, end);
+        if (close < 0) {
+            return 0;
+        }
+        *value_start = j + 1;
+        *value_end = close;
+        *match_end = close + 1;
+        return 1;
+    }
+    Py_ssize_t k = j;
+    while (k < end) {
+        Py_UCS4 v = CH(s, k);
+        if (Py_UNICODE_ISSPACE(v) || v == '"' || v == '\'' || v == '>') {
+            break;
+        }
+        k++;
+    }
+    *value_start = j;
+    *value_end = k;
+    *match_end = k;
+    return k > j;
+}
+
+/* `noise_word` on ASCII [start, end): _CLASS_ID_RE.finditer (a NOISE_ATTRIBUTES name not
+ * after a word character or '-', tried in order, and its value), then the first value's
  * noise word. */
 static PyObject *
 native_noise(Scan *s, Py_ssize_t start, Py_ssize_t end)
 {
     Py_ssize_t i = start;
     while (i < end) {
+        Py_ssize_t value_start = 0, value_end = 0, match_end = -1;
         Py_UCS4 c = LOW(s, i);
-        Py_ssize_t j;
-        if (c == 'c' && starts_with(s, i, end, "class")) {
-            j = i + 5;
+        for (Py_ssize_t k = 0; k < noise_attributes.count; k++) {
+            if (noise_attributes.first[k] == c &&
+                starts_with(s, i, end, noise_attributes.text[k]) &&
+                (i == start || !is_word_char(LOW(s, i - 1))) &&
+                attribute_value(s, i + noise_attributes.len[k], end, &value_start, &value_end,
+                                &match_end)) {
+                break;
+            }
+            match_end = -1;
         }
-        else if (c == 'i' && starts_with(s, i, end, "id")) {
-            j = i + 2;
-        }
-        else {
+        if (match_end < 0) {
             i++;
             continue;
-        }
-        if (i > start && is_word_char(LOW(s, i - 1))) {
-            i++;
-            continue;
-        }
-        j = skip_spaces(s, j, end);
-        if (j >= end || CH(s, j) != '=') {
-            i++;
-            continue;
-        }
-        j = skip_spaces(s, j + 1, end);
-        Py_ssize_t value_start, value_end, match_end;
-        Py_UCS4 q = j < end ? CH(s, j) : 0;
-        if (j < end && (q == '"' || q == '\'')) {
-            Py_ssize_t close = find_char(s, q, j + 1, end);
-            if (close < 0) {
-                i++;
-                continue;
-            }
-            value_start = j + 1;
-            value_end = close;
-            match_end = close + 1;
-        }
-        else {
-            Py_ssize_t k = j;
-            while (k < end) {
-                Py_UCS4 v = CH(s, k);
-                if (Py_UNICODE_ISSPACE(v) || v == '"' || v == '\'' || v == '>') {
-                    break;
-                }
-                k++;
-            }
-            if (k == j) {
-                i++;
-                continue;
-            }
-            value_start = j;
-            value_end = k;
-            match_end = k;
         }
         if (value_end - value_start > class_chars) {
             value_end = value_start + class_chars; /* blocks.MAX_CLASS_CHARS */
@@ -905,7 +959,7 @@ is_ascii_span(Scan *s, Py_ssize_t start, Py_ssize_t end)
 static int
 attribute_flags(Scan *s, Py_ssize_t start, Py_ssize_t end, int *hidden, PyObject **noise)
 {
-    if (native_flags && is_ascii_span(s, start, end)) {
+    if (is_ascii_span(s, start, end)) {
         *hidden = native_hidden(s, start, end);
         *noise = native_noise(s, start, end);
         return 0;
@@ -955,7 +1009,7 @@ attribute_flags(Scan *s, Py_ssize_t start, Py_ssize_t end, int *hidden, PyObject
     return 0;
 }
 
-/* `_quoted_tag_end`: after the first '>' from `start` outside values quoted right after
+/* `tokens.quoted_tag_end`: after the first '>' from `start` outside values quoted right after
  * an '=', else `end`. */
 static Py_ssize_t
 quoted_tag_end(Scan *s, Py_ssize_t start, Py_ssize_t end)
@@ -985,9 +1039,9 @@ quoted_tag_end(Scan *s, Py_ssize_t start, Py_ssize_t end)
     return end;
 }
 
-/* `_skip_content`: the position after the end tag of the skipped element `info` whose
- * content starts at `start`. The search for "</name" (re.IGNORECASE) is cached per name,
- * so pages of unclosed skipped elements stay linear. */
+/* `tokens.content_end`: the position after the end tag of the skipped element `info` whose
+ * content starts at `start`. The search for "</name" (in any ASCII case) is cached per
+ * name, so pages of unclosed skipped elements stay linear. */
 static Py_ssize_t
 skip_content(Scan *s, const TagInfo *info, Py_ssize_t start)
 {
@@ -1010,7 +1064,7 @@ skip_content(Scan *s, const TagInfo *info, Py_ssize_t start)
                 continue;
             }
             Py_ssize_t j = 0;
-            while (j < len && ignorecase_eq(CH(s, i + 2 + j), name[j])) {
+            while (j < len && ascii_lower(CH(s, i + 2 + j)) == (Py_UCS4)name[j]) {
                 j++;
             }
             if (j == len) {
@@ -1115,7 +1169,7 @@ run(Scan *s)
             Py_UCS4 c1 = CH(s, tag_start + 1);
             int closing = 0, comment = 0, named = 1;
             Py_ssize_t name_start = 0, name_end = 0, attr_start = 0, attr_end = 0, tag_end;
-            if (c1 == '/' || is_alpha(c1)) {
+            if (c1 == '/' || is_name_start(c1)) {
                 closing = c1 == '/';
                 name_start = tag_start + 1 + closing;
                 name_end = name_start + 1;
@@ -1154,7 +1208,7 @@ run(Scan *s)
             }
             position = cursor;
             if (!named) {
-                if (comment) { /* "<!-->" and "<!--->" close at once, as in browsers */
+                if (comment) { /* `tokens.comment_end`: "<!-->" and "<!--->" close at once */
                     Py_ssize_t ender = position - 2;
                     for (;;) {
                         ender = find_char(s, '-', ender, n);
@@ -1191,10 +1245,8 @@ run(Scan *s)
             PyObject *name = info.str;
             int kind = info.kind;
             if (!closing &&
-                ((PyUnicode_GET_LENGTH(name) == 4 &&
-                  PyUnicode_CompareWithASCIIString(name, "time") == 0) ||
-                 (has_attributes && (contains_ascii_ci(s, attr_start, attr_end, "itemprop") ||
-                                     contains_ascii_ci(s, attr_start, attr_end, "data-"))))) {
+                (info.dated ||
+                 (has_attributes && contains_any(s, attr_start, attr_end, &dated_words)))) {
                 if (add_dated(s, name, attr_start, attr_end, position) < 0) {
                     return -1;
                 }
@@ -1213,8 +1265,7 @@ run(Scan *s)
                     if (!has_attributes) {
                         continue;
                     }
-                    if (!contains_ascii_ci(s, attr_start, attr_end, "none") &&
-                        !contains_ascii_ci(s, attr_start, attr_end, "hidden")) {
+                    if (!contains_any(s, attr_start, attr_end, &hiding_words)) {
                         continue;
                     }
                     if (attribute_flags(s, attr_start, attr_end, &hidden, &noise) < 0) {
@@ -1227,7 +1278,7 @@ run(Scan *s)
                 }
             }
             if (kind == K_LINK) {
-                s->in_link = !closing && contains_ascii_ci(s, attr_start, attr_end, "href");
+                s->in_link = !closing && contains_ascii_ci(s, attr_start, attr_end, "href", 4);
                 s->link_depth = s->depth;
                 continue;
             }
@@ -1335,17 +1386,14 @@ run(Scan *s)
         chunk_start = chunk_end > position ? chunk_end : position;
     }
 
-    if (position < n && !TOP(s)->hidden) { /* `_unclosed_tail` */
+    if (position < n && !TOP(s)->hidden) { /* `tokens.unclosed_tail` */
         Py_ssize_t start = position > last_tag_end ? position : last_tag_end;
         Py_ssize_t stop = n;
         for (Py_ssize_t i = find_char(s, '<', start, n); i >= 0;
              i = find_char(s, '<', i + 1, n)) {
-            if (i + 1 < n) {
-                Py_UCS4 c = CH(s, i + 1);
-                if (is_alpha(c) || c == '/' || c == '!' || c == '?') {
-                    stop = i;
-                    break;
-                }
+            if (opens_tag(s, i, n)) {
+                stop = i;
+                break;
             }
         }
         if (append_span(s, start, stop) < 0) {
@@ -1445,8 +1493,26 @@ clear_table(void)
     configured = 0;
 }
 
+/* Fill a 128-entry table with the characters of `chars` (ASCII str). */
 static int
-add_name(PyObject *name, int kind, int set_kind)
+char_table(PyObject *chars, char *table, const char *what)
+{
+    if (!PyUnicode_Check(chars) || !PyUnicode_IS_ASCII(chars)) {
+        PyErr_Format(PyExc_ValueError, "%s must be an ASCII str", what);
+        return -1;
+    }
+    memset(table, 0, 128);
+    const char *text = (const char *)PyUnicode_1BYTE_DATA(chars);
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(chars); i++) {
+        table[(unsigned char)text[i]] = 1;
+    }
+    return 0;
+}
+
+/* Whether `name` can be a tag name in the table: lower-case name characters (of the new
+ * `chars` table), 1 to NAME_MAX_LEN of them. */
+static int
+check_name(PyObject *name, const char *chars)
 {
     if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name)) {
         PyErr_SetString(PyExc_ValueError, "tag names must be ASCII str");
@@ -1459,172 +1525,710 @@ add_name(PyObject *name, int kind, int set_kind)
         return -1;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
-        if (!is_name_char((Py_UCS4)text[i]) || ascii_lower((Py_UCS4)text[i]) != (Py_UCS4)text[i]) {
+        if (!chars[(unsigned char)text[i]] || ascii_lower((Py_UCS4)text[i]) != (Py_UCS4)text[i]) {
             PyErr_SetString(PyExc_ValueError, "tag names must be lower-case name characters");
             return -1;
-        }
-    }
-    Known *slot = known_slot(text, len);
-    if (slot->len == 0) {
-        memcpy(slot->name, text, (size_t)len);
-        slot->name[len] = '\0';
-        slot->len = len;
-        Py_INCREF(name);
-        slot->info.str = name;
-        slot->info.kind = K_INLINE;
-        slot->info.noise = 0;
-        slot->info.implied = 0;
-        slot->info.skip = -1;
-    }
-    if (set_kind) {
-        if (kind < 0 || kind >= K_COUNT) {
-            PyErr_SetString(PyExc_ValueError, "unknown tag kind");
-            return -1;
-        }
-        slot->info.kind = kind;
-        if ((kind == K_SKIP || kind == K_RAW) && slot->info.skip < 0) {
-            slot->info.skip = skip_count++;
         }
     }
     return 0;
 }
 
-/* Lines and dated tags are made as tuple.__new__(cls, ...): only a plain tuple layout will
- * do (a NamedTuple: no __dict__, no extra slots). */
-static int
-is_plain_tuple_class(PyTypeObject *type)
+/* The table slot of `name` (checked), added as an inline tag if new. */
+static Known *
+add_name(PyObject *name)
 {
-    return PyType_IsSubtype(type, &PyTuple_Type) &&
-           type->tp_basicsize == PyTuple_Type.tp_basicsize &&
-           type->tp_itemsize == PyTuple_Type.tp_itemsize && type->tp_dictoffset == 0 &&
-           type->tp_weaklistoffset == 0 && type->tp_alloc != NULL;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+    const char *text = (const char *)PyUnicode_1BYTE_DATA(name);
+    Known *slot = known_slot(text, len);
+    if (slot->len == 0) {
+        memcpy(slot->name, text, (size_t)len);
+        slot->name[len] = '\0';
+        slot->len = len;
+        slot->info.str = Py_NewRef(name);
+        slot->info.kind = K_INLINE;
+        slot->info.noise = 0;
+        slot->info.implied = 0;
+        slot->info.dated = 0;
+        slot->info.skip = -1;
+    }
+    return slot;
+}
+
+/* `names` (any iterable of tag names) as a tuple, each checked (`check_name`). */
+static PyObject *
+name_tuple(PyObject *names, const char *chars)
+{
+    PyObject *tuple = PySequence_Tuple(names);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++) {
+        if (check_name(PyTuple_GET_ITEM(tuple, i), chars) < 0) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+    }
+    return tuple;
+}
+
+/* `words` (a sequence of str) as a tuple of non-empty lower-case ASCII str: what C
+ * compares with ASCII-lowered text. With `letter_first`, each starts with a letter
+ * a-z (the noise words: `noise_first_letters`); with `no_k`, none holds a 'k' (the words
+ * `contains_ascii_ci` finds, as `in` finds them in Python's lowered text). */
+static PyObject *
+word_tuple(PyObject *words, const char *what, int letter_first, int no_k)
+{
+    PyObject *tuple = PySequence_Tuple(words);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++) {
+        PyObject *word = PyTuple_GET_ITEM(tuple, i);
+        int ok = PyUnicode_Check(word) && PyUnicode_IS_ASCII(word) &&
+                 PyUnicode_GET_LENGTH(word) > 0;
+        const char *text = ok ? (const char *)PyUnicode_1BYTE_DATA(word) : "";
+        for (Py_ssize_t j = 0; ok && j < PyUnicode_GET_LENGTH(word); j++) {
+            ok = text[j] != '\0' && ascii_lower((Py_UCS4)text[j]) == (Py_UCS4)text[j] &&
+                 !(no_k && text[j] == 'k');
+        }
+        if (ok && letter_first) {
+            ok = is_lower_letter((Py_UCS4)text[0]);
+        }
+        ok = ok && i < MAX_WORDS;
+        if (!ok) {
+            PyErr_Format(PyExc_ValueError, "%s must be at most 64 lower-case ASCII words%s%s", what,
+                         letter_first ? " starting with a letter" : "",
+                         no_k ? " without a 'k'" : "");
+            Py_DECREF(tuple);
+            return NULL;
+        }
+    }
+    return tuple;
+}
+
+/* The hidden attribute (`word`) as a checked word list of one. */
+static PyObject *
+single_word(PyObject *word)
+{
+    PyObject *one = PyTuple_Pack(1, word);
+    PyObject *words = one ? word_tuple(one, "hidden_attribute", 0, 1) : NULL;
+    Py_XDECREF(one);
+    return words;
+}
+
+/* Lines and dated tags are made as tuple.__new__(cls, ...): only a plain tuple layout will
+ * do (a NamedTuple: no __dict__, no extra slots), with the fields C fills, in its order. */
+static int
+check_tuple_class(PyObject *cls, const char *const *fields, Py_ssize_t count, const char *what)
+{
+    PyTypeObject *type = (PyTypeObject *)cls;
+    int plain = PyType_Check(cls) && PyType_IsSubtype(type, &PyTuple_Type) &&
+                type->tp_basicsize == PyTuple_Type.tp_basicsize &&
+                type->tp_itemsize == PyTuple_Type.tp_itemsize && type->tp_dictoffset == 0 &&
+                type->tp_weaklistoffset == 0 && type->tp_alloc != NULL;
+    PyObject *names = plain ? PyObject_GetAttrString(cls, "_fields") : NULL;
+    int same = names != NULL && PyTuple_Check(names) && PyTuple_GET_SIZE(names) == count;
+    for (Py_ssize_t i = 0; same && i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        same = PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, fields[i]) == 0;
+    }
+    Py_XDECREF(names);
+    PyErr_Clear();
+    if (!same) {
+        PyErr_Format(PyExc_TypeError, "%s must be a NamedTuple with the fields C fills", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* The marks of CJK_PUNCTUATION (BMP characters) and LATIN_PUNCTUATION (ASCII characters
+ * other than whitespace), into the given tables. */
+static int
+mark_tables(PyObject *cjk, PyObject *latin, unsigned char *cjk_bits, Py_UCS4 *cjk_min,
+            char *latin_table)
+{
+    memset(cjk_bits, 0, 0x10000 / 8);
+    memset(latin_table, 0, 128);
+    *cjk_min = 0x10000;
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(cjk); i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(cjk, i);
+        if (c >= 0x10000) {
+            PyErr_SetString(PyExc_ValueError, "cjk_punctuation must be BMP characters");
+            return -1;
+        }
+        cjk_bits[c >> 3] |= (unsigned char)(1u << (c & 7));
+        *cjk_min = c < *cjk_min ? c : *cjk_min;
+    }
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(latin); i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(latin, i);
+        if (c == 0 || c >= 128 || Py_UNICODE_ISSPACE(c)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "latin_punctuation must be ASCII characters other than whitespace");
+            return -1;
+        }
+        latin_table[c] = 1;
+    }
+    return 0;
+}
+
+/* The named references C decodes (`reference_end`): "&name;" -> one ASCII character. */
+static int
+reference_table(PyObject *named, Reference *table, int *count)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    *count = 0;
+    while (PyDict_Next(named, &pos, &key, &value)) {
+        int ok = *count < MAX_REFERENCES && PyUnicode_Check(key) && PyUnicode_IS_ASCII(key) &&
+                 PyUnicode_GET_LENGTH(key) >= 3 &&
+                 PyUnicode_GET_LENGTH(key) <= MAX_REFERENCE_LEN + 1 && PyUnicode_Check(value) &&
+                 PyUnicode_GET_LENGTH(value) == 1 && PyUnicode_READ_CHAR(value, 0) < 128;
+        const char *text = ok ? (const char *)PyUnicode_1BYTE_DATA(key) : "";
+        Py_ssize_t len = ok ? PyUnicode_GET_LENGTH(key) : 0;
+        ok = ok && text[0] == '&' && text[len - 1] == ';';
+        for (Py_ssize_t i = 1; ok && i < len - 1; i++) {
+            ok = is_alpha((Py_UCS4)text[i]) || (text[i] >= '0' && text[i] <= '9');
+        }
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "references must map at most 16 \"&name;\" "
+                                              "to one ASCII character each");
+            return -1;
+        }
+        memcpy(table[*count].name, text + 1, (size_t)(len - 1));
+        table[*count].name[len - 1] = '\0';
+        table[*count].ch = PyUnicode_READ_CHAR(value, 0);
+        (*count)++;
+    }
+    return 0;
 }
 
 static PyObject *
-configure(PyObject *Py_UNUSED(module), PyObject *args)
+configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
 {
-    PyObject *kinds, *noise_tags, *implied_end, *flags_func, *kind_order, *patterns;
-    PyObject *line_class, *unescape, *punctuation, *dated_class;
-    Py_ssize_t depth, search_depth, chunk, class_limit, dated_limit;
-    if (!PyArg_ParseTuple(args, "O!OOnnnnOO!O!O!OOO!n:configure", &PyDict_Type, &kinds,
-                          &noise_tags, &implied_end, &depth, &search_depth, &chunk,
-                          &class_limit, &flags_func, &PyTuple_Type, &kind_order,
-                          &PyTuple_Type, &patterns, &PyType_Type, &line_class, &unescape,
-                          &punctuation, &PyType_Type, &dated_class, &dated_limit)) {
+    static char *keywords[] = {
+        "tag_kinds", "noise_tags", "implied_end", "dated_tags", "dated_attribute_words",
+        "noise_words", "standalone_noise_words", "noise_attributes", "hidden_styles",
+        "hidden_attribute", "cjk_punctuation", "latin_punctuation", "references",
+        "name_start", "name_characters", "max_depth", "close_search_depth", "chunk",
+        "max_class_chars", "dated_text_chars", "line", "dated_tag", "attribute_flags",
+        "unescaped", NULL};
+    PyObject *kinds = NULL, *noise_tag_names = NULL, *implied = NULL, *dated_tag_names = NULL;
+    PyObject *dated_arg = NULL, *noise_arg = NULL, *standalone_arg = NULL, *attributes_arg = NULL;
+    PyObject *styles_arg = NULL, *bare_arg = NULL, *cjk_arg = NULL, *latin_arg = NULL;
+    PyObject *references_arg = NULL, *start_arg = NULL, *chars_arg = NULL;
+    PyObject *line_class = NULL, *dated_class = NULL, *flags_func = NULL, *unescape = NULL;
+    Py_ssize_t depth = -1, search_depth = -1, chunk = -1, class_limit = -1, dated_limit = -1;
+    if (PyTuple_GET_SIZE(args) != 0) {
+        PyErr_SetString(PyExc_TypeError, "configure() takes keyword arguments only");
         return NULL;
     }
-    /* The native attribute flags and punctuation only where blocks.py's patterns are the
-     * ones in C. */
-    int same[5] = {0, 0, 0, 0, 0};
-    const char *copies[5] = {HIDDEN_PATTERN, CLASS_ID_PATTERN, NOISE_WORD_PATTERN,
-                             CJK_PUNCTUATION_PATTERN, LATIN_PUNCTUATION_PATTERN};
-    for (Py_ssize_t i = 0; i < 5 && i < PyTuple_GET_SIZE(patterns); i++) {
-        PyObject *pattern = PyTuple_GET_ITEM(patterns, i);
-        const char *text = PyUnicode_Check(pattern) ? PyUnicode_AsUTF8(pattern) : NULL;
-        if (text == NULL) {
-            PyErr_Clear();
-        }
-        else {
-            same[i] = strcmp(text, copies[i]) == 0;
-        }
-    }
-    PyTypeObject *type = (PyTypeObject *)line_class;
-    PyTypeObject *dated = (PyTypeObject *)dated_class;
-    if (!is_plain_tuple_class(type) || !is_plain_tuple_class(dated)) {
-        PyErr_SetString(PyExc_TypeError, "Line and DatedTag must be NamedTuple classes");
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kwargs, "|$O!OOOOOOOOUUUO!UUnnnnnOOOO:configure", keywords, &PyDict_Type,
+            &kinds, &noise_tag_names, &implied, &dated_tag_names, &dated_arg, &noise_arg,
+            &standalone_arg, &attributes_arg, &styles_arg, &bare_arg, &cjk_arg, &latin_arg,
+            &PyDict_Type, &references_arg, &start_arg, &chars_arg, &depth, &search_depth,
+            &chunk, &class_limit, &dated_limit, &line_class, &dated_class, &flags_func,
+            &unescape)) {
         return NULL;
     }
-    if (!PyCallable_Check(unescape) || !PyCallable_Check(punctuation)) {
-        PyErr_SetString(PyExc_TypeError, "unescape and sentence_punctuation must be callable");
-        return NULL;
-    }
-    if (PyTuple_GET_SIZE(kind_order) != K_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "kind_order must list the 9 kinds");
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < K_COUNT; i++) {
-        PyObject *item = PyTuple_GET_ITEM(kind_order, i);
-        if (!PyLong_Check(item) || PyLong_AsSsize_t(item) != i) {
-            PyErr_SetString(PyExc_ValueError, "kind_order must be 0..8 in the C enum's order");
+    PyObject *given[] = {kinds,      noise_tag_names, implied,        dated_tag_names, dated_arg,
+                         noise_arg,  standalone_arg,  attributes_arg, styles_arg,      bare_arg,
+                         cjk_arg,    latin_arg,       references_arg, start_arg,       chars_arg,
+                         line_class, dated_class,     flags_func,     unescape};
+    for (size_t i = 0; i < sizeof given / sizeof given[0]; i++) {
+        if (given[i] == NULL) {
+            PyErr_SetString(PyExc_TypeError, "configure() needs every keyword argument");
             return NULL;
         }
     }
     if (depth < 1 || depth > 1000000 || search_depth < 0 || chunk < 1 || class_limit < 1 ||
-        dated_limit < 0 || !PyCallable_Check(flags_func)) {
-        PyErr_SetString(PyExc_ValueError, "bad limits or attribute_flags");
+        dated_limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "bad limits");
         return NULL;
     }
-    clear_table();
-    PyObject *key, *value, *iterator, *item;
+    if (!PyCallable_Check(flags_func) || !PyCallable_Check(unescape)) {
+        PyErr_SetString(PyExc_TypeError, "attribute_flags and unescaped must be callable");
+        return NULL;
+    }
+    if (check_tuple_class(line_class, LINE_FIELD_NAMES, LINE_FIELDS, "line") < 0 ||
+        check_tuple_class(dated_class, DATED_FIELD_NAMES, DATED_FIELDS, "dated_tag") < 0) {
+        return NULL;
+    }
+
+    /* Everything is checked before anything is replaced: a refused configuration leaves
+     * the one before it in place. */
+    char new_start[128], new_chars[128], new_latin[128];
+    static unsigned char new_cjk[0x10000 / 8];
+    Py_UCS4 new_cjk_min;
+    Reference new_references[MAX_REFERENCES];
+    int new_reference_count;
+    if (char_table(start_arg, new_start, "name_start") < 0 ||
+        char_table(chars_arg, new_chars, "name_characters") < 0 ||
+        mark_tables(cjk_arg, latin_arg, new_cjk, &new_cjk_min, new_latin) < 0 ||
+        reference_table(references_arg, new_references, &new_reference_count) < 0) {
+        return NULL;
+    }
+    enum { NOISE_NAMES, IMPLIED_NAMES, DATED_NAMES, WORDS, STANDALONE, ATTRIBUTES, DATED,
+           STYLE_NAMES, STYLE_VALUES, BARE, HIDING, TUPLES };
+    PyObject *t[TUPLES] = {NULL};
+    PyObject *result = NULL, *styles = NULL, *hiding = NULL;
+    if ((t[NOISE_NAMES] = name_tuple(noise_tag_names, new_chars)) == NULL ||
+        (t[IMPLIED_NAMES] = name_tuple(implied, new_chars)) == NULL ||
+        (t[DATED_NAMES] = name_tuple(dated_tag_names, new_chars)) == NULL ||
+        (t[WORDS] = word_tuple(noise_arg, "noise_words", 1, 0)) == NULL ||
+        (t[STANDALONE] = word_tuple(standalone_arg, "standalone_noise_words", 1, 0)) == NULL ||
+        (t[ATTRIBUTES] = word_tuple(attributes_arg, "noise_attributes", 0, 0)) == NULL ||
+        (t[DATED] = word_tuple(dated_arg, "dated_attribute_words", 0, 1)) == NULL ||
+        (t[BARE] = single_word(bare_arg)) == NULL ||
+        (styles = PySequence_Tuple(styles_arg)) == NULL ||
+        (t[STYLE_NAMES] = PyTuple_New(PyTuple_GET_SIZE(styles))) == NULL ||
+        (t[STYLE_VALUES] = PyTuple_New(PyTuple_GET_SIZE(styles))) == NULL ||
+        (hiding = PyList_New(0)) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(styles); i++) {
+        PyObject *style = word_tuple(PyTuple_GET_ITEM(styles, i), "hidden_styles", 0, 1);
+        if (style != NULL && PyTuple_GET_SIZE(style) != 2) {
+            PyErr_SetString(PyExc_ValueError, "hidden_styles must be (name, value) pairs");
+            Py_CLEAR(style);
+        }
+        if (style == NULL || PyList_Append(hiding, PyTuple_GET_ITEM(style, 1)) < 0) {
+            Py_XDECREF(style);
+            goto done;
+        }
+        PyTuple_SET_ITEM(t[STYLE_NAMES], i, Py_NewRef(PyTuple_GET_ITEM(style, 0)));
+        PyTuple_SET_ITEM(t[STYLE_VALUES], i, Py_NewRef(PyTuple_GET_ITEM(style, 1)));
+        Py_DECREF(style);
+    }
+    if (PyTuple_GET_SIZE(styles) > MAX_WORDS || PyList_Append(hiding, bare_arg) < 0 ||
+        (t[HIDING] = PyList_AsTuple(hiding)) == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "hidden_styles: at most 64");
+        }
+        goto done;
+    }
     Py_ssize_t pos = 0;
+    PyObject *key, *value;
     while (PyDict_Next(kinds, &pos, &key, &value)) {
-        long kind = PyLong_AsLong(value);
-        if (kind == -1 && PyErr_Occurred()) {
-            goto fail;
+        int known_kind = 0;
+        for (int k = 0; k < K_COUNT && PyUnicode_Check(value); k++) {
+            known_kind |= PyUnicode_CompareWithASCIIString(value, KIND_NAMES[k]) == 0;
         }
-        if (add_name(key, (int)kind, 1) < 0) {
-            goto fail;
+        if (check_name(key, new_chars) < 0) {
+            goto done;
+        }
+        if (!known_kind) {
+            PyErr_SetString(PyExc_ValueError, "tag_kinds values must be kind names");
+            goto done;
         }
     }
-    for (int pass = 0; pass < 2; pass++) {
-        iterator = PyObject_GetIter(pass ? implied_end : noise_tags);
-        if (iterator == NULL) {
-            goto fail;
-        }
-        while ((item = PyIter_Next(iterator)) != NULL) {
-            int failed = add_name(item, 0, 0);
-            if (!failed) {
-                Known *slot = known_slot((const char *)PyUnicode_1BYTE_DATA(item),
-                                         PyUnicode_GET_LENGTH(item));
-                if (pass) {
-                    slot->info.implied = 1;
-                }
-                else {
-                    slot->info.noise = 1;
-                }
+
+    /* Apply. */
+    clear_table();
+    memcpy(name_start_table, new_start, sizeof name_start_table);
+    memcpy(name_char_table, new_chars, sizeof name_char_table);
+    memcpy(cjk_marks, new_cjk, sizeof cjk_marks);
+    cjk_mark_min = new_cjk_min;
+    memcpy(latin_marks, new_latin, sizeof latin_marks);
+    memcpy(references, new_references, sizeof references);
+    reference_count = new_reference_count;
+    pos = 0;
+    while (PyDict_Next(kinds, &pos, &key, &value)) {
+        Known *slot = add_name(key);
+        for (int k = 0; k < K_COUNT; k++) {
+            if (PyUnicode_CompareWithASCIIString(value, KIND_NAMES[k]) == 0) {
+                slot->info.kind = k;
             }
-            Py_DECREF(item);
-            if (failed) {
-                Py_DECREF(iterator);
-                goto fail;
-            }
         }
-        Py_DECREF(iterator);
-        if (PyErr_Occurred()) {
-            goto fail;
+        if ((slot->info.kind == K_SKIP || slot->info.kind == K_RAW) && slot->info.skip < 0) {
+            slot->info.skip = skip_count++;
         }
     }
-    {
-        Known *hr = known_slot("hr", 2);
-        if (hr->len == 0 || hr->info.kind != K_BREAK) {
-            PyErr_SetString(PyExc_ValueError, "kinds must map 'hr' to the break kind");
-            goto fail;
-        }
-        hr_name = hr->info.str;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t[NOISE_NAMES]); i++) {
+        add_name(PyTuple_GET_ITEM(t[NOISE_NAMES], i))->info.noise = 1;
     }
-    Py_INCREF(flags_func);
-    Py_XSETREF(attribute_flags_func, flags_func);
-    Py_INCREF(line_class);
-    Py_XSETREF(line_type, type);
-    Py_INCREF(dated_class);
-    Py_XSETREF(dated_type, dated);
-    Py_INCREF(unescape);
-    Py_XSETREF(unescape_func, unescape);
-    Py_INCREF(punctuation);
-    Py_XSETREF(punctuation_func, punctuation);
-    native_flags = same[0] && same[1] && same[2];
-    native_punctuation = same[3] && same[4];
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t[IMPLIED_NAMES]); i++) {
+        add_name(PyTuple_GET_ITEM(t[IMPLIED_NAMES], i))->info.implied = 1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t[DATED_NAMES]); i++) {
+        add_name(PyTuple_GET_ITEM(t[DATED_NAMES], i))->info.dated = 1;
+    }
+    Known *hr = known_slot("hr", 2);
+    if (hr->len == 0 || hr->info.kind != K_BREAK) {
+        PyErr_SetString(PyExc_ValueError, "tag_kinds must map 'hr' to the break kind");
+        clear_table();
+        goto done;
+    }
+    hr_name = hr->info.str;
+    set_words(&noise_words, t[WORDS]);
+    set_words(&standalone_words, t[STANDALONE]);
+    set_words(&noise_attributes, t[ATTRIBUTES]);
+    set_words(&dated_words, t[DATED]);
+    set_words(&style_names, t[STYLE_NAMES]);
+    set_words(&style_values, t[STYLE_VALUES]);
+    set_words(&bare_attribute, t[BARE]);
+    set_words(&hiding_words, t[HIDING]);
+    memset(hidden_first, 0, sizeof hidden_first);
+    hidden_first[bare_attribute.first[0]] = 1;
+    for (Py_ssize_t k = 0; k < style_names.count; k++) {
+        hidden_first[style_names.first[k]] = 1;
+    }
+    noise_first_letters = 0;
+    for (int list = 0; list < 2; list++) {
+        const WordList *each = list ? &standalone_words : &noise_words;
+        for (Py_ssize_t w = 0; w < each->count; w++) {
+            noise_first_letters |= 1u << (each->text[w][0] - 'a');
+        }
+    }
+    Py_XSETREF(attribute_flags_func, Py_NewRef(flags_func));
+    Py_XSETREF(line_type, (PyTypeObject *)Py_NewRef(line_class));
+    Py_XSETREF(dated_type, (PyTypeObject *)Py_NewRef(dated_class));
+    Py_XSETREF(unescape_func, Py_NewRef(unescape));
     max_depth = depth;
     close_depth = search_depth;
     chunk_size = chunk;
     class_chars = class_limit;
     dated_text_chars = dated_limit;
     configured = 1;
-    return Py_BuildValue("(OO)", native_flags ? Py_True : Py_False,
-                         native_punctuation ? Py_True : Py_False);
+    result = Py_NewRef(Py_None);
 
+done:
+    for (int i = 0; i < TUPLES; i++) {
+        Py_XDECREF(t[i]);
+    }
+    Py_XDECREF(styles);
+    Py_XDECREF(hiding);
+    return result;
+}
+
+/* ---------------------------------------------------------------- the metadata's passes
+ *
+ * Three passes of the metadata (newscrawl.extract.metadata.lines) over the lines this scan
+ * made, each with its Python reference there, which the tests hold it to. They stay in C
+ * because in Python the three cost about 6% more extraction time on the crawl benchmark's
+ * pages (instructions counted for issue 19), where the C of the head's tag search and of
+ * the letters per script bought about 1% each and went back to Python.
+ *
+ * line_hits(text, groups) -> tuple of lists: for each group (a tuple of needles), the
+ * indices, ascending and distinct, of the "\n"-separated lines of `text` that hold one of
+ * its needles. The metadata rules look for lines holding a label (来源, 作者, 发布时间,
+ * posted ...) all over the page; a regular expression per label kind tests every
+ * character of the page against a character set once per kind, where this pass tests each
+ * character once against a bitmap of the needles' first characters and compares the few
+ * needles that start with it. Text characters are folded before comparing (ASCII capitals
+ * to lower case, U+017F long s to "s"); needles are given folded (`Keyword.needles`, whose
+ * patterns confirm every line: a superset filter, tested so). Linear time.
+ *
+ * visible_lines(lines, other_content, heading_tags, max_chars, line_class) -> list: for each
+ * `blocks.Line` not in an `other_content` box, one `line_class(text, heading, tag)` per
+ * "\n"-separated part of its text, cut at `max_chars`; `heading` is whether its tag is one
+ * of `heading_tags` (reference: `metadata.lines._visible_lines_python`).
+ *
+ * box_chars(lines, words) -> (total, {element: chars}): the chars of all `lines`, and per
+ * noise element the chars of the lines whose noise word is in `words` (reference:
+ * `metadata.lines._box_chars_python`).
+ */
+
+typedef struct {
+    Py_UCS4 *chars; /* folded needle */
+    Py_ssize_t len;
+    Py_ssize_t group;
+} Needle;
+
+static inline Py_UCS4
+fold(Py_UCS4 c)
+{
+    if (c >= 'A' && c <= 'Z') {
+        return c + ('a' - 'A');
+    }
+    return c == 0x017F ? 's' : c;
+}
+
+static void
+free_needles(Needle *needles, Py_ssize_t count)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyMem_Free(needles[i].chars);
+    }
+    PyMem_Free(needles);
+}
+
+/* The needles of every group, flattened; NULL with an exception set on bad input. */
+static Needle *
+read_needles(PyObject *groups, Py_ssize_t *count)
+{
+    Py_ssize_t n_groups = PyTuple_GET_SIZE(groups), total = 0;
+    for (Py_ssize_t g = 0; g < n_groups; g++) {
+        PyObject *group = PyTuple_GET_ITEM(groups, g);
+        if (!PyTuple_Check(group)) {
+            PyErr_SetString(PyExc_TypeError, "each group must be a tuple of strings");
+            return NULL;
+        }
+        total += PyTuple_GET_SIZE(group);
+    }
+    Needle *needles = PyMem_Calloc(total ? total : 1, sizeof(Needle));
+    if (needles == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t g = 0; g < n_groups; g++) {
+        PyObject *group = PyTuple_GET_ITEM(groups, g);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(group); i++) {
+            PyObject *needle = PyTuple_GET_ITEM(group, i);
+            if (!PyUnicode_Check(needle) || PyUnicode_GET_LENGTH(needle) == 0) {
+                PyErr_SetString(PyExc_TypeError, "needles must be non-empty strings");
+                free_needles(needles, at);
+                return NULL;
+            }
+            needles[at].chars = PyUnicode_AsUCS4Copy(needle);
+            if (needles[at].chars == NULL) {
+                free_needles(needles, at);
+                return NULL;
+            }
+            needles[at].len = PyUnicode_GET_LENGTH(needle);
+            needles[at].group = g;
+            at++;
+        }
+    }
+    *count = total;
+    return needles;
+}
+
+static PyObject *
+line_hits(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *text, *groups;
+    if (!PyArg_ParseTuple(args, "UO!:line_hits", &text, &PyTuple_Type, &groups)) {
+        return NULL;
+    }
+    Py_ssize_t n_needles = 0, n_groups = PyTuple_GET_SIZE(groups);
+    Needle *needles = read_needles(groups, &n_needles);
+    if (needles == NULL) {
+        return NULL;
+    }
+    PyObject *result = PyTuple_New(n_groups);
+    Py_ssize_t *last_line = PyMem_Malloc((n_groups ? n_groups : 1) * sizeof(Py_ssize_t));
+    unsigned char first[65536 / 8]; /* first characters of needles, by their low 16 bits */
+    if (result == NULL || last_line == NULL) {
+        goto fail;
+    }
+    for (Py_ssize_t g = 0; g < n_groups; g++) {
+        last_line[g] = -1;
+        PyObject *list = PyList_New(0);
+        if (list == NULL) {
+            goto fail;
+        }
+        PyTuple_SET_ITEM(result, g, list);
+    }
+    memset(first, 0, sizeof first);
+    for (Py_ssize_t i = 0; i < n_needles; i++) {
+        Py_UCS4 c = needles[i].chars[0] & 0xFFFF;
+        first[c >> 3] |= (unsigned char)(1u << (c & 7));
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), line = 0;
+    for (Py_ssize_t pos = 0; pos < n; pos++) {
+        Py_UCS4 c = fold(PyUnicode_READ(kind, data, pos));
+        if (c == '\n') {
+            line++;
+            continue;
+        }
+        if (!(first[(c & 0xFFFF) >> 3] & (1u << (c & 7)))) {
+            continue;
+        }
+        for (Py_ssize_t i = 0; i < n_needles; i++) {
+            Needle *needle = &needles[i];
+            if (needle->chars[0] != c || last_line[needle->group] == line ||
+                needle->len > n - pos) {
+                continue;
+            }
+            Py_ssize_t k = 1;
+            while (k < needle->len &&
+                   fold(PyUnicode_READ(kind, data, pos + k)) == needle->chars[k]) {
+                k++;
+            }
+            if (k < needle->len) {
+                continue;
+            }
+            PyObject *index = PyLong_FromSsize_t(line);
+            if (index == NULL ||
+                PyList_Append(PyTuple_GET_ITEM(result, needle->group), index) < 0) {
+                Py_XDECREF(index);
+                goto fail;
+            }
+            Py_DECREF(index);
+            last_line[needle->group] = line;
+        }
+    }
+    PyMem_Free(last_line);
+    free_needles(needles, n_needles);
+    return result;
 fail:
-    clear_table();
+    Py_XDECREF(result);
+    PyMem_Free(last_line);
+    free_needles(needles, n_needles);
+    return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+}
+
+/* The index of the first `c` (an ASCII character) in data[pos:n], or n. */
+static Py_ssize_t
+find_ascii(int kind, const void *data, Py_ssize_t pos, Py_ssize_t n, Py_UCS4 c)
+{
+    if (pos >= n) {
+        return n;
+    }
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *found = memchr((const Py_UCS1 *)data + pos, (int)c, (size_t)(n - pos));
+        return found ? found - (const Py_UCS1 *)data : n;
+    }
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *chars = data;
+        while (pos < n && chars[pos] != c) {
+            pos++;
+        }
+        return pos;
+    }
+    const Py_UCS4 *chars = data;
+    while (pos < n && chars[pos] != c) {
+        pos++;
+    }
+    return pos;
+}
+
+/* Append line_class(text[start:end][:max_chars], heading, tag) to `visible`. */
+static int
+append_visible(PyObject *visible, PyTypeObject *line_class, PyObject *text, Py_ssize_t start,
+               Py_ssize_t end, Py_ssize_t max_chars, PyObject *heading, PyObject *tag)
+{
+    if (end - start > max_chars) {
+        end = start + max_chars;
+    }
+    PyObject *part = start == 0 && end == PyUnicode_GET_LENGTH(text)
+                         ? Py_NewRef(text)
+                         : PyUnicode_Substring(text, start, end);
+    PyObject *line = part ? line_class->tp_alloc(line_class, 3) : NULL;
+    if (line == NULL) {
+        Py_XDECREF(part);
+        return -1;
+    }
+    PyTuple_SET_ITEM(line, 0, part);
+    PyTuple_SET_ITEM(line, 1, Py_NewRef(heading));
+    PyTuple_SET_ITEM(line, 2, Py_NewRef(tag));
+    int failed = PyList_Append(visible, line);
+    Py_DECREF(line);
+    return failed;
+}
+
+static PyObject *
+visible_lines(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines, *other_content, *heading_tags;
+    PyTypeObject *line_class;
+    Py_ssize_t max_chars;
+    if (!PyArg_ParseTuple(args, "O!OOnO!:visible_lines", &PyList_Type, &lines, &other_content,
+                          &heading_tags, &max_chars, &PyType_Type, &line_class)) {
+        return NULL;
+    }
+    if (!PyAnySet_Check(other_content) || !PyAnySet_Check(heading_tags) ||
+        !PyType_IsSubtype(line_class, &PyTuple_Type) || max_chars < 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "visible_lines() needs two sets, max_chars >= 0 and a tuple class");
+        return NULL;
+    }
+    PyObject *visible = PyList_New(0);
+    if (visible == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(lines); index++) {
+        PyObject *line = PyList_GET_ITEM(lines, index);
+        if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS ||
+            !PyUnicode_Check(PyTuple_GET_ITEM(line, F_TEXT))) {
+            PyErr_SetString(PyExc_TypeError, "visible_lines() needs blocks.Line tuples");
+            goto fail;
+        }
+        int hidden = PySet_Contains(other_content, PyTuple_GET_ITEM(line, F_NOISE_ELEMENT));
+        PyObject *tag = PyTuple_GET_ITEM(line, F_TAG);
+        int heading = hidden ? 0 : PySet_Contains(heading_tags, tag);
+        if (hidden < 0 || heading < 0) {
+            goto fail;
+        }
+        if (hidden) {
+            continue;
+        }
+        PyObject *text = PyTuple_GET_ITEM(line, F_TEXT);
+        int kind = PyUnicode_KIND(text);
+        const void *data = PyUnicode_DATA(text);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(text), start = 0;
+        for (Py_ssize_t end = find_ascii(kind, data, 0, n, '\n');; end = find_ascii(kind, data, start, n, '\n')) {
+            if (append_visible(visible, line_class, text, start, end, max_chars,
+                               heading ? Py_True : Py_False, tag) < 0) {
+                goto fail;
+            }
+            if (end >= n) {
+                break;
+            }
+            start = end + 1;
+        }
+    }
+    return visible;
+fail:
+    Py_DECREF(visible);
+    return NULL;
+}
+
+static PyObject *
+box_chars(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines, *words;
+    if (!PyArg_ParseTuple(args, "O!O:box_chars", &PyList_Type, &lines, &words)) {
+        return NULL;
+    }
+    if (!PyAnySet_Check(words)) {
+        PyErr_SetString(PyExc_TypeError, "box_chars() needs a set of words");
+        return NULL;
+    }
+    PyObject *boxes = PyDict_New();
+    if (boxes == NULL) {
+        return NULL;
+    }
+    long long total = 0;
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(lines); index++) {
+        PyObject *line = PyList_GET_ITEM(lines, index);
+        if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS) {
+            PyErr_SetString(PyExc_TypeError, "box_chars() needs blocks.Line tuples");
+            goto fail;
+        }
+        long long chars = PyLong_AsLongLong(PyTuple_GET_ITEM(line, F_CHARS));
+        if (chars == -1 && PyErr_Occurred()) {
+            goto fail;
+        }
+        total += chars;
+        PyObject *noise = PyTuple_GET_ITEM(line, F_NOISE);
+        int named = noise == Py_None ? 0 : PySet_Contains(words, noise);
+        if (named < 0) {
+            goto fail;
+        }
+        if (!named) {
+            continue;
+        }
+        PyObject *element = PyTuple_GET_ITEM(line, F_NOISE_ELEMENT);
+        PyObject *held = PyDict_GetItemWithError(boxes, element);
+        long long before = held == NULL ? 0 : PyLong_AsLongLong(held);
+        if ((held == NULL || before == -1) && PyErr_Occurred()) {
+            goto fail;
+        }
+        PyObject *sum = PyLong_FromLongLong(before + chars);
+        if (sum == NULL || PyDict_SetItem(boxes, element, sum) < 0) {
+            Py_XDECREF(sum);
+            goto fail;
+        }
+        Py_DECREF(sum);
+    }
+    return Py_BuildValue("(LN)", total, boxes);
+fail:
+    Py_DECREF(boxes);
     return NULL;
 }
 
@@ -1634,6 +2238,10 @@ native_attribute_flags(PyObject *Py_UNUSED(module), PyObject *attributes)
     if (!PyUnicode_Check(attributes) || PyUnicode_READY(attributes) < 0 ||
         !PyUnicode_IS_ASCII(attributes)) {
         PyErr_SetString(PyExc_TypeError, "attributes must be an ASCII str");
+        return NULL;
+    }
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "_blockscan.configure() was not called");
         return NULL;
     }
     Scan s;
@@ -1651,23 +2259,32 @@ static PyMethodDef methods[] = {
     {"native_attribute_flags", native_attribute_flags, METH_O,
      "The C `_attribute_flags` of an ASCII attribute string (for the tests)."},
     {"scan", scan, METH_O,
-     "scan(page) -> (lines, parents, dated): the `blocks.Line`s of the page, the element tree "
-     "and the `blocks.DatedTag`s "
-     "(see blocks._page_lines_native)."},
-    {"configure", configure, METH_VARARGS,
-     "configure(kinds, noise_tags, implied_end, max_depth, close_search_depth, chunk, max_class_chars, "
-     "attribute_flags, kind_order, (hidden, class_id, noise_word, cjk_punctuation, "
-     "latin_punctuation patterns), Line, unescaped, sentence_punctuation, DatedTag, "
-     "dated_text_chars): blocks.py's "
-     "tables, once at import. Returns (native_flags, native_punctuation): whether the "
-     "attribute flags of ASCII attributes and the sentence punctuation are worked out in C "
-     "(blocks.py's patterns are the ones the C code implements), else Python's are called."},
+     "scan(page) -> (lines, parents, dated, tags, attributes): the `blocks.Line`s of the "
+     "page, its element tree and its `blocks.DatedTag`s (see blocks._page_lines_native)."},
+    {"line_hits", line_hits, METH_VARARGS,
+     "line_hits(text, groups) -> tuple of lists: per group of folded needles, the indices "
+     "of the \"\\n\"-separated lines of text holding one of them (see the source)."},
+    {"visible_lines", visible_lines, METH_VARARGS,
+     "visible_lines(lines, other_content, heading_tags, max_chars, line_class) -> list "
+     "(see metadata.lines._visible_lines_python)."},
+    {"box_chars", box_chars, METH_VARARGS,
+     "box_chars(lines, words) -> (total, {element: chars}) (see "
+     "metadata.lines._box_chars_python)."},
+    {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
+     "configure(*, tag_kinds, noise_tags, implied_end, dated_tags, dated_attribute_words, "
+     "noise_words, standalone_noise_words, noise_attributes, hidden_styles, hidden_attribute, "
+     "cjk_punctuation, latin_punctuation, references, name_start, name_characters, max_depth, "
+     "close_search_depth, chunk, max_class_chars, dated_text_chars, line, dated_tag, "
+     "attribute_flags, unescaped): blocks.py's tables, limits, classes and fallbacks, by "
+     "keyword (see blocks._configure_native). A refused configuration leaves the previous "
+     "one in place."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_blockscan",
-    "The per-tag loop of newscrawl.extract.blocks.page_lines in C (see blocks.py).", -1,
+    "The per-tag loop of newscrawl.extract.blocks.page_lines in C (see blocks.py), and three "
+    "passes of the metadata over its lines (see metadata/lines.py).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 
@@ -1679,19 +2296,6 @@ PyInit__blockscan(void)
         root_block = PyUnicode_InternFromString("body");
         if (root_name == NULL || root_block == NULL) {
             return NULL;
-        }
-        for (int w = 0; NOISE_WORDS[w]; w++) {
-            if ((noise_word_strs[w] = PyUnicode_InternFromString(NOISE_WORDS[w])) == NULL) {
-                return NULL;
-            }
-            noise_first_letters |= 1u << (NOISE_WORDS[w][0] - 'a');
-        }
-        for (int w = 0; BOUNDED_NOISE_WORDS[w]; w++) {
-            bounded_word_strs[w] = PyUnicode_InternFromString(BOUNDED_NOISE_WORDS[w]);
-            noise_first_letters |= 1u << (BOUNDED_NOISE_WORDS[w][0] - 'a');
-            if (bounded_word_strs[w] == NULL) {
-                return NULL;
-            }
         }
     }
     return PyModule_Create(&module_def);

@@ -1,7 +1,8 @@
 """Page text to lines from the page's block structure, each with the features selection uses.
 
-One pass of ``re.finditer`` over the tags with a small element stack; no DOM is built
-(measured on zh_cwce: parsing with lxml alone costs about as much as this whole pass).
+One pass over the page's tokens (`tokens`: text, tags, comments, script bodies) with a
+small element stack; no DOM is built (measured on zh_cwce: parsing with lxml alone costs
+about as much as this whole pass).
 
 * A line is the text between two block boundaries (``<p>``, ``<div>``, ``<li>``, ``<tr>``,
   headings ...). A run of boundaries is one break, and inline elements (links, ``<span>``,
@@ -18,18 +19,27 @@ One pass of ``re.finditer`` over the tags with a small element stack; no DOM is 
 * Each line records how much of its text is link text, its sentence punctuation, its
   innermost block tag, its element (ancestors in `PageLines.parents`) and the boilerplate
   word (comment, footer, 评论 ...) of the nearest element whose tag, class or id names one.
+* On the way the scan records the start tags that metadata reads dates from
+  (`DatedTag`).
 
 Linear time on any input: the scan only moves forward, closing tags pop at most what was
 pushed, and the stack is capped at `MAX_DEPTH` (deeper elements only contribute text).
+
+The per-tag loop runs in C where the ``_blockscan`` extension is built (`_scan`): several
+times faster, and it is most of the extraction time. The C takes every table and word list
+below at import (`_configure_native`), so they are defined once, here; the patterns built
+from them are matched by hand in C, and an import-time probe (`_native_agrees`) and the
+tests hold the C loop to `_page_lines_python`, the readable reference.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from typing import NamedTuple
 
+from newscrawl.extract import native, tokens
 from newscrawl.extract.clean import unescape
-from newscrawl.extract.native import blockscan as _blockscan
 
 MAX_DEPTH = 256
 """Elements nested deeper than this are not tracked (libxml2's default limit too)."""
@@ -40,9 +50,10 @@ bound keeps the scan linear on pages of thousands of unclosed elements."""
 
 DATED_TEXT_CHARS = 200
 """How much text after a dated tag is kept: a date written out is short."""
-_DATED_RE = re.compile("itemprop|data-", re.IGNORECASE | re.ASCII)
-"""What a tag's attributes hold when it may carry a date (``_blockscan.c`` tests the same,
-ASCII case-insensitively)."""
+DATED_TAGS = frozenset({"time"})
+DATED_ATTRIBUTE_WORDS = ("itemprop", "data-")
+"""What makes a start tag a `DatedTag`: its name, or one of these words in its attributes
+(in any ASCII case)."""
 
 _INLINE, _BLOCK, _LINK, _BREAK, _VOID, _SKIP, _RAW, _PRE, _CELL = range(9)
 
@@ -188,19 +199,31 @@ lookup; any other unknown name is inline too."""
 NOISE_TAGS = frozenset({"nav", "footer", "aside"})
 """Elements that by their tag alone hold navigation or page furniture, not the article."""
 
-NOISE_WORD_RE = re.compile(
-    r"a(?:dvert|uthor)|b(?:anner|readcrumb)|c(?:arousel|o(?:mment|nsent|okie|pyright)|rumbs)|disqus|footer"
-    r"|gallery|login|modal|newsletter|popup|re(?:commend|lated|ply)"
-    r"|s(?:har(?:e|ing)|idebar|lideshow|ocial|ponsor|ubscribe)"
-    r"|(?<![a-z])(?:ads?|foot|gg|hot|menu|nav(?:bar)?|rank|toolbar)(?![a-z])"
-    r"|评论|留言|相关|推荐|版权|分享|广告|导航|热门|排行"
-)
-"""Class/id words of boilerplate containers (grouped by first letter: the search runs on
-every element's attributes). Short words must stand alone (GNE's lesson: ``ad`` inside
-``padding``); ``tag`` is left out because WordPress puts ``tag-<name>`` on the article
-element itself (measured on scrapinghub). ``author`` names the author's box with a
-bio after the article (trafilatura_dev, four sites, 0.9331 -> 0.9333; scrapinghub three
-pages, 0.9661 -> 0.9672); a byline box near the headline loses nothing the gold keeps."""
+NOISE_WORDS = (
+    "advert", "author", "banner", "breadcrumb", "carousel", "comment", "consent", "cookie",
+    "copyright", "crumbs", "disqus", "footer", "gallery", "login", "modal", "newsletter",
+    "popup", "recommend", "related", "reply", "share", "sharing", "sidebar", "slideshow",
+    "social", "sponsor", "subscribe",
+)  # fmt: skip
+STANDALONE_NOISE_WORDS = (
+    "ads", "ad", "foot", "gg", "hot", "menu", "navbar", "nav", "rank", "toolbar",
+)  # fmt: skip
+CJK_NOISE_WORDS = ("评论", "留言", "相关", "推荐", "版权", "分享", "广告", "导航", "热门", "排行")
+"""Class/id words of boilerplate containers, found anywhere in a value; the short ones
+only standing alone, with no ASCII letter next to them (GNE's lesson: ``ad`` inside
+``padding``). ``tag`` is left out because WordPress puts ``tag-<name>`` on the article
+element itself (measured on scrapinghub). ``author`` names the author's box with a bio
+after the article (trafilatura_dev, four sites, 0.9331 -> 0.9333; scrapinghub three pages,
+0.9661 -> 0.9672); a byline box near the headline loses nothing the gold keeps. At one
+place of a value the words are tried in this order (the first that matches names it)."""
+
+NOISE_ATTRIBUTES = ("class", "id")
+"""The attributes whose values are searched for a boilerplate word (style, href and src
+values are long and never tell)."""
+HIDDEN_STYLES = (("display", "none"), ("visibility", "hidden"))
+HIDDEN_ATTRIBUTE = "hidden"
+"""What hides an element: a style declaration (``display : none``), or the bare attribute
+(``<span hidden>``, ``hidden=""``)."""
 
 _KIND = {
     **dict.fromkeys(BLOCK_TAGS, _BLOCK),
@@ -216,35 +239,85 @@ _KIND = {
     "td": _CELL,  # a cell starts a new field of its row's line, not a new line
     "th": _CELL,
 }
-_END_TAG_RES = {
-    name: re.compile(f"</{name}", re.IGNORECASE) for name in RAW_TEXT_TAGS | SKIPPED_TAGS
-}
+_KIND_NAMES = ("inline", "block", "link", "break", "void", "skip", "raw", "pre", "cell")
+"""The kinds by their number (`_INLINE` ...), as the C loop is told them."""
 _IMPLIED_END = frozenset({"p", "li", "dt", "dd", "tr", "td", "th"})
 """Opening one of these right inside an open element of the same name closes that one."""
-
-_TEXT_AND_TAG_RE = re.compile(
-    r"([^<]*(?:<(?!/?[a-zA-Z]|[!?])[^<]*)*)"
-    r"(<(?:(/?)([a-zA-Z][a-zA-Z0-9:-]*)([^>]*)>|!--|[!?][^>]*>))?"
-)
-"""Text (a ``<`` that starts no tag is text), then the tag after it, if any. Every ``<``
-the text stops at starts a tag that matches up to a ``>``, and the scan ends at the
-page's last ``>``: no attempt fails after reading ahead, so the scan is linear."""
-_QUOTED_TAG_RE = re.compile(r"""(?:[^>"'=]++|=\s*+(?:"[^"]*+"|'[^']*+')?|["'])*+>""")
-"""The rest of a tag whose ``>`` may be quoted: quotes open a value only after ``=``
-(possessive, so a value that never closes costs one forward scan, no backtracking)."""
-_TAG_START_RE = re.compile(r"<[a-zA-Z/!?]")
 MAX_CLASS_CHARS = 512
 """Only this much of a class or id value is searched for a boilerplate word: real ones are
 far shorter, and a megabyte of generated class names must not cost a megabyte of search."""
 CHUNK = 65_536
 """Characters read per ``findall`` call (the chunk is cut after a ``>``)."""
-_CLASS_ID_RE = re.compile(r"""(?<![\w-])(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
-_HIDDEN_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden|(?:^|\s)hidden(?=[\s=/]|$)")
-_CJK_PUNCTUATION_RE = re.compile("[，。！？；：、“”]")
-_LATIN_PUNCTUATION_RE = re.compile(r"[,.;!?:\"](?=\s|$)")
+CJK_PUNCTUATION = "，。！？；：、“”"
+LATIN_PUNCTUATION = ',.;!?:"'
 """Sentence punctuation: CJK marks anywhere, Latin ones only before a space or at the end
-of a line (not inside URLs, dates or numbers). Two single-class patterns: measured 1.5x
-faster per line than one alternation, 4x faster than ``str.translate`` on CJK text."""
+of a line (not inside URLs, dates or numbers)."""
+_NATIVE_REFERENCES = ("&lt;", "&gt;", "&amp;", "&quot;")
+"""Named character references the C loop decodes itself, to what ``html.unescape`` gives
+(with ``&nbsp;``, a plain space, and numeric references to plain characters); a line with
+any other ``&`` goes to `_unescaped`."""
+
+
+# The patterns of the Python loop, built from the tables above (functions, so that the
+# tests build them again from other tables, as the C loop receives them).
+
+
+def _noise_word_re() -> re.Pattern[str]:
+    """`NOISE_WORDS` then `STANDALONE_NOISE_WORDS` then `CJK_NOISE_WORDS`, the first two
+    grouped by first letter (``a(?:dvert|uthor)|b(?:...)``): the same matches in the same
+    order of preference (words with different first letters never compete for one place),
+    and the regex engine skips ahead to a possible first letter."""
+    groups: dict[str, list[str]] = {}
+    for word in NOISE_WORDS:
+        groups.setdefault(word[0], []).append(re.escape(word[1:]))
+    anywhere = "|".join(
+        re.escape(first) + (rests[0] if len(rests) == 1 else f"(?:{'|'.join(rests)})")
+        for first, rests in groups.items()
+    )
+    standalone = "|".join(map(re.escape, STANDALONE_NOISE_WORDS))
+    return re.compile(f"{anywhere}|(?<![a-z])(?:{standalone})(?![a-z])|{'|'.join(CJK_NOISE_WORDS)}")
+
+
+def _class_id_re() -> re.Pattern[str]:
+    """A `NOISE_ATTRIBUTES` attribute and its value (quoted or bare: groups 1 to 3)."""
+    names = "|".join(map(re.escape, NOISE_ATTRIBUTES))
+    return re.compile(rf"""(?<![\w-])(?:{names})\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
+
+
+def _hidden_re() -> re.Pattern[str]:
+    """A `HIDDEN_STYLES` declaration or the `HIDDEN_ATTRIBUTE` in lower-cased attributes."""
+    styles = [rf"{re.escape(name)}\s*:\s*{re.escape(value)}" for name, value in HIDDEN_STYLES]
+    bare = rf"(?:^|\s){re.escape(HIDDEN_ATTRIBUTE)}(?=[\s=/]|$)"
+    return re.compile("|".join([*styles, bare]))
+
+
+def _hiding_words() -> tuple[str, ...]:
+    """What attributes that hide their element hold: the cheap test before `_HIDDEN_RE`."""
+    return tuple(dict.fromkeys([*(value for _, value in HIDDEN_STYLES), HIDDEN_ATTRIBUTE]))
+
+
+def _cjk_punctuation_re() -> re.Pattern[str]:
+    return re.compile(f"[{re.escape(CJK_PUNCTUATION)}]")
+
+
+def _latin_punctuation_re() -> re.Pattern[str]:
+    """(Two single-class patterns, this and `_cjk_punctuation_re`: measured 1.5x faster
+    per line than one alternation, 4x faster than ``str.translate`` on CJK text.)"""
+    return re.compile(rf"[{re.escape(LATIN_PUNCTUATION)}](?=\s|$)")
+
+
+def _dated_re() -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, DATED_ATTRIBUTE_WORDS)), re.IGNORECASE | re.ASCII)
+
+
+NOISE_WORD_RE = _noise_word_re()
+"""The boilerplate word of a lower-cased class or id value."""
+_CLASS_ID_RE = _class_id_re()
+_HIDDEN_RE = _hidden_re()
+_HIDING_WORDS = _hiding_words()
+_CJK_PUNCTUATION_RE = _cjk_punctuation_re()
+_LATIN_PUNCTUATION_RE = _latin_punctuation_re()
+_DATED_RE = _dated_re()
 
 _SOFT_BREAK = "\x00"
 
@@ -310,12 +383,13 @@ def _page_lines_python(page: str) -> PageLines:
     """Split a decoded page into text lines with features (see the module docstring).
 
     This is the hot path (about a thousand tags per page), so it is one loop with its
-    state in locals over ``findall`` tuples of (text, tag): no match objects, positions by
-    adding lengths. The common cases (closing the top element, an element without
-    attributes, whitespace between tags) are handled inline; whitespace-only text becomes
-    one space, so a boundary after it has nothing to flush; the flags of an attribute
-    string are worked out once per page (list items and table cells repeat theirs). The
-    page is read in chunks ending at a ``>`` so the tuples of a huge page never pile up.
+    state in locals over ``findall`` tuples of (text, tag) (`tokens.TEXT_AND_TAG_RE`): no
+    match objects, positions by adding lengths. The common cases (closing the top element,
+    an element without attributes, whitespace between tags) are handled inline;
+    whitespace-only text becomes one space, so a boundary after it has nothing to flush;
+    the flags of an attribute string are worked out once per page (list items and table
+    cells repeat theirs). The page is read in chunks ending at a ``>`` so the tuples of a
+    huge page never pile up.
     """
     lines: list[Line] = []
     parents: dict[int, int] = {}
@@ -339,7 +413,7 @@ def _page_lines_python(page: str) -> PageLines:
         if chunk_end <= chunk_start:
             chunk_end = page.find(">", chunk_start + CHUNK) + 1
         cursor = chunk_start
-        for text, tag, closing, name, attributes in _TEXT_AND_TAG_RE.findall(
+        for text, tag, closing, name, attributes in tokens.TEXT_AND_TAG_RE.findall(
             page, chunk_start, chunk_end
         ):
             text_start = cursor
@@ -360,19 +434,21 @@ def _page_lines_python(page: str) -> PageLines:
             if tag_start < position or not tag:
                 continue
             position = cursor
-            if attributes and attributes.count('"') % 2:
-                position = _quoted_tag_end(page, tag_start + 1 + len(closing) + len(name), position)
-                attributes = page[tag_start + 1 + len(closing) + len(name) : position - 1]
+            if attributes and attributes.count('"') % 2:  # its first ">" may be quoted
+                name_end = tag_start + 1 + len(closing) + len(name)
+                position = tokens.quoted_tag_end(page, name_end, position)
+                attributes = page[name_end : position - 1]
             if not name:
-                if tag == "<!--":  # "<!-->" and "<!--->" close at once, as in browsers
-                    ender = page.find("-->", position - 2)
-                    position = len(page) if ender < 0 else ender + 3
+                if tag == "<!--":
+                    position = tokens.comment_end(page, tag_start)
                 continue
             kind = _KIND.get(name)
             if kind is None:
                 name = name.lower()
                 kind = _KIND.get(name, _INLINE)
-            if not closing and (name == "time" or (attributes and _DATED_RE.search(attributes))):
+            if not closing and (
+                name in DATED_TAGS or (attributes and _DATED_RE.search(attributes))
+            ):
                 dated.append(_dated_tag(page, name, attributes, top[3:5], position))
             if kind == _INLINE and not top[5]:  # the commonest tags: decided first
                 if closing:
@@ -418,7 +494,7 @@ def _page_lines_python(page: str) -> PageLines:
             elif kind == _VOID:
                 continue
             elif kind != _INLINE:  # (an inline element here is hidden or inside a hidden one)
-                position = _skip_content(page, name, position, kind == _RAW)
+                position = tokens.content_end(page, name, position, kind == _RAW)[1]
                 continue
             if len(stack) > MAX_DEPTH or (kind == _INLINE and attributes.endswith("/")):
                 continue
@@ -439,7 +515,7 @@ def _page_lines_python(page: str) -> PageLines:
         chunk_start = max(chunk_end, position)
 
     if position < len(page) and not top[5]:
-        pieces.append(_unclosed_tail(page, max(position, last_tag_end)))
+        pieces.append(tokens.unclosed_tail(page, max(position, last_tag_end)))
     _flush(pieces, top, link_chars, lines)
     return PageLines(lines, parents, dated, tags, element_attributes)
 
@@ -456,17 +532,13 @@ def _dated_tag(
     )
 
 
-def _unclosed_tail(page: str, start: int) -> str:
-    """The text after the page's last ``>``, up to a tag left open there: browsers drop a
-    tag that runs to the end of the page, so its markup is not text."""
-    opened = _TAG_START_RE.search(page, start)
-    return page[start : opened.start() if opened else len(page)]
-
-
 def _may_hide(attributes: str) -> bool:
     """Whether an inline element's attributes hide it (the cheap test before the regex)."""
     lowered = attributes.lower()
-    return ("none" in lowered or "hidden" in lowered) and bool(_HIDDEN_RE.search(lowered))
+    for word in _HIDING_WORDS:
+        if word in lowered:
+            return bool(_HIDDEN_RE.search(lowered))
+    return False
 
 
 def _entry(
@@ -491,16 +563,16 @@ def _entry(
 
 def _attribute_flags(attributes: str) -> tuple[bool, str | None]:
     """Whether lower-cased `attributes` hide their element, and their boilerplate word."""
-    hidden = ("none" in attributes or "hidden" in attributes) and bool(
+    hidden = any(word in attributes for word in _HIDING_WORDS) and bool(
         _HIDDEN_RE.search(attributes)
     )
     return hidden, noise_word(attributes)
 
 
 def noise_word(attributes: str) -> str | None:
-    """The boilerplate word in the class or id values of lower-cased `attributes`, if any
-    (only the values are searched: style, href and src values are long and never tell)."""
-    if "class" not in attributes and "id" not in attributes:
+    """The boilerplate word in the `NOISE_ATTRIBUTES` values of lower-cased `attributes`,
+    if any."""
+    if not any(name in attributes for name in NOISE_ATTRIBUTES):
         return None
     for match in _CLASS_ID_RE.finditer(attributes):
         value = match.group(1) or match.group(2) or match.group(3) or ""
@@ -518,28 +590,6 @@ def _close(stack: list[_Entry], name: str) -> bool:
             del stack[depth:]
             return True
     return False
-
-
-def _quoted_tag_end(page: str, start: int, end: int) -> int:
-    """Position after a tag (its name ends at `start`) whose first ``>`` (just before
-    `end`) may sit inside a quoted attribute value (``onload="if(w>450)..."``): after the
-    first ``>`` outside values quoted right after an ``=``, as browsers read it; `end`
-    when no such ``>`` follows."""
-    match = _QUOTED_TAG_RE.match(page, start)
-    return match.end() if match else end
-
-
-def _skip_content(page: str, name: str, start: int, raw: bool) -> int:
-    """Position after the end tag of a skipped element whose content starts at `start`.
-
-    Without an end tag, raw-text elements (scripts) run to the page's end, as in browsers;
-    the others are read as empty.
-    """
-    ender = _END_TAG_RES[name].search(page, start)
-    if ender is None:
-        return len(page) if raw else start
-    close = page.find(">", ender.end())
-    return len(page) if close < 0 else close + 1
 
 
 def sentence_punctuation(text: str) -> int:
@@ -598,8 +648,8 @@ def _line(
 
 def _unescaped(raw: str) -> str:
     """`raw` (which has a ``&``) with its character references decoded; ``&nbsp;`` is a
-    plain space. The C loop replaces ``&nbsp;`` itself and calls this for a line with any
-    other ``&``."""
+    plain space. The C loop decodes the plain references itself (`_NATIVE_REFERENCES`)
+    and calls this for a line with any other ``&``."""
     raw = raw.replace("&nbsp;", " ")
     if "&shy;" in raw:
         raw = raw.replace("&shy;", "")
@@ -609,51 +659,114 @@ def _unescaped(raw: str) -> str:
 def _page_lines_native(page: str) -> PageLines:
     """`_page_lines_python` with the per-tag loop and the finishing of each line (`_line`)
     in C (`_blockscan.c`), which builds the same `Line`s."""
-    return PageLines(*_blockscan.scan(page))
+    return PageLines(*native.blockscan.scan(page))
 
 
-def _configure_native(patterns: tuple[str, ...] | None = None) -> tuple[bool, bool]:
-    """Hand this module's tables, limits and functions to the C loop (at import; the
-    tests again, with other limits). Returns whether C works out the flags of ASCII
-    attribute strings and the sentence punctuation of lines itself: it implements the
-    five `patterns` below as they are spelled here; if one changes, it calls
-    `_attribute_flags` for every attribute string, or `sentence_punctuation` for every
-    line (the tests pass altered patterns to check these fallbacks)."""
-    if patterns is None:
-        patterns = (
-            _HIDDEN_RE.pattern,
-            _CLASS_ID_RE.pattern,
-            NOISE_WORD_RE.pattern,
-            _CJK_PUNCTUATION_RE.pattern,
-            _LATIN_PUNCTUATION_RE.pattern,
-        )
-    native_flags, native_punctuation = _blockscan.configure(
-        _KIND,
-        NOISE_TAGS,
-        _IMPLIED_END,
-        MAX_DEPTH,
-        CLOSE_SEARCH_DEPTH,
-        CHUNK,
-        MAX_CLASS_CHARS,
-        _attribute_flags,
-        (_INLINE, _BLOCK, _LINK, _BREAK, _VOID, _SKIP, _RAW, _PRE, _CELL),
-        patterns,
-        Line,
-        _unescaped,
-        sentence_punctuation,
-        DatedTag,
-        DATED_TEXT_CHARS,
+def _configuration() -> dict[str, object]:
+    """Everything the C loop takes from this module, by keyword: the tables (the C matches
+    the patterns built from them by hand, `_native_agrees` and the tests check it matches
+    what they match), the limits, the classes it builds and the Python it calls."""
+    return {
+        "tag_kinds": {name: _KIND_NAMES[kind] for name, kind in _KIND.items()},
+        "noise_tags": NOISE_TAGS,
+        "implied_end": _IMPLIED_END,
+        "dated_tags": DATED_TAGS,
+        "dated_attribute_words": DATED_ATTRIBUTE_WORDS,
+        "noise_words": NOISE_WORDS,
+        "standalone_noise_words": STANDALONE_NOISE_WORDS,
+        "noise_attributes": NOISE_ATTRIBUTES,
+        "hidden_styles": HIDDEN_STYLES,
+        "hidden_attribute": HIDDEN_ATTRIBUTE,
+        "cjk_punctuation": CJK_PUNCTUATION,
+        "latin_punctuation": LATIN_PUNCTUATION,
+        "references": {"&nbsp;": " ", **{ref: html.unescape(ref) for ref in _NATIVE_REFERENCES}},
+        "name_start": tokens.ascii_class(tokens.NAME_START),
+        "name_characters": tokens.ascii_class(tokens.NAME_CHARACTERS),
+        "max_depth": MAX_DEPTH,
+        "close_search_depth": CLOSE_SEARCH_DEPTH,
+        "chunk": CHUNK,
+        "max_class_chars": MAX_CLASS_CHARS,
+        "dated_text_chars": DATED_TEXT_CHARS,
+        "line": Line,
+        "dated_tag": DatedTag,
+        "attribute_flags": _attribute_flags,
+        "unescaped": _unescaped,
+    }
+
+
+def _configure_native() -> None:
+    """Hand `_configuration` to the C loop (at import; the tests again, with other limits
+    and tables)."""
+    native.blockscan.configure(**_configuration())
+
+
+def _probe_page() -> str:
+    """A page with every word, mark, reference, kind of tag and token the tables above
+    name, in both cases, for `_native_agrees`."""
+    values = [
+        *(f"x-{word} y" for word in NOISE_WORDS + STANDALONE_NOISE_WORDS),
+        *(f"{word}s padding{word}" for word in STANDALONE_NOISE_WORDS),
+    ]
+    attributes = [*NOISE_ATTRIBUTES, *(name.upper() for name in NOISE_ATTRIBUTES)]
+    boxes = "".join(
+        f'<div {attributes[n % len(attributes)]}="{value}"><p>t{n}</p></div>'
+        for n, value in enumerate([*values, f"{CJK_NOISE_WORDS[0]}区"])
     )
-    return bool(native_flags), bool(native_punctuation)
+    hiding = (
+        "".join(
+            f'<span style="{name} : {value}">h</span><span STYLE="{name.upper()}:{value}">v</span>'
+            for name, value in HIDDEN_STYLES
+        )
+        + f"<b {HIDDEN_ATTRIBUTE}>h</b><i {HIDDEN_ATTRIBUTE}x>v</i>"
+    )
+    tags = "".join(
+        f"<{name}{' ' + DATED_ATTRIBUTE_WORDS[0] if n % 3 else ''}>a{n}</{name.upper()}>"
+        for n, name in enumerate(sorted(_KIND))
+    )
+    marks = " ".join(CJK_PUNCTUATION + LATIN_PUNCTUATION) + "x.y a, b" + CJK_PUNCTUATION
+    references = " ".join(["&nbsp;", *_NATIVE_REFERENCES, "&#20013;", "&copy;", "&amp"])
+    dated = "".join(f'<p {word}="d">2024</p>' for word in DATED_ATTRIBUTE_WORDS)
+    return (
+        f"<html lang=zh><title>t &amp; t</title><meta name=a content=b><link rel=x>"
+        f"<!-- c --><!--><!---><? p ?><!x></ x></><p a='>'>q</p><p b=\"c>d\"e>"
+        f"{boxes}{hiding}{tags}<p>{marks}</p><pre> a\n b </pre><p>{references}</p>{dated}"
+        f"<table><tr><td>1<td>2<tr><td>3</table><ul><li>a<li>b</ul><a href=x>link</a>"
+        f"<p>a<br>b<br><br>c<hr>d</p><script>var s = '</p>';</script><p>tail<a"
+    )
 
 
-_NATIVE_FLAGS, _NATIVE_PUNCTUATION = (False, False) if _blockscan is None else _configure_native()
+def _native_agrees() -> bool:
+    """Whether the C loop reads `_probe_page` as `_page_lines_python` does: an extension
+    built from an older ``_blockscan.c``, or a pattern above changed without the C, must
+    not change the output silently."""
+    page = _probe_page()
+    return _page_lines_native(page) == _page_lines_python(page)
 
-_scan = _page_lines_python if _blockscan is None else _page_lines_native
-"""Two implementations of one function: `_page_lines_native`, the per-tag loop in C (several
-times faster, and that loop is most of the extraction time), when the `_blockscan`
-extension is built; else `_page_lines_python`, which also stays as the readable reference
-the equality tests hold the C loop to, and the fallback where no compiler built it."""
+
+def _choose_scan() -> bool:
+    """Whether the C loop runs: built, taking this module's configuration, and reading the
+    probe page as the Python loop does. An extension built from another version of
+    ``_blockscan.c`` (an editable install whose ``.so`` was not rebuilt) fails one of
+    these: then the one warning, and the Python code."""
+    if native.blockscan is None:
+        return False
+    try:
+        _configure_native()
+    except (TypeError, ValueError) as error:
+        native.refuse(f"the C extension _blockscan refuses blocks.py's tables ({error})")
+        return False
+    if _native_agrees():
+        return True
+    native.refuse("the C extension _blockscan reads a probe page otherwise than blocks.py")
+    return False
+
+
+_scan = _page_lines_native if _choose_scan() else _page_lines_python
+"""Two implementations of one function: `_page_lines_native`, the per-tag loop in C
+(several times faster, and that loop is most of the extraction time), when the
+`_blockscan` extension is built and agrees with the Python loop; else
+`_page_lines_python`, which also stays as the readable reference the equality tests hold
+the C loop to, and the fallback where no compiler built it."""
 
 
 def page_lines(page: str) -> PageLines:

@@ -1,13 +1,20 @@
 """The paper's preprocessing: page source to numbered plain-text lines.
 
-The paper does this with regular expressions. Patterns such as ``<script.*?</script>`` or
-``<[^>]*>`` rescan to the end of the page from every unmatched start, which is quadratic
-on broken pages (many unclosed tags). The scans here are linear in the page size:
+The paper does this with regular expressions, and so does this module, built from the
+tokenizer's definitions where the paper and the line scan read a page alike (`tokens`:
+what a comment is, where the content of a script or style ends, what a tag's name is).
+Where they differ, the paper's rules are kept as published (see `tokens`): a tag ends at
+its first ``>``, ``</`` starts a tag whatever follows, and only scripts and styles have
+their content dropped.
+
+Patterns such as ``<script.*?</script>`` or ``<[^>]*>`` rescan to the end of the page
+from every unmatched start, which is quadratic on broken pages (many unclosed tags). The
+scans here are linear in the page size:
 
 * regexes that, once past their opening literal, either always succeed (each closer has
   an end-of-page alternative, ``(?:>|\\Z)``) or fail within a few characters: the engine
   never gives up after scanning far ahead, so it never rescans that text from a later start;
-* ``str.find`` loops that move forward only and stop at the first start without an end.
+* searches that move forward only and stop at the first start without an end.
 
 An unclosed comment, script, style or tag runs to the end of the page, as in a browser.
 """
@@ -16,7 +23,10 @@ from __future__ import annotations
 
 import html
 import re
+from functools import cache
 from itertools import islice
+
+from newscrawl.extract import tokens
 
 _WHITESPACE_RE = re.compile(r"\s\s+|[^\S ]")
 """What `collapse_whitespace` replaces: runs, and single whitespace other than a space.
@@ -24,18 +34,16 @@ A single space stays where it is (replacing it with itself made a megabyte of
 "a a a ..." cost half a million replacements)."""
 _INLINE_WHITESPACE_RE = re.compile(r"[^\S\n][^\S\n]+|[^\S\n ]")
 """`_WHITESPACE_RE` within lines: what it replaces, with line breaks left alone."""
+_DROPPED_ELEMENTS = ("script", "style")
+"""The elements whose content the paper drops, with the comments."""
 _NOISE_RE = re.compile(
-    # A comment; "<!-->" and "<!--->" are empty ones.
-    r"<!--(?:-?>|.*?(?:-->|\Z))"
-    # Script and style content as runs without "<" (fast in the engine), each "<" checked
-    # for the end tag; the two parts cannot match the same text, so nothing backtracks.
-    r"|<script[^<]*(?:<(?!/script)[^<]*)*(?:</script[^>]*(?:>|\Z)|\Z)"
-    r"|<style[^<]*(?:<(?!/style)[^<]*)*(?:</style[^>]*(?:>|\Z)|\Z)",
-    re.IGNORECASE | re.ASCII | re.DOTALL,
+    "|".join([tokens.COMMENT_PATTERN, *map(tokens.raw_element_pattern, _DROPPED_ELEMENTS)]),
+    re.IGNORECASE | re.ASCII,
 )
-_BODY_START_RE = re.compile("<body", re.IGNORECASE | re.ASCII)
+_BODY_START_RE = re.compile(tokens.start_tag_pattern("body"), re.IGNORECASE | re.ASCII)
 _TAG_RE = re.compile(r"<[A-Za-z/!?][^>]*(?:>|\Z)")
-"""A tag: ``<`` and a letter, ``/``, ``!`` or ``?``. Any other ``<`` is text (``a < b``)."""
+"""A tag as the paper strips it: ``<`` and a letter, ``/``, ``!`` or ``?``, up to the first
+``>`` (the paper's ``<[^>]*>``, which leaves ``a < b`` alone)."""
 _LONG_DECIMAL_REF_RE = re.compile(r"&#([0-9]{8,});?")
 _MAX_CODE_POINT_DIGITS = len(str(0x10FFFF))
 _ATTRIBUTE_RE = re.compile(
@@ -49,21 +57,6 @@ MAX_ATTRIBUTES = 256
 """How many attributes of one tag are read: real tags have a few dozen at most, and junk
 inside a tag (``a a a …``, thousands of bare words in 16 KB) must not cost a dict entry
 each, which made such a page five times slower per MB than the median."""
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def ascii_lower(text: str) -> str:
-    """Lower-case copy of `text` with the same length, so indices into it fit `text`.
-
-    ``str.lower`` can lengthen a string: U+0130 (İ) becomes two code points, which would
-    shift every index after it. It is the only such code point, so it is lowered to the
-    one-code-point ı instead (a dict-driven ``str.translate`` of the whole page cost
-    35 ms a megabyte); the translation stays for a Unicode version that adds another.
-    """
-    lower = text.lower()
-    if len(lower) != len(text):
-        lower = text.replace("\u0130", "\u0131").lower()
-    return lower if len(lower) == len(text) else text.translate(_ASCII_LOWER)
 
 
 def collapse_whitespace(text: str) -> str:
@@ -109,43 +102,48 @@ def text_lines(page: str) -> list[str]:
     return [line.strip() for line in _INLINE_WHITESPACE_RE.sub(" ", text).split("\n")]
 
 
-def element_text(page: str, lower: str, tag: str) -> str | None:
+def element_text(page: str, tag: str) -> str | None:
     """Text of the first ``<tag>`` element, tags stripped and entities decoded, or None.
 
     Without a closing tag the element ends at the next tag: a truncated or broken page
     must not turn its whole remainder into a title.
     """
-    start = lower.find(f"<{tag}")
-    while start >= 0:
-        after = start + len(tag) + 1
-        if after < len(lower) and (lower[after] in "> \t\r\n/"):
-            break
-        start = lower.find(f"<{tag}", after)
-    if start < 0:
+    start = _start_tag_re(tag).search(page)
+    if start is None:
         return None
-    open_end = lower.find(">", start)
+    open_end = page.find(">", start.end())
     if open_end < 0:
         return None
-    close = lower.find(f"</{tag}", open_end)
-    if close < 0:
-        close = lower.find("<", open_end)
-    inner = page[open_end + 1 : close if close >= 0 else len(page)]
+    close = _end_tag_re(tag).search(page, open_end)
+    end = close.start() if close else page.find("<", open_end + 1)
+    inner = page[open_end + 1 : end if end >= 0 else len(page)]
     return collapse_whitespace(unescape(strip_tags(inner)))
 
 
-def meta_title(page: str, lower: str) -> str | None:
+def meta_title(page: str) -> str | None:
     """``content`` of the first ``<meta name="title">`` or ``property="og:title"``, or None."""
-    start = lower.find("<meta")
-    while start >= 0:
-        end = lower.find(">", start)
+    meta = _start_tag_re("meta")
+    position = 0
+    while start := meta.search(page, position):
+        end = page.find(">", start.end())
         if end < 0:
             return None
-        attributes = tag_attributes(page[start + len("<meta") : end])
+        attributes = tag_attributes(page[start.end() : end])
         names = {attributes.get("name", "").lower(), attributes.get("property", "").lower()}
         if names & _TITLE_META_NAMES and "content" in attributes:
             return collapse_whitespace(unescape(attributes["content"]))
-        start = lower.find("<meta", end)
+        position = end
     return None
+
+
+@cache
+def _start_tag_re(tag: str) -> re.Pattern[str]:
+    return re.compile(tokens.start_tag_pattern(tag), re.IGNORECASE | re.ASCII)
+
+
+@cache
+def _end_tag_re(tag: str) -> re.Pattern[str]:
+    return re.compile(tokens.end_tag_pattern(tag), re.IGNORECASE | re.ASCII)
 
 
 def tag_attributes(tag_text: str) -> dict[str, str]:
@@ -162,9 +160,8 @@ def tag_attributes(tag_text: str) -> dict[str, str]:
 
 def page_title(page: str) -> str:
     """The paper's title rule: ``<title>``, else the page heading (``<h1>``, a title meta)."""
-    lower = ascii_lower(page)
     for tag in ("title", "h1"):
-        text = element_text(page, lower, tag)
+        text = element_text(page, tag)
         if text:
             return text
-    return meta_title(page, lower) or ""
+    return meta_title(page) or ""

@@ -1,6 +1,13 @@
-"""The optional C extensions, each None where it did not build (setup.py marks them
-optional; the Python code then runs). One place imports them, so that every module that
-takes a C path agrees on what is there."""
+"""The optional C extension of `newscrawl.extract`, ``_blockscan``: the line scan's
+per-tag loop (`blocks`) and three passes of the metadata over its lines
+(`metadata.lines`), or None where it did not build (setup.py marks it optional, so an
+install without a C compiler succeeds and the pure-Python code runs). One place imports
+it, so that every module that takes a C path agrees on what is there.
+
+Running without it is said once, by a warning: a user without a compiler should know that
+extraction runs its slower Python reference (measured in the README: about 1.8 times the
+time per page), and how to get the compiled one.
+"""
 
 from __future__ import annotations
 
@@ -9,24 +16,35 @@ import warnings
 from typing import Any
 
 
+def warn_fallback(reason: str) -> None:
+    """The one warning that extraction runs without the C loop, and why."""
+    warnings.warn(
+        f"newscrawl: {reason}; extraction runs its pure-Python code, about 1.8 times "
+        "slower. Install a C compiler and reinstall (pip install -e .), or install a "
+        "prebuilt wheel, to get the compiled one.",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+
+
 def _optional(name: str) -> Any:
-    """The extension `name`, or None with a visible warning: a user without a C compiler
-    should know that extraction runs its slower Python reference."""
+    """The extension `name`, or None after `warn_fallback`."""
     try:
         return importlib.import_module(f"newscrawl.extract.{name}")
     except ImportError as error:  # built without a C compiler
-        warnings.warn(
-            f"newscrawl: the C extension {name} is not built ({error}); the pure-Python "
-            "fallback runs, several times slower. Install a C compiler and reinstall "
-            "(pip install -e .) to build it.",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+        warn_fallback(f"the C extension {name} is not built ({error})")
         return None
 
 
 blockscan = _optional("_blockscan")
-"""The line scan (`blocks`)."""
-textscan = _optional("_textscan")
-"""The text scans of the metadata and the head (`metadata.lines`, `metadata.page_facts`,
-`head`)."""
+"""The extension; `blocks` configures it and checks it against its Python loop at import
+(`blocks._choose_scan`)."""
+
+
+def refuse(reason: str) -> None:
+    """Stop using the extension (it reads `blocks`' probe page otherwise: built from
+    another version of the C), after `warn_fallback`: every module takes its Python path,
+    as they read `blockscan` on each use."""
+    global blockscan
+    warn_fallback(reason)
+    blockscan = None

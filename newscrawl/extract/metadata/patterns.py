@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 _FOLDS = {"s": "sSſ"}
-"""Characters beyond the ASCII pair that a letter stands for: the folding of ``_textscan.c``
-(and, for the words used here, of re.IGNORECASE, which also folds "i" and "k" further)."""
+"""Characters beyond the ASCII pair that a letter stands for: the folding of the C keyword
+search (``_blockscan.line_hits``; and, for the words used here, of re.IGNORECASE, which
+also folds "i" and "k" further)."""
 
 
 def one_of(alternatives: Iterable[str], then: str = "") -> str:
