@@ -19,13 +19,13 @@ from urllib.parse import urlsplit
 
 from newscrawl.extract.blocks import DatedTag, PageLines
 
+_BYLINE_WORDS = r"(?:byline|author|writer|reporter|contributor|dateline)"
 BYLINE_ATTRIBUTE_RE = re.compile(
-    r"""\b(?:class|id|itemprop|rel)\s*=\s*["']?[^"'>\x00]*?"""
-    r"(?:byline|author|writer|reporter|contributor|dateline)",
-    re.IGNORECASE,
+    rf"""\b(?:class|id|itemprop|rel)\s*=\s*["']?[^"'>]*?{_BYLINE_WORDS}""", re.IGNORECASE
 )
 """An element that holds the byline: ``class="byline"``, ``class="article-author"``,
 ``itemprop="author"``, ``id="js_author"``."""
+_BYLINE_WORD_RE = re.compile(_BYLINE_WORDS, re.IGNORECASE)
 BYLINE_LEVELS = 3
 """How many elements up from a line its byline element may be (a span in a p in the div)."""
 MAX_BYLINE_CHARS = 120
@@ -129,41 +129,41 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
     marked = byline_elements(page)
     if not marked:
         return []
-    parents = page.parents
+    # Each line's element and its parents, level by level: a few list passes over the
+    # lines instead of a walk per line (a page has hundreds of lines, few near a byline).
+    parent = page.parents.get
+    levels = [[line.element for line in page.lines]]
+    for _ in range(BYLINE_LEVELS - 1):
+        levels.append([parent(element, 0) for element in levels[-1]])
+    near = [
+        (line, [element for element in chain if element in marked])
+        for line, chain in zip(page.lines, zip(*levels, strict=True), strict=True)
+        if not marked.isdisjoint(chain)
+    ]
     held = dict.fromkeys(marked, 0)
-    chains: list[list[int]] = []
-    """Per line, the byline elements among its element and that one's parents."""
-    for line in page.lines:
-        chain = []
-        element = line.element
-        for _ in range(BYLINE_LEVELS):
-            if element == 0:  # the page itself
-                break
-            if element in marked:
-                chain.append(element)
-                held[element] += len(line.text)
-            element = parents.get(element, 0)
-        chains.append(chain)
+    for line, chain in near:
+        for element in chain:
+            held[element] += len(line.text)
     return [
         line.text
-        for line, chain in zip(page.lines, chains, strict=True)
-        if chain
-        and line.noise_element not in other_content
+        for line, chain in near
+        if line.noise_element not in other_content
         and any(held[element] <= MAX_BYLINE_CHARS for element in chain)
     ]
 
 
 def byline_elements(page: PageLines) -> set[int]:
-    """The elements whose attributes match `BYLINE_ATTRIBUTE_RE`, found by one search over
-    all the page's attribute texts joined by NULs (which no match crosses): a search per
-    element cost more than the rest of the byline work."""
+    """The elements whose attributes match `BYLINE_ATTRIBUTE_RE`.
+
+    The attribute texts are joined and searched once for the byline words; only the few
+    elements whose text holds one are matched in full. A full search of every element cost
+    more than the rest of the byline work."""
     elements = list(page.attributes)
     texts = list(page.attributes.values())
     starts = list(accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
-    return {
-        elements[bisect_right(starts, match.start()) - 1]
-        for match in BYLINE_ATTRIBUTE_RE.finditer("\x00".join(texts))
-    }
+    joined = "\n".join(texts)
+    worded = {bisect_right(starts, match.start()) - 1 for match in _BYLINE_WORD_RE.finditer(joined)}
+    return {elements[i] for i in worded if BYLINE_ATTRIBUTE_RE.search(texts[i])}
 
 
 PHOTO_CREDIT_RE = re.compile(
