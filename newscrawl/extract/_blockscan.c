@@ -313,6 +313,18 @@ find_tag_start(Scan *s, Py_ssize_t start, Py_ssize_t end)
     return end;
 }
 
+/* Whether `word` (`len` lower-case ASCII bytes) stands at `i`, ASCII case folded; its first
+ * `from` characters are known to match. */
+static inline int
+matches_ascii_ci(Scan *s, Py_ssize_t i, const char *word, Py_ssize_t len, Py_ssize_t from)
+{
+    Py_ssize_t j = from;
+    while (j < len && ascii_lower(CH(s, i + j)) == (Py_UCS4)word[j]) {
+        j++;
+    }
+    return j == len;
+}
+
 /* Whether [start, end) holds `word` (lower-case ASCII) ignoring ASCII case: exactly
  * `word in text.lower()` for a word without a 'k' (the Kelvin sign lowers to one; no
  * other character lowers to an ASCII letter followed by the next character), which
@@ -321,11 +333,7 @@ static int
 contains_ascii_ci(Scan *s, Py_ssize_t start, Py_ssize_t end, const char *word, Py_ssize_t len)
 {
     for (Py_ssize_t i = start; i + len <= end; i++) {
-        Py_ssize_t j = 0;
-        while (j < len && ascii_lower(CH(s, i + j)) == (Py_UCS4)word[j]) {
-            j++;
-        }
-        if (j == len) {
+        if (matches_ascii_ci(s, i, word, len, 0)) {
             return 1;
         }
     }
@@ -342,15 +350,11 @@ contains_any(Scan *s, Py_ssize_t start, Py_ssize_t end, const WordList *words)
             continue;
         }
         for (Py_ssize_t w = 0; w < words->count; w++) {
-            const char *word = words->text[w];
-            Py_ssize_t len = words->len[w], j = 1;
+            Py_ssize_t len = words->len[w];
             if (words->first[w] != c || i + len > end) {
                 continue;
             }
-            while (j < len && ascii_lower(CH(s, i + j)) == (Py_UCS4)word[j]) {
-                j++;
-            }
-            if (j == len) {
+            if (matches_ascii_ci(s, i, words->text[w], len, 1)) {
                 return 1;
             }
         }
