@@ -38,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -85,6 +86,7 @@ the ideographic and no-break spaces, …) and what NFKC makes of each."""
 _COMMON_FOLD = re.compile(f"[{''.join(_COMMON_FOLDS)}]")
 
 
+@lru_cache(maxsize=4)
 def normalise(text: str) -> str:
     """The body as compared: NFKC (full-width forms folded) with all whitespace removed.
 
@@ -92,7 +94,9 @@ def normalise(text: str) -> str:
     0.45 ms for 5,000 characters of news. Replacing the common compatibility characters by
     their NFKC forms first gives the same result (NFKC of a text equals NFKC of the text
     with characters replaced by their compatibility decompositions), and what is left is
-    usually normalised already: 0.07 ms."""
+    usually normalised already: 0.07 ms. The last few are kept: a body is normalised for its
+    content hash and its simhash, and again when the store checks the hash of a crawled
+    article in the same process."""
     folded = text
     for character in set(_COMMON_FOLD.findall(text)):  # a few distinct ones, many times each
         folded = folded.replace(character, _COMMON_FOLDS[character])
