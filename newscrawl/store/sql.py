@@ -170,14 +170,11 @@ def _replace_keys(
     """Index the keys of the new and changed articles' fingerprints (`keys_of`), dropping
     the keys of an updated article's old fingerprint; `was` holds the stored articles' ids
     and fingerprints. An article whose fingerprint did not change keeps its rows."""
-    stale = [
-        {"key": key, "article_id": row_id}
-        for url in changed
-        if url in was
-        for row_id, old in [was[url]]
-        if old is not None and old != fingerprints.get(url)
-        for key in lookup_keys(old)
-    ]
+    stale: list[dict[str, int]] = []
+    for url in changed:
+        row_id, old = was.get(url, (0, None))
+        if old is not None and old != fingerprints.get(url):
+            stale.extend({"key": key, "article_id": row_id} for key in lookup_keys(old))
     if stale:
         conn.execute(
             delete(simhash_keys).where(
@@ -189,13 +186,15 @@ def _replace_keys(
     fresh = [url for url in keys_of if url not in was or was[url][1] != fingerprints[url]]
     if not fresh:
         return
-    ids = dict(
-        conn.execute(
-            select(articles.c.canonical_url, articles.c.id).where(
-                _in(conn, articles.c.canonical_url, fresh)
-            )
-        ).all()
-    )
+    ids = {url: row_id for url, (row_id, _) in was.items()}
+    if inserted := [url for url in fresh if url not in ids]:  # their ids are new
+        ids.update(
+            conn.execute(
+                select(articles.c.canonical_url, articles.c.id).where(
+                    _in(conn, articles.c.canonical_url, inserted)
+                )
+            ).all()
+        )
     _insert_keys(conn, sorted((key, ids[url]) for url in fresh for key in keys_of[url]))
 
 
