@@ -6,7 +6,9 @@ grows, on SQLite and PostgreSQL, and the near-duplicate key index alone at 10**7
 
 At each size (articles stored) the store is filled through `Store.write`, then `MEASURED`
 more batches are written and timed one by one. Per size: inserts/s (over those batches,
-checkpoints included, then the median and the slowest batch), the rows the near-duplicate
+checkpoints included, then the median and the slowest batch, and over the second half of
+the fill: the rate with every merge of the key index's levels counted, which a few timed
+batches may miss or catch), the rows the near-duplicate
 check fetches per article (`near_twin_candidates` for the batch's keys, run untimed before
 the batch is written: with random fingerprints these are chance matches; each article
 costs 14 index probes whatever the size), the incremental skip's "already stored?" lookup
@@ -42,7 +44,9 @@ from sqlalchemy import Engine, text
 
 from newscrawl.fingerprint import KEY_PLANES, NEAR_DUPLICATE_BITS, lookup_keys
 from newscrawl.store import ArticleRecord
-from newscrawl.store.sql import SqlStore, near_twin_candidates
+from newscrawl.store.key_index import candidates as near_twin_candidates
+from newscrawl.store.key_index import capacity
+from newscrawl.store.sql import SqlStore
 
 ALPHABET = (
     "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可"
@@ -170,11 +174,24 @@ def grow(url: str, targets: list[int], near_bits: int) -> Iterator[dict[str, Any
     with SqlStore.open(url, near_duplicate_bits=near_bits) as store:
         for target in targets:
             started = time.perf_counter()
+            half_way = target // 2
+            while source.made < half_way:
+                store.write(source.batch())
+            second_half = time.perf_counter()
+            written = source.made
             while source.made < target:
                 store.write(source.batch())
-            filled = time.perf_counter() - started
-            print(f"  filled to {source.made:,} in {filled:.0f} s", file=sys.stderr, flush=True)
-            yield measure(store, source, source.made)
+            done = time.perf_counter()
+            print(
+                f"  filled to {source.made:,} in {done - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+            second_half_rate = (source.made - written) / (done - second_half)
+            yield {
+                **measure(store, source, source.made),
+                "inserts/s (fill, 2nd half)": round(second_half_rate),
+            }
 
 
 # --- the key index alone -------------------------------------------------------------------
@@ -192,7 +209,8 @@ def numpy_keys(fingerprints: np.ndarray) -> np.ndarray:
 
 
 def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
-    """`count` bodiless articles with random simhashes and their keys, loaded in bulk."""
+    """`count` bodiless articles with random simhashes and their keys, loaded in bulk into
+    the first level of the key index that holds them (as revision 0006 leaves a store)."""
     rng = np.random.default_rng(7)
     fingerprints = rng.integers(0, 2**64, size=count, dtype=np.uint64)
     keys = numpy_keys(fingerprints)
@@ -203,6 +221,7 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
     order = np.argsort(flat, kind="stable")
     flat, ids = flat[order], ids[order]
     signed = fingerprints.astype(np.int64)  # the store's BIGINT holds the two's complement
+    level = next(level for level in range(64) if capacity(level) >= len(flat))
     stamp = START.isoformat()
     raw = engine.raw_connection()
     try:
@@ -218,14 +237,14 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
                     copy.write_row(
                         (i + 1, url, url, "s", "", "", int(signed[i]), stamp, stamp, stamp)
                     )
-            with cursor.copy("COPY simhash_keys (key, article_id) FROM STDIN") as copy:
+            with cursor.copy("COPY simhash_keys (level, key, article_id) FROM STDIN") as copy:
                 for start in range(0, len(flat), chunk):
-                    for row in zip(
+                    for key, article_id in zip(
                         flat[start : start + chunk].tolist(),
                         ids[start : start + chunk].tolist(),
                         strict=True,
                     ):
-                        copy.write_row(row)
+                        copy.write_row((level, key, article_id))
             cursor.execute("SELECT setval(pg_get_serial_sequence('articles', 'id'), %s)", (count,))
         else:
             stamp = START.replace(tzinfo=None).isoformat(sep=" ")
@@ -239,13 +258,19 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
             )
             for start in range(0, len(flat), chunk):
                 cursor.executemany(
-                    "INSERT INTO simhash_keys (key, article_id) VALUES (?, ?)",
-                    zip(
-                        flat[start : start + chunk].tolist(),
-                        ids[start : start + chunk].tolist(),
-                        strict=True,
+                    "INSERT INTO simhash_keys (level, key, article_id) VALUES (?, ?, ?)",
+                    (
+                        (level, key, article_id)
+                        for key, article_id in zip(
+                            flat[start : start + chunk].tolist(),
+                            ids[start : start + chunk].tolist(),
+                            strict=True,
+                        )
                     ),
                 )
+        cursor.execute(
+            f"INSERT INTO simhash_key_levels (level, key_count) VALUES ({level}, {len(flat)})"
+        )
         raw.commit()
     finally:
         raw.close()

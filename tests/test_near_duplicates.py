@@ -15,15 +15,16 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import Engine, event, func, select, text
 from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
 
 from newscrawl.fingerprint import GUARANTEED_BITS, KEY_PLANES, hamming, lookup_keys
-from newscrawl.store import ArticleRecord
-from newscrawl.store.schema import articles, simhash_keys
-from newscrawl.store.sql import SqlStore, near_twin_candidates
+from newscrawl.store import ArticleRecord, key_index
+from newscrawl.store.schema import articles, simhash_key_levels, simhash_keys
+from newscrawl.store.sql import SqlStore
 
 fingerprints = st.integers(min_value=0, max_value=(1 << 64) - 1)
 
@@ -136,7 +137,8 @@ def test_the_closest_twin_wins_and_an_article_is_not_its_own(db_url: str) -> Non
 
 def stored_keys(store: SqlStore) -> set[tuple[int, int]]:
     with store.engine.connect() as conn:
-        return {(key, row_id) for key, row_id in conn.execute(select(simhash_keys))}
+        rows = conn.execute(select(simhash_keys.c.key, simhash_keys.c.article_id))
+        return {(key, row_id) for key, row_id in rows}
 
 
 def test_an_updated_article_is_indexed_by_its_new_fingerprint_only(db_url: str) -> None:
@@ -185,9 +187,9 @@ def test_random_fingerprints_fetch_no_rows(db_url: str) -> None:
         store.write([with_simhash(f"https://a/{i}", rng.getrandbits(64), i) for i in range(1000)])
         probes = {key for _ in range(1000) for key in lookup_keys(rng.getrandbits(64))}
         with store.engine.connect() as conn:
-            assert near_twin_candidates(conn, probes) == []
+            assert key_index.candidates(conn, probes) == []
             some = lookup_keys(stored_fingerprint(store, "https://a/7"))[:1]
-            [(key, url, _)] = near_twin_candidates(conn, some)
+            [(key, url, _)] = key_index.candidates(conn, some)
             assert (key, url) == (some[0], "https://a/7")
 
 
@@ -210,7 +212,10 @@ def key_lookup(store: SqlStore, batch: list[ArticleRecord]) -> list[tuple[str, A
         (sql, params)
         for sql, params in seen
         if sql.lstrip().startswith("SELECT")
-        and any(part in sql for part in ("simhash_keys", "articles.id IN", "articles.id = ANY"))
+        and any(
+            part in sql
+            for part in ("simhash_keys ", "simhash_keys.", "articles.id IN", "articles.id = ANY")
+        )
     ]
 
 
@@ -241,9 +246,10 @@ def test_sqlite_lookup_searches_the_key_index(tmp_path: Any) -> None:
                 for sql, p in lookups
             ]
     keys_plan, articles_plan = plans
-    assert "SEARCH simhash_keys USING PRIMARY KEY (key=?)" in keys_plan, keys_plan
+    assert keys_plan.startswith("SCAN probe"), keys_plan  # the batch's keys drive the join
+    assert "SEARCH k USING PRIMARY KEY (level=? AND key=?)" in keys_plan, keys_plan
     assert "SEARCH articles USING INTEGER PRIMARY KEY (rowid=?)" in articles_plan, articles_plan
-    assert "SCAN simhash_keys" not in keys_plan and "SCAN articles" not in articles_plan
+    assert "SCAN k" not in keys_plan and "SCAN articles" not in articles_plan
 
 
 def test_postgresql_lookup_probes_the_key_index_without_statistics() -> None:
@@ -284,6 +290,121 @@ def test_postgresql_lookup_probes_the_key_index_without_statistics() -> None:
                 for sql, p in lookups
             ]
     keys_plan, articles_plan = plans
-    assert "Index Cond: (key = probe.key)" in keys_plan, keys_plan
+    assert "AND (key = probe.key))" in keys_plan and "Index Cond: ((level = ANY" in keys_plan
     assert "simhash_keys_pkey" in keys_plan and "Seq Scan" not in keys_plan, keys_plan
     assert "articles_pkey" in articles_plan and "Seq Scan" not in articles_plan, articles_plan
+
+
+# --- the sorted levels of the key index -------------------------------------------------------
+
+
+def level_counts(store: SqlStore) -> tuple[dict[int, int], dict[int, int]]:
+    """(keys found at each level, keys each level is counted to hold), levels holding keys."""
+    with store.engine.connect() as conn:
+        found = conn.execute(
+            select(simhash_keys.c.level, func.count()).group_by(simhash_keys.c.level)
+        ).all()
+        counted = conn.execute(
+            select(simhash_key_levels.c.level, simhash_key_levels.c.key_count).where(
+                simhash_key_levels.c.key_count > 0
+            )
+        ).all()
+    return dict(found), dict(counted)
+
+
+def test_full_levels_merge_down_and_every_key_stays_found(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Levels of 28, 56, 112 … keys (2, 4, 8 … articles): 40 articles written one by one go
+    through merges into level 4, each key is still where a lookup finds it, the counts match
+    the rows, and an updated article's old keys are gone from whichever level held them."""
+    monkeypatch.setattr(key_index, "LEVEL0_KEYS", 2 * len(KEY_PLANES))
+    monkeypatch.setattr(key_index, "FANOUT", 2)
+    rng = random.Random(21)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(40)}
+    with SqlStore.open(db_url) as store:
+        for i, (url, fingerprint) in enumerate(prints.items()):
+            store.write([with_simhash(url, fingerprint, i)])
+        found, counted = level_counts(store)
+        assert found == counted and max(found) == 4 and sum(found.values()) == 40 * 14
+        assert all(count <= key_index.capacity(level) for level, count in found.items())
+        with store.engine.connect() as conn:
+            for url, fingerprint in prints.items():
+                hits = key_index.candidates(conn, lookup_keys(fingerprint))
+                assert {(key, found_url) for key, found_url, _ in hits} == {
+                    (key, url) for key in lookup_keys(fingerprint)
+                }
+        oldest = "https://a/0"  # its keys were merged the deepest
+        row_id = next(a for k, a in stored_keys(store) if k == lookup_keys(prints[oldest])[0])
+        changed = prints[oldest] ^ 0xFF  # byte 0 changed: the 7 planes without it keep keys
+        store.write([replace(record(oldest, article_text(99)), simhash=changed)])
+        kept = {key for key, owner in stored_keys(store) if owner == row_id}
+        assert kept == set(lookup_keys(changed))
+        twin = with_simhash("https://b/twin", flipped(prints["https://a/3"], [1, 20, 60]), 100)
+        store.write([twin])
+        assert marks(store)["https://b/twin"] == "https://a/3"
+
+
+def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None:
+    """Revision 0006 moves the keys 0005 stored into the first level that holds them."""
+    from sqlalchemy import create_engine
+
+    from newscrawl.store import migrations
+
+    url = f"sqlite:///{tmp_path}/old.db"
+    with SqlStore.open(url) as store:
+        store.write([with_simhash(f"https://a/{i}", 1000 + i, i) for i in range(3)])
+        before = stored_keys(store)
+    engine = create_engine(url)
+    with engine.begin() as conn:  # back to 0005's table, as an older release left it
+        conn.exec_driver_sql("DROP TABLE simhash_keys")
+        conn.exec_driver_sql("DROP TABLE simhash_key_levels")
+        conn.exec_driver_sql(
+            "CREATE TABLE simhash_keys (key BIGINT NOT NULL, article_id INTEGER NOT NULL,"
+            " PRIMARY KEY (key, article_id)) WITHOUT ROWID"
+        )
+        conn.exec_driver_sql(
+            "INSERT INTO simhash_keys VALUES (?, ?)", [(key, row) for key, row in before]
+        )
+        conn.exec_driver_sql(f"UPDATE {migrations.VERSION_TABLE} SET version_num = '0005'")
+    engine.dispose()
+    with SqlStore.open(url) as store:
+        assert stored_keys(store) == before
+        assert level_counts(store) == ({0: 42}, {0: 42})
+
+
+def test_two_postgresql_writers_merging_at_once_lose_no_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Workers sharing a PostgreSQL store merge levels while the other writes: level 0's
+    count is the lock, and each merge moves what it sees in one statement, so every key of
+    every article is stored once, at some level, and the counts add up."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from store_support import pg_schema
+
+    monkeypatch.setattr(key_index, "LEVEL0_KEYS", 3 * len(KEY_PLANES))
+    monkeypatch.setattr(key_index, "FANOUT", 2)
+    rng = random.Random(22)
+    prints = [rng.getrandbits(64) for _ in range(120)]
+
+    def write_half(url: str, worker: int) -> None:
+        with SqlStore.open(url) as store:
+            for i in range(worker, len(prints), 2):
+                store.write([with_simhash(f"https://w{worker}/{i}", prints[i], i)])
+
+    with pg_schema() as url:
+        SqlStore.open(url).close()  # the tables, before the workers race to create them
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(write_half, [url, url], [0, 1]))
+        with SqlStore.open(url) as store:
+            found, counted = level_counts(store)
+            with store.engine.connect() as conn:
+                ids = dict(conn.execute(select(articles.c.id, articles.c.simhash)).all())
+            assert sorted(stored_keys(store)) == sorted(
+                (key, row_id)
+                for row_id, fingerprint in ids.items()
+                for key in lookup_keys(fingerprint)
+            )
+            assert found == counted and sum(found.values()) == len(prints) * len(KEY_PLANES)
+            assert max(found) >= 3

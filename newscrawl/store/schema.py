@@ -2,8 +2,8 @@
 upgrades them.
 
 `articles` has one column per stored field of `newscrawl.article.FIELDS` (typed by its kind);
-`aliases` maps other URLs to an article; `simhash_keys` indexes near-duplicates.
-`ensure_schema` runs on every open (see there); the migrations live in
+`aliases` maps other URLs to an article; `simhash_keys` (with `simhash_key_levels`) indexes
+near-duplicates. `ensure_schema` runs on every open (see there); the migrations live in
 `newscrawl/store/migrations`.
 """
 
@@ -24,6 +24,7 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    SmallInteger,
     Table,
     Text,
     TypeDecorator,
@@ -119,14 +120,24 @@ Index("ix_articles_site_first_seen", articles.c.site, articles.c.first_seen)
 simhash_keys = Table(
     "simhash_keys",
     metadata,
-    # newscrawl.fingerprint.lookup_keys of each stored simhash: a new article's keys are
-    # looked up here, one index probe each. The primary key is the only index, and SQLite
-    # stores the table in it (WITHOUT ROWID): one B-tree write per key, not two.
+    # newscrawl.fingerprint.lookup_keys of each stored simhash, in the sorted levels of
+    # newscrawl.store.key_index: a new article's keys are looked up here, one index probe
+    # per key and level. The primary key is the only index, and SQLite stores the table in
+    # it (WITHOUT ROWID): one B-tree write per key, not two.
+    Column("level", SmallInteger, primary_key=True, autoincrement=False),
     Column("key", BigInteger, primary_key=True, autoincrement=False),
     Column("article_id", Integer, primary_key=True, autoincrement=False),
     # No foreign key to articles.id: cascading a delete would scan this table (article_id
     # is not indexed), and a key left behind only makes a candidate that fails the check.
     sqlite_with_rowid=False,
+)
+
+simhash_key_levels = Table(
+    "simhash_key_levels",
+    metadata,
+    # The keys each level of simhash_keys has received since it was last merged.
+    Column("level", SmallInteger, primary_key=True, autoincrement=False),
+    Column("key_count", BigInteger, nullable=False),
 )
 
 aliases = Table(

@@ -1,8 +1,8 @@
 """The SQL store: one SQLAlchemy Core code path for SQLite and PostgreSQL.
 
-Dialect differences live in `_insert` (each dialect's ``INSERT … ON CONFLICT``),
-`_on_connect` (connection settings) and the two statements over a batch's near-twin keys
-(`_key_matches`, `_insert_keys`); everything else is portable Core.
+Dialect differences live in `newscrawl.store.dialect` (``INSERT … ON CONFLICT``, ``IN``),
+`_on_connect` (connection settings) and the near-twin key index
+(`newscrawl.store.key_index`); everything else is portable Core.
 
 A batch is classified before it is written: a URL already stored is *unchanged* or *updated*
 by its content hash, a new URL whose body equals a stored article's is a *duplicate* (kept
@@ -13,40 +13,33 @@ dropped.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
     Connection,
     Engine,
-    Integer,
-    Table,
-    any_,
     bindparam,
     case,
     create_engine,
     delete,
     event,
     func,
-    insert,
     or_,
     select,
-    true,
     union_all,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from newscrawl.article import EXPORT_FIELDS, RECORD_FIELDS
 from newscrawl.fingerprint import NEAR_DUPLICATE_BITS, hamming, lookup_keys
+from newscrawl.store import key_index
 from newscrawl.store.base import (
     DayCount,
     SiteSummary,
@@ -55,16 +48,10 @@ from newscrawl.store.base import (
     StoreUnavailable,
     WriteOutcome,
 )
+from newscrawl.store.dialect import in_values, upsert
 from newscrawl.store.migrations import UnknownRevision
 from newscrawl.store.records import ArticleRecord
-from newscrawl.store.schema import (
-    SchemaError,
-    UtcDateTime,
-    aliases,
-    articles,
-    ensure_schema,
-    simhash_keys,
-)
+from newscrawl.store.schema import SchemaError, UtcDateTime, aliases, articles, ensure_schema
 
 logger = logging.getLogger(__name__)
 
@@ -90,76 +77,6 @@ _KNOWN = _known_statement(with_age=False)
 _KNOWN_BEFORE = _known_statement(with_age=True)
 
 
-def _insert(conn: Connection) -> Callable[[Table], Any]:
-    """The dialect's `insert` construct, the one that knows ``ON CONFLICT``."""
-    dialects: dict[str, Callable[[Table], Any]] = {
-        "sqlite": sqlite.insert,
-        "postgresql": postgresql.insert,
-    }
-    try:
-        return dialects[conn.dialect.name]
-    except KeyError:
-        raise StoreError(f"unsupported database dialect {conn.dialect.name!r}") from None
-
-
-def _in(conn: Connection, column: Any, values: Iterable[Any]) -> Any:
-    """``column IN (values)``; on PostgreSQL ``column = ANY(:array)``, one parameter instead of
-    thousands that psycopg would parse afresh for every batch (a quarter of the write time)."""
-    values = list(values)
-    if conn.dialect.name == "postgresql":
-        array = bindparam(column.name, values, type_=postgresql.ARRAY(column.type), unique=True)
-        return column == any_(array)
-    return column.in_(values)
-
-
-def near_twin_candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, int]]:
-    """(key, canonical_url, simhash) for each stored article having one of `keys`
-    (`newscrawl.fingerprint.lookup_keys`): the rows a near-duplicate check fetches."""
-    if not keys:
-        return []
-    matches = conn.execute(_key_matches(conn, keys)).all()
-    if not matches:
-        return []
-    ids = {row_id for _, row_id in matches}
-    found = {
-        row_id: (url, fingerprint)
-        for row_id, url, fingerprint in conn.execute(
-            select(articles.c.id, articles.c.canonical_url, articles.c.simhash).where(
-                _in(conn, articles.c.id, ids)
-            )
-        )
-        if fingerprint is not None
-    }
-    return [(key, *found[row_id]) for key, row_id in matches if row_id in found]
-
-
-def _key_matches(conn: Connection, keys: Collection[int]) -> Any:
-    """``(key, article_id)`` of the `simhash_keys` rows matching `keys`, a join of the batch's
-    keys with the key index, one index probe per key (in key order, for locality).
-
-    Not ``key IN (…)``: PostgreSQL estimates that from table statistics and, without them
-    (a fresh table, no ANALYZE yet), reads the whole table. Here the keys come from a
-    table function (SQLite's ``json_each`` over one JSON parameter, PostgreSQL's ``unnest``
-    of one array) and PostgreSQL probes the index per key in a LATERAL subquery: its
-    ``OFFSET 0`` keeps the planner from flattening it into a join that may scan the table.
-    """
-    ordered = sorted(keys)
-    if conn.dialect.name == "postgresql":
-        array = bindparam("keys", ordered, type_=postgresql.ARRAY(BigInteger))
-        probe = func.unnest(array).table_valued("key").render_derived(name="probe")
-        per_key = (
-            select(simhash_keys.c.key, simhash_keys.c.article_id)
-            .where(simhash_keys.c.key == probe.c.key)
-            .offset(0)
-            .lateral("matched")
-        )
-        return select(per_key.c.key, per_key.c.article_id).select_from(probe).join(per_key, true())
-    probe = func.json_each(json.dumps(ordered)).table_valued("value").alias("probe")
-    return select(simhash_keys.c.key, simhash_keys.c.article_id).join_from(
-        probe, simhash_keys, simhash_keys.c.key == probe.c.value
-    )
-
-
 def _replace_keys(
     conn: Connection,
     changed: list[str],
@@ -170,19 +87,12 @@ def _replace_keys(
     """Index the keys of the new and changed articles' fingerprints (`keys_of`), dropping
     the keys of an updated article's old fingerprint; `was` holds the stored articles' ids
     and fingerprints. An article whose fingerprint did not change keeps its rows."""
-    stale: list[dict[str, int]] = []
+    stale: list[tuple[int, int]] = []
     for url in changed:
         row_id, old = was.get(url, (0, None))
         if old is not None and old != fingerprints.get(url):
-            stale.extend({"key": key, "article_id": row_id} for key in lookup_keys(old))
-    if stale:
-        conn.execute(
-            delete(simhash_keys).where(
-                simhash_keys.c.key == bindparam("key"),
-                simhash_keys.c.article_id == bindparam("article_id"),
-            ),
-            stale,
-        )
+            stale.extend((key, row_id) for key in lookup_keys(old))
+    key_index.remove(conn, stale)
     fresh = [url for url in keys_of if url not in was or was[url][1] != fingerprints[url]]
     if not fresh:
         return
@@ -191,28 +101,11 @@ def _replace_keys(
         ids.update(
             conn.execute(
                 select(articles.c.canonical_url, articles.c.id).where(
-                    _in(conn, articles.c.canonical_url, inserted)
+                    in_values(conn, articles.c.canonical_url, inserted)
                 )
             ).all()
         )
-    _insert_keys(conn, sorted((key, ids[url]) for url in fresh for key in keys_of[url]))
-
-
-def _insert_keys(conn: Connection, rows: list[tuple[int, int]]) -> None:
-    """Add ``(key, article_id)`` rows to `simhash_keys`: on PostgreSQL from two arrays (two
-    parameters rather than two per row), on SQLite through the driver's executemany of
-    tuples (SQLAlchemy's per-row parameter dicts cost 40 ms more per 14,000 keys)."""
-    if conn.dialect.name == "postgresql":
-        keys = bindparam("keys", [k for k, _ in rows], type_=postgresql.ARRAY(BigInteger))
-        ids = bindparam("ids", [a for _, a in rows], type_=postgresql.ARRAY(Integer))
-        source = func.unnest(keys, ids).table_valued("key", "article_id").render_derived()
-        columns = select(source.c.key, source.c.article_id)
-        conn.execute(insert(simhash_keys).from_select(["key", "article_id"], columns))
-        return
-    conn.exec_driver_sql(_SQLITE_INSERT_KEYS, rows)
-
-
-_SQLITE_INSERT_KEYS = str(insert(simhash_keys).compile(dialect=sqlite.dialect()))
+    key_index.add(conn, [(key, ids[url]) for url in fresh for key in keys_of[url]])
 
 
 def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
@@ -389,7 +282,7 @@ class SqlStore(Store):
         found = conn.execute(
             select(
                 articles.c.canonical_url, articles.c.content_hash, articles.c.id, articles.c.simhash
-            ).where(_in(conn, articles.c.canonical_url, urls))
+            ).where(in_values(conn, articles.c.canonical_url, urls))
         ).all()
         stored = {url: content for url, content, _, _ in found}
         hashes = {r.content_hash for r in batch if r.content_hash and r.canonical_url not in stored}
@@ -397,7 +290,7 @@ class SqlStore(Store):
             dict(
                 conn.execute(
                     select(articles.c.content_hash, func.min(articles.c.canonical_url))
-                    .where(_in(conn, articles.c.content_hash, hashes))
+                    .where(in_values(conn, articles.c.content_hash, hashes))
                     .group_by(articles.c.content_hash)
                 ).all()
             )
@@ -438,14 +331,14 @@ class SqlStore(Store):
             r.canonical_url for r in changed if outcomes[r.canonical_url] is WriteOutcome.NEW
         ]
         if new_urls:  # a URL that was an alias of another article is now an article itself
-            conn.execute(delete(aliases).where(_in(conn, aliases.c.alias_url, new_urls)))
+            conn.execute(delete(aliases).where(in_values(conn, aliases.c.alias_url, new_urls)))
         stored_rows = [r for r in batch if outcomes[r.canonical_url] is not WriteOutcome.DUPLICATE]
         if stored_rows:
             self._upsert(
                 conn, [_row(r, twins.get(r.canonical_url), changed_at) for r in stored_rows]
             )
         if alias_rows:
-            conn.execute(_insert(conn)(aliases).on_conflict_do_nothing(), alias_rows)
+            conn.execute(upsert(conn)(aliases).on_conflict_do_nothing(), alias_rows)
         if self._detect:
             was = {url: (row_id, fingerprint) for url, _, row_id, fingerprint in found}
             _replace_keys(conn, [r.canonical_url for r in changed], fingerprints, keys_of, was)
@@ -455,7 +348,7 @@ class SqlStore(Store):
         """Insert or update keyed on the canonical URL; `first_seen` never moves,
         `last_fetched` never moves back, and `last_changed` and the near-duplicate mark
         change only when the body's hash differs."""
-        stmt = _insert(conn)(articles)
+        stmt = upsert(conn)(articles)
         new = stmt.excluded
         same_body = articles.c.content_hash.is_not_distinct_from(new.content_hash)
         keep = {"id", "canonical_url", "first_seen"}
@@ -477,7 +370,7 @@ class SqlStore(Store):
         URL."""
         by_key: dict[int, list[tuple[str, int]]] = defaultdict(list)
         wanted = {key for keys in keys_of.values() for key in keys}
-        for key, url, fingerprint in near_twin_candidates(conn, wanted):
+        for key, url, fingerprint in key_index.candidates(conn, wanted):
             by_key[key].append((url, fingerprint))
         twins: dict[str, str] = {}
         for url, keys in keys_of.items():

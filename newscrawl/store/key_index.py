@@ -1,0 +1,208 @@
+"""The near-duplicate key index: sorted levels merged in bulk, in one table.
+
+A stored simhash has 14 keys (`newscrawl.fingerprint.lookup_keys`), and a new article's keys
+are looked up among them. Kept in one B-tree, every key lands on a random page: once the
+index outgrows the database's cache, a batch of 1,000 articles dirtied 14,000 scattered
+pages, and with 1,000,000 articles stored the store wrote at a quarter of its rate with
+10,000 (issue 18).
+
+So `simhash_keys` is ordered by ``(level, key, article_id)`` and a level is one region of
+it, as in a log-structured merge tree (O'Neil et al. 1996; LevelDB's levels). New keys go to
+level 0, which holds at most `LEVEL0_KEYS` and so stays in the cache. When a level holds
+more than its capacity (`capacity`: `LEVEL0_KEYS` times `FANOUT` per level) all its keys
+move to the next level in one statement, in key order: a pass that writes each page of the
+next level once, for many keys, instead of one page per key. A key moves at most once per
+level, and there are about log_FANOUT(keys / LEVEL0_KEYS) + 1 levels: 3 up to 2,500,000
+articles, 4 up to 40,000,000. A lookup probes every level that holds keys: 14 index seeks
+per level, so the work per article grows with the logarithm of the corpus, not with it.
+
+`simhash_key_levels` counts the keys each level has received since it was last emptied
+(keys deleted since are not subtracted): the trigger of a merge, and the list of levels a
+lookup probes. On PostgreSQL, the update of level 0's count is also the lock that keeps two
+workers from merging at once: it is held from that update to the write's commit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    Integer,
+    SmallInteger,
+    bindparam,
+    delete,
+    func,
+    literal,
+    select,
+    text,
+    true,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+
+from newscrawl.store.dialect import in_values, upsert
+from newscrawl.store.schema import articles, simhash_key_levels, simhash_keys
+
+LEVEL0_KEYS = 140_000
+"""Keys level 0 holds before it is merged: those of 10,000 articles, about 500 pages of
+4 KiB, which a batch of 1,000 articles may dirty all of and the cache keeps."""
+FANOUT = 16
+"""How many times the previous level's capacity a level holds. Larger means fewer levels
+to probe and to move each key through, but more passes over the next level per key
+moved."""
+
+_COLUMNS = ["level", "key", "article_id"]
+
+
+def capacity(level: int) -> int:
+    """The keys `level` holds before they move to the next level."""
+    return int(LEVEL0_KEYS * FANOUT**level)
+
+
+def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, int]]:
+    """(key, canonical_url, simhash) for each stored article having one of `keys`: the rows
+    a near-duplicate check fetches."""
+    levels = _levels(conn)
+    if not keys or not levels:
+        return []
+    matches = conn.execute(_key_matches(conn, keys, levels)).all()
+    if not matches:
+        return []
+    found = {
+        row_id: (url, fingerprint)
+        for row_id, url, fingerprint in conn.execute(
+            select(articles.c.id, articles.c.canonical_url, articles.c.simhash).where(
+                in_values(conn, articles.c.id, {row_id for _, row_id in matches})
+            )
+        )
+        if fingerprint is not None
+    }
+    return [(key, *found[row_id]) for key, row_id in matches if row_id in found]
+
+
+def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
+    """Index ``(key, article_id)`` rows at level 0, then merge each level that is full."""
+    if not rows:
+        return
+    rows = sorted(rows)
+    if conn.dialect.name == "postgresql":  # two array parameters rather than two per row
+        keys = bindparam("keys", [k for k, _ in rows], type_=postgresql.ARRAY(BigInteger))
+        ids = bindparam("ids", [a for _, a in rows], type_=postgresql.ARRAY(Integer))
+        source = func.unnest(keys, ids).table_valued("key", "article_id").render_derived()
+        at_level0 = select(literal(0, SmallInteger), source.c.key, source.c.article_id)
+        conn.execute(postgresql.insert(simhash_keys).from_select(_COLUMNS, at_level0))
+    else:  # the driver's executemany of tuples: SQLAlchemy's dicts cost 40 ms per 14,000
+        conn.exec_driver_sql(_SQLITE_INSERT_AT_LEVEL0, rows)
+    _count(conn, 0, len(rows))
+    held = dict(
+        conn.execute(select(simhash_key_levels.c.level, simhash_key_levels.c.key_count)).all()
+    )
+    level = 0
+    while held.get(level, 0) > capacity(level):  # a level fills only by a merge into it
+        held[level + 1] = held.get(level + 1, 0) + _merge(conn, level)
+        level += 1
+
+
+_SQLITE_INSERT_AT_LEVEL0 = "INSERT INTO simhash_keys (level, key, article_id) VALUES (0, ?, ?)"
+
+
+def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
+    """Drop ``(key, article_id)`` rows, at whichever level each is (one seek per level)."""
+    rows = list(rows)
+    params = [
+        {"level": level, "key": key, "article_id": row_id}
+        for level in (_levels(conn) if rows else [])
+        for key, row_id in rows
+    ]
+    if params:
+        conn.execute(
+            delete(simhash_keys).where(
+                simhash_keys.c.level == bindparam("level"),
+                simhash_keys.c.key == bindparam("key"),
+                simhash_keys.c.article_id == bindparam("article_id"),
+            ),
+            params,
+        )
+
+
+def _levels(conn: Connection) -> list[int]:
+    """The levels holding keys, in order."""
+    held = select(simhash_key_levels.c.level).where(simhash_key_levels.c.key_count > 0)
+    return list(conn.execute(held.order_by(simhash_key_levels.c.level)).scalars())
+
+
+def _count(conn: Connection, level: int, added: int) -> None:
+    """Add `added` to the keys `level` has received (its row made on first use)."""
+    stmt = upsert(conn)(simhash_key_levels).values(level=level, key_count=added)
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[simhash_key_levels.c.level],
+            set_={"key_count": simhash_key_levels.c.key_count + stmt.excluded.key_count},
+        )
+    )
+
+
+def _merge(conn: Connection, level: int) -> int:
+    """Move every key of `level` to the next level, in key order; count and return them.
+
+    On PostgreSQL one statement deletes and re-inserts them, so a key another worker
+    commits meanwhile is either moved or left where it is, never lost; SQLite has one
+    writer at a time and runs it as two."""
+    if conn.dialect.name == "postgresql":  # as text: SQLAlchemy's CTE form gives no rowcount
+        result = conn.execute(_PG_MERGE, {"level": level, "next": level + 1})
+    else:
+        source = (
+            select(literal(level + 1, SmallInteger), simhash_keys.c.key, simhash_keys.c.article_id)
+            .where(simhash_keys.c.level == level)
+            .order_by(simhash_keys.c.key)
+        )
+        result = conn.execute(
+            sqlite.insert(simhash_keys).from_select(_COLUMNS, source).on_conflict_do_nothing()
+        )
+        conn.execute(delete(simhash_keys).where(simhash_keys.c.level == level))
+    conn.execute(
+        update(simhash_key_levels).where(simhash_key_levels.c.level == level).values(key_count=0)
+    )
+    _count(conn, level + 1, result.rowcount)
+    return int(result.rowcount)
+
+
+_PG_MERGE = text(
+    "WITH moved AS (DELETE FROM simhash_keys WHERE level = :level RETURNING key, article_id)"
+    " INSERT INTO simhash_keys (level, key, article_id)"
+    " SELECT :next, key, article_id FROM moved ORDER BY key ON CONFLICT DO NOTHING"
+)
+
+
+def _key_matches(conn: Connection, keys: Collection[int], levels: list[int]) -> Any:
+    """``(key, article_id)`` of the rows matching `keys` at `levels`: a join of the batch's
+    keys with the index, one seek per key and level (in key order, for locality).
+
+    Not ``key IN (…)``: PostgreSQL estimates that from table statistics and, without them
+    (a fresh table, no ANALYZE yet), reads the whole table. Here the keys come from a table
+    function (SQLite's ``json_each`` over one JSON parameter, PostgreSQL's ``unnest`` of one
+    array), and PostgreSQL probes the index per key in a LATERAL subquery whose ``OFFSET 0``
+    keeps the planner from flattening it into a join that may scan the table."""
+    ordered = sorted(keys)
+    if conn.dialect.name == "postgresql":
+        at_levels = in_values(conn, simhash_keys.c.level, levels)
+        array = bindparam("keys", ordered, type_=postgresql.ARRAY(BigInteger))
+        probe = func.unnest(array).table_valued("key").render_derived(name="probe")
+        per_key = (
+            select(simhash_keys.c.key, simhash_keys.c.article_id)
+            .where(at_levels, simhash_keys.c.key == probe.c.key)
+            .offset(0)
+            .lateral("matched")
+        )
+        return select(per_key.c.key, per_key.c.article_id).select_from(probe).join(per_key, true())
+    # CROSS JOIN fixes SQLite's join order: its planner would otherwise scan a whole level
+    # and the probe keys for each row of it.
+    levels_list = ", ".join(str(int(level)) for level in levels)
+    return text(
+        "SELECT k.key, k.article_id FROM json_each(:keys) AS probe CROSS JOIN simhash_keys AS k"
+        f" WHERE k.level IN ({levels_list}) AND k.key = probe.value"
+    ).bindparams(keys=json.dumps(ordered))
