@@ -210,7 +210,7 @@ def numpy_keys(fingerprints: np.ndarray) -> np.ndarray:
 
 def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
     """`count` bodiless articles with random simhashes and their keys, loaded in bulk into
-    the first level of the key index that holds them (as revision 0006 leaves a store)."""
+    the level of the key index revision 0006 would put them in."""
     rng = np.random.default_rng(7)
     fingerprints = rng.integers(0, 2**64, size=count, dtype=np.uint64)
     keys = numpy_keys(fingerprints)
@@ -221,7 +221,11 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
     order = np.argsort(flat, kind="stable")
     flat, ids = flat[order], ids[order]
     signed = fingerprints.astype(np.int64)  # the store's BIGINT holds the two's complement
-    level = next(level for level in range(64) if capacity(level) >= len(flat))
+    level = (
+        next(level for level in range(64) if capacity(level) >= len(flat))
+        if engine.dialect.name == "sqlite"  # PostgreSQL keeps every key at level 0
+        else 0
+    )
     stamp = START.isoformat()
     raw = engine.raw_connection()
     try:

@@ -315,9 +315,10 @@ def level_counts(store: SqlStore) -> tuple[dict[int, int], dict[int, int]]:
 def test_full_levels_merge_down_and_every_key_stays_found(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Levels of 28, 56, 112 … keys (2, 4, 8 … articles): 40 articles written one by one go
-    through merges into level 4, each key is still where a lookup finds it, the counts match
-    the rows, and an updated article's old keys are gone from whichever level held them."""
+    """Levels of 28, 56, 112 … keys (2, 4, 8 … articles): on SQLite, 40 articles written one
+    by one go through merges into level 4 (PostgreSQL keeps them all at level 0); each key is
+    still where a lookup finds it, the counts match the rows, and an updated article's old
+    keys are gone from whichever level held them."""
     monkeypatch.setattr(key_index, "LEVEL0_KEYS", 2 * len(KEY_PLANES))
     monkeypatch.setattr(key_index, "FANOUT", 2)
     rng = random.Random(21)
@@ -326,8 +327,12 @@ def test_full_levels_merge_down_and_every_key_stays_found(
         for i, (url, fingerprint) in enumerate(prints.items()):
             store.write([with_simhash(url, fingerprint, i)])
         found, counted = level_counts(store)
-        assert found == counted and max(found) == 4 and sum(found.values()) == 40 * 14
-        assert all(count <= key_index.capacity(level) for level, count in found.items())
+        assert found == counted and sum(found.values()) == 40 * 14
+        if store.engine.dialect.name == "sqlite":
+            assert max(found) == 4
+            assert all(count <= key_index.capacity(level) for level, count in found.items())
+        else:
+            assert set(found) == {0}
         with store.engine.connect() as conn:
             for url, fingerprint in prints.items():
                 hits = key_index.candidates(conn, lookup_keys(fingerprint))
@@ -373,12 +378,12 @@ def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None
         assert level_counts(store) == ({0: 42}, {0: 42})
 
 
-def test_two_postgresql_writers_merging_at_once_lose_no_key(
+def test_two_postgresql_writers_at_once_keep_every_key_once_at_level_0(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Workers sharing a PostgreSQL store merge levels while the other writes: level 0's
-    count is the lock, and each merge moves what it sees in one statement, so every key of
-    every article is stored once, at some level, and the counts add up."""
+    """PostgreSQL never moves keys, however small the levels (a move would leave dead rows
+    behind): two workers writing at once, each counting its keys on level 0's row, store
+    every key of every article once, and the count adds up."""
     from concurrent.futures import ThreadPoolExecutor
 
     from store_support import pg_schema
@@ -406,5 +411,4 @@ def test_two_postgresql_writers_merging_at_once_lose_no_key(
                 for row_id, fingerprint in ids.items()
                 for key in lookup_keys(fingerprint)
             )
-            assert found == counted and sum(found.values()) == len(prints) * len(KEY_PLANES)
-            assert max(found) >= 3
+            assert found == counted == {0: len(prints) * len(KEY_PLANES)}

@@ -18,8 +18,13 @@ per level, so the work per article grows with the logarithm of the corpus, not w
 
 `simhash_key_levels` counts the keys each level has received since it was last emptied
 (keys deleted since are not subtracted): the trigger of a merge, and the list of levels a
-lookup probes. On PostgreSQL, the update of level 0's count is also the lock that keeps two
-workers from merging at once: it is held from that update to the write's commit.
+lookup probes.
+
+Only SQLite merges (`merges_levels`). In PostgreSQL a moved row is a deletion and an
+insertion, and the deleted row and its index entry stay until a vacuum: filled to 1,000,000
+articles with merges, its key table was 3.6 times as large and writes 4.7 times as slow
+(485 against 2,289 a second, BENCHMARKS.md, issue 18). There every key stays at level 0, one
+B-tree, which its shared buffers and background writer manage.
 """
 
 from __future__ import annotations
@@ -98,13 +103,19 @@ def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
     else:  # the driver's executemany of tuples: SQLAlchemy's dicts cost 40 ms per 14,000
         conn.exec_driver_sql(_SQLITE_INSERT_AT_LEVEL0, rows)
     _count(conn, 0, len(rows))
-    held = dict(
-        conn.execute(select(simhash_key_levels.c.level, simhash_key_levels.c.key_count)).all()
-    )
+    if not merges_levels(conn):
+        return
+    counts = select(simhash_key_levels.c.level, simhash_key_levels.c.key_count)
+    held = dict(conn.execute(counts).all())
     level = 0
     while held.get(level, 0) > capacity(level):  # a level fills only by a merge into it
         held[level + 1] = held.get(level + 1, 0) + _merge(conn, level)
         level += 1
+
+
+def merges_levels(conn: Connection) -> bool:
+    """Whether full levels move down: on SQLite only (see the module's docstring)."""
+    return conn.dialect.name == "sqlite"
 
 
 _SQLITE_INSERT_AT_LEVEL0 = "INSERT INTO simhash_keys (level, key, article_id) VALUES (0, ?, ?)"
@@ -148,34 +159,21 @@ def _count(conn: Connection, level: int, added: int) -> None:
 
 def _merge(conn: Connection, level: int) -> int:
     """Move every key of `level` to the next level, in key order; count and return them.
-
-    On PostgreSQL one statement deletes and re-inserts them, so a key another worker
-    commits meanwhile is either moved or left where it is, never lost; SQLite has one
-    writer at a time and runs it as two."""
-    if conn.dialect.name == "postgresql":  # as text: SQLAlchemy's CTE form gives no rowcount
-        result = conn.execute(_PG_MERGE, {"level": level, "next": level + 1})
-    else:
-        source = (
-            select(literal(level + 1, SmallInteger), simhash_keys.c.key, simhash_keys.c.article_id)
-            .where(simhash_keys.c.level == level)
-            .order_by(simhash_keys.c.key)
-        )
-        result = conn.execute(
-            sqlite.insert(simhash_keys).from_select(_COLUMNS, source).on_conflict_do_nothing()
-        )
-        conn.execute(delete(simhash_keys).where(simhash_keys.c.level == level))
+    SQLite has one writer at a time, so nothing is written meanwhile."""
+    source = (
+        select(literal(level + 1, SmallInteger), simhash_keys.c.key, simhash_keys.c.article_id)
+        .where(simhash_keys.c.level == level)
+        .order_by(simhash_keys.c.key)
+    )
+    moved = conn.execute(
+        sqlite.insert(simhash_keys).from_select(_COLUMNS, source).on_conflict_do_nothing()
+    ).rowcount
+    conn.execute(delete(simhash_keys).where(simhash_keys.c.level == level))
     conn.execute(
         update(simhash_key_levels).where(simhash_key_levels.c.level == level).values(key_count=0)
     )
-    _count(conn, level + 1, result.rowcount)
-    return int(result.rowcount)
-
-
-_PG_MERGE = text(
-    "WITH moved AS (DELETE FROM simhash_keys WHERE level = :level RETURNING key, article_id)"
-    " INSERT INTO simhash_keys (level, key, article_id)"
-    " SELECT :next, key, article_id FROM moved ORDER BY key ON CONFLICT DO NOTHING"
-)
+    _count(conn, level + 1, moved)
+    return int(moved)
 
 
 def _key_matches(conn: Connection, keys: Collection[int], levels: list[int]) -> Any:

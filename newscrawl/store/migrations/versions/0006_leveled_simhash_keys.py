@@ -5,13 +5,13 @@ With every key inserted where it belongs in one B-tree, a batch of 1,000 article
 the store wrote at a quarter of its rate with 10,000 (issue 18). `simhash_keys` gains a
 leading ``level`` column (`newscrawl.store.key_index`) and `simhash_key_levels` counts the
 keys of each level. The stored keys are copied, in key order, to the first level that can
-hold them all.
+hold them all (on PostgreSQL, which never moves keys, to level 0).
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-from newscrawl.store.key_index import capacity
+from newscrawl.store.key_index import capacity, merges_levels
 
 revision = "0006"
 down_revision = "0005"
@@ -38,7 +38,11 @@ def upgrade() -> None:
     )
     stored = conn.execute(sa.text("SELECT count(*) FROM simhash_keys_0005")).scalar_one()
     if stored:
-        level = next(level for level in range(64) if capacity(level) >= stored)
+        level = (
+            next(level for level in range(64) if capacity(level) >= stored)
+            if merges_levels(conn)
+            else 0
+        )
         conn.execute(
             sa.text(
                 "INSERT INTO simhash_keys (level, key, article_id)"
