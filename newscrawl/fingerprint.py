@@ -20,9 +20,12 @@ match corpus / 16,384 random rows per article (61 at 10**6 stored).
 Each shingle is hashed with XXH64 (seed 0) of its four characters in UTF-32-LE, all of a
 body's shingles at once in numpy (`shingle_hashes`): until issue 18 each shingle had its own
 ``hashlib.blake2b`` call, 5-6 ms for a 5,000-character body, more than extracting it; this
-takes 0.2 ms (``bench/bench_fingerprint.py``). XXH64 is a published hash, so fingerprints
-can be recomputed outside Python. The new hash changed every fingerprint: ones stored
-before it are not comparable with new ones, and the store compares them all the same.
+takes 0.23 ms (``bench/bench_fingerprint.py``), still 6% of a one-core replay crawl's time
+with the store on. Where the C extension of `newscrawl.extract` is built, `simhash` runs its
+port (``_blockscan.shingle_simhash``): 0.04 ms; the numpy code stays as the reference the
+tests hold it to, and the fallback. XXH64 is a published hash, so fingerprints can be
+recomputed outside Python. The new hash changed every fingerprint: ones stored before it
+are not comparable with new ones, and the store compares them all the same.
 
 Measured on the 69 zh_cwce articles (gold text, median 2,400 characters) against edited
 copies (``bench/bench_fingerprint.py --duplicates``): with `NEAR_DUPLICATE_BITS` = 6 the key
@@ -43,6 +46,8 @@ from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
+
+from newscrawl.extract import native
 
 BITS = 64
 SHINGLE_CHARS = 4
@@ -95,8 +100,7 @@ def normalise(text: str) -> str:
     their NFKC forms first gives the same result (NFKC of a text equals NFKC of the text
     with characters replaced by their compatibility decompositions), and what is left is
     usually normalised already: 0.07 ms. The last few are kept: a body is normalised for its
-    content hash and its simhash, and again when the store checks the hash of a crawled
-    article in the same process."""
+    content hash and its simhash."""
     folded = text
     for character in set(_COMMON_FOLD.findall(text)):  # a few distinct ones, many times each
         folded = folded.replace(character, _COMMON_FOLDS[character])
@@ -105,8 +109,12 @@ def normalise(text: str) -> str:
     return "".join(folded.split())
 
 
+@lru_cache(maxsize=4)
 def content_hash(body: str) -> str | None:
-    """SHA-256 of the normalised body, or None for an empty body (those are not copies)."""
+    """SHA-256 of the normalised body, or None for an empty body (those are not copies).
+
+    The last few are kept: the store checks the hash of a crawled article in the same
+    process (`ArticleRecord.of`), its body the very string extraction hashed."""
     text = normalise(body)
     return hashlib.sha256(text.encode()).hexdigest() if text else None
 
@@ -114,12 +122,18 @@ def content_hash(body: str) -> str | None:
 def simhash(body: str) -> int | None:
     """The 64-bit simhash of the body's distinct character shingles (None when too short).
 
-    Each bit is set when more than half of the shingles' hashes have it set.
+    Each bit is set when more than half of the shingles' hashes have it set. In C where
+    built; the numpy code otherwise (the extension missing, or built from an older
+    ``_blockscan.c`` without it).
     """
     text = normalise(body)
     if len(text) < MIN_FINGERPRINT_CHARS:
         return None
-    return _majority_bits(shingle_hashes(text))
+    native_simhash = getattr(native.blockscan, "shingle_simhash", None)
+    if native_simhash is None:
+        return _majority_bits(shingle_hashes(text))
+    fingerprint: int = native_simhash(text)
+    return fingerprint
 
 
 def shingle_hashes(text: str) -> _Words:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
+from conftest import NATIVE_SETTINGS, skip_or_fail
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from store_support import article_text
 
+from newscrawl.extract import native
 from newscrawl.fingerprint import (
+    _majority_bits,
     content_hash,
     hamming,
     normalise,
@@ -80,3 +84,41 @@ def test_each_bit_is_the_majority_of_the_distinct_shingle_hashes(body: str) -> N
         1 << bit for bit in range(64) if 2 * sum(h >> bit & 1 for h in hashes) > len(hashes)
     )
     assert simhash(body) == majority
+
+
+def numpy_simhash(text: str) -> int:
+    """The simhash of a normalised text by the numpy code: the C one's reference."""
+    return _majority_bits(shingle_hashes(text))
+
+
+def require_extension() -> None:
+    """A plain call, not a fixture: hypothesis refuses function-scoped fixtures."""
+    if native.blockscan is None:
+        skip_or_fail("the _blockscan C extension is not built")
+
+
+@NATIVE_SETTINGS
+@given(
+    st.one_of(
+        st.text(alphabet="的一是在。😀ａ", min_size=4, max_size=600),  # shingles repeat
+        st.text(st.characters(codec="utf-8"), max_size=3000),
+    )
+)
+def test_the_c_simhash_is_the_numpy_one(text: str) -> None:
+    require_extension()
+    shingles = shingle_hashes(text)
+    assert native.blockscan.shingle_simhash(text) == (numpy_simhash(text) if shingles.size else 0)
+
+
+def test_the_c_simhash_refuses_a_lone_surrogate_as_numpy_does() -> None:
+    require_extension()
+    text = "新闻正文\ud800" * 30
+    with pytest.raises(UnicodeEncodeError, match="surrogates not allowed"):
+        numpy_simhash(text)
+    with pytest.raises(UnicodeEncodeError, match="surrogates not allowed"):
+        native.blockscan.shingle_simhash(text)
+
+
+def test_without_the_extension_simhash_runs_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(native, "blockscan", None)
+    assert simhash(article_text(3)) == 0x25DDD10FC539EBF8

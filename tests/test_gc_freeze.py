@@ -12,14 +12,16 @@ from scrapy.utils.test import get_crawler
 
 from newscrawl import settings as project_settings
 from newscrawl.addon import COMPONENTS
-from newscrawl.gc_freeze import FreezeStartupObjects
+from newscrawl.gc_freeze import YOUNG_THRESHOLD, FreezeStartupObjects
 
 
 @pytest.fixture
 def unfrozen() -> Iterator[None]:
     gc.unfreeze()
+    thresholds = gc.get_threshold()
     yield
     gc.unfreeze()  # the rest of the test session collects as usual
+    gc.set_threshold(*thresholds)
 
 
 def test_objects_existing_when_the_spider_opens_are_frozen(unfrozen: None) -> None:
@@ -32,6 +34,13 @@ def test_objects_existing_when_the_spider_opens_are_frozen(unfrozen: None) -> No
     assert not _collected(startup)  # the permanent generation: no collection walks it
     later = [object()]
     assert _collected(later)
+
+
+def test_the_youngest_generation_is_collected_less_often_once_open(unfrozen: None) -> None:
+    crawler = get_crawler(Spider, settings_dict={"NEWSCRAWL_GC_FREEZE": True})
+    older = gc.get_threshold()[1:]
+    FreezeStartupObjects.from_crawler(crawler).spider_opened(Spider("s"))
+    assert gc.get_threshold() == (YOUNG_THRESHOLD, *older)
 
 
 def _collected(thing: object) -> bool:

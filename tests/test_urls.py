@@ -57,6 +57,15 @@ def test_site_extends_tracking_parameters_and_twin_hosts() -> None:
     assert canonical("https://m.sohu.com/a/1?ref=home") == "https://m.sohu.com/a/1?ref=home"
 
 
+def test_the_kept_urls_are_shared_by_equal_canonicalizers_only() -> None:
+    """Twin hosts are left out of the hash the kept URLs are found by, not out of equality."""
+    url = "https://m.sohu.com/a/2"
+    twinned = Canonicalizer.with_extra(host_twins={"m.sohu.com": "www.sohu.com"})
+    assert hash(twinned) == hash(canonical) and twinned != canonical
+    assert (canonical(url), twinned(url)) == (url, "https://www.sohu.com/a/2")
+    assert Canonicalizer()(url) == url
+
+
 def test_built_from_scrapy_settings() -> None:
     settings = Settings(
         {"NEWSCRAWL_TRACKING_PARAMS": ["ref"], "NEWSCRAWL_HOST_TWINS": {"M.X.CN": "www.x.cn"}}

@@ -1,5 +1,6 @@
 /* The C of newscrawl.extract: the per-tag loop of blocks.page_lines, and at the end of
- * this file three passes of the metadata over the lines it makes.
+ * this file three passes of the metadata over the lines it makes and the simhash of the
+ * extracted body (newscrawl.fingerprint).
  *
  * The loop is a line-for-line port of `_page_lines_python` (the reference: see its docstring and the
  * module docstring of blocks.py for the semantics): the same chunks, the same tokens
@@ -26,6 +27,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdint.h>
 #include <string.h>
 #if defined(__SSE2__) && defined(__GNUC__)
 #define USE_SSE2 1
@@ -2236,6 +2238,166 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- the body's simhash
+ *
+ * shingle_simhash(text) -> int: `newscrawl.fingerprint.simhash` of a normalised text,
+ * whose numpy code (`shingle_hashes`, `_majority_bits`) is the reference and the fallback
+ * the tests hold this to: XXH64 (seed 0) of each 4-character shingle in UTF-32-LE, the
+ * distinct hashes, and bit i set when more than half of them have bit i set. numpy takes
+ * 0.23 ms for a 5,000-character body, its largest part sorting the hashes to drop repeats
+ * (a hash set does that here in linear time); this takes 0.04 ms. A lone surrogate raises
+ * what ``text.encode("utf-32-le")`` raises, as there.
+ */
+
+#define XXH_PRIME1 0x9E3779B185EBCA87ULL
+#define XXH_PRIME2 0xC2B2AE3D27D4EB4FULL
+#define XXH_PRIME3 0x165667B19E3779F9ULL
+#define XXH_PRIME4 0x85EBCA77C2B2AE63ULL
+#define XXH_PRIME5 0x27D4EB2F165667C5ULL
+#define SHINGLE 4        /* characters: 16 bytes in UTF-32 */
+#define LANE_ROWS 255    /* rows a one-byte bit counter holds */
+
+static inline uint64_t
+rotl64(uint64_t x, int bits)
+{
+    return (x << bits) | (x >> (64 - bits));
+}
+
+static inline uint64_t
+xxh64_absorb(uint64_t acc, uint64_t word)
+{
+    return rotl64(acc ^ (rotl64(word * XXH_PRIME2, 31) * XXH_PRIME1), 27) * XXH_PRIME1 +
+           XXH_PRIME4;
+}
+
+/* XXH64 with seed 0 of the 16 bytes of characters c[0..3] in UTF-32-LE. */
+static inline uint64_t
+shingle_hash(const Py_UCS4 *c)
+{
+    uint64_t acc = XXH_PRIME5 + SHINGLE * 4;
+    acc = xxh64_absorb(acc, (uint64_t)c[0] | (uint64_t)c[1] << 32);
+    acc = xxh64_absorb(acc, (uint64_t)c[2] | (uint64_t)c[3] << 32);
+    acc = (acc ^ (acc >> 33)) * XXH_PRIME2;
+    acc = (acc ^ (acc >> 29)) * XXH_PRIME3;
+    return acc ^ (acc >> 32);
+}
+
+/* The bits of `value` spread one per byte: added up, eight counters per word. */
+static uint64_t byte_spread[256];
+
+static void
+fill_byte_spread(void)
+{
+    for (int value = 0; value < 256; value++) {
+        uint64_t spread = 0;
+        for (int bit = 0; bit < 8; bit++) {
+            spread |= (uint64_t)(value >> bit & 1) << (8 * bit);
+        }
+        byte_spread[value] = spread;
+    }
+}
+
+/* The distinct values of `hashes` moved to its front (in no order); their number. */
+static Py_ssize_t
+distinct_hashes(uint64_t *hashes, Py_ssize_t n)
+{
+    size_t size = 16; /* at most 3/4 full */
+    while (3 * size < 4 * (size_t)n) {
+        size *= 2;
+    }
+    uint64_t *slots = PyMem_Calloc(size, sizeof(uint64_t)); /* 0: empty */
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t distinct = 0;
+    int zero_seen = 0; /* 0 marks an empty slot, so a zero hash is counted aside */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t hash = hashes[i];
+        if (hash == 0) {
+            if (!zero_seen) {
+                zero_seen = 1;
+                hashes[distinct++] = 0;
+            }
+            continue;
+        }
+        size_t at = (size_t)hash & (size - 1);
+        while (slots[at] != 0 && slots[at] != hash) {
+            at = (at + 1) & (size - 1);
+        }
+        if (slots[at] == 0) {
+            slots[at] = hash;
+            hashes[distinct++] = hash;
+        }
+    }
+    PyMem_Free(slots);
+    return distinct;
+}
+
+/* Bit i set where more than half of the n `hashes` have it: their bytes are added as
+ * eight one-byte counters per word, LANE_ROWS rows at a time, then widened. */
+static uint64_t
+majority_bits(const uint64_t *hashes, Py_ssize_t n)
+{
+    Py_ssize_t counts[64] = {0};
+    for (Py_ssize_t start = 0; start < n; start += LANE_ROWS) {
+        uint64_t lanes[8] = {0};
+        Py_ssize_t end = n - start < LANE_ROWS ? n : start + LANE_ROWS;
+        for (Py_ssize_t i = start; i < end; i++) {
+            for (int byte = 0; byte < 8; byte++) {
+                lanes[byte] += byte_spread[hashes[i] >> (8 * byte) & 0xFF];
+            }
+        }
+        for (int bit = 0; bit < 64; bit++) {
+            counts[bit] += (Py_ssize_t)(lanes[bit / 8] >> (8 * (bit % 8)) & 0xFF);
+        }
+    }
+    uint64_t majority = 0;
+    for (int bit = 0; bit < 64; bit++) {
+        if (2 * counts[bit] > n) {
+            majority |= (uint64_t)1 << bit;
+        }
+    }
+    return majority;
+}
+
+static PyObject *
+shingle_simhash(PyObject *Py_UNUSED(module), PyObject *text)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "shingle_simhash() needs a str");
+        return NULL;
+    }
+    Py_UCS4 *chars = PyUnicode_AsUCS4Copy(text);
+    if (chars == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), shingles = n < SHINGLE ? 0 : n - SHINGLE + 1;
+    if (PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (Py_UNICODE_IS_SURROGATE(chars[i])) {
+                PyMem_Free(chars);
+                Py_XDECREF(PyUnicode_AsEncodedString(text, "utf-32-le", "strict"));
+                return NULL;
+            }
+        }
+    }
+    uint64_t *hashes = PyMem_Malloc(sizeof(uint64_t) * (size_t)(shingles ? shingles : 1));
+    if (hashes == NULL) {
+        PyMem_Free(chars);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < shingles; i++) {
+        hashes[i] = shingle_hash(chars + i);
+    }
+    PyMem_Free(chars);
+    Py_ssize_t distinct = distinct_hashes(hashes, shingles);
+    PyObject *result = distinct < 0 ? NULL
+                                    : PyLong_FromUnsignedLongLong(majority_bits(hashes, distinct));
+    PyMem_Free(hashes);
+    return result;
+}
+
 static PyObject *
 native_attribute_flags(PyObject *Py_UNUSED(module), PyObject *attributes)
 {
@@ -2274,6 +2436,9 @@ static PyMethodDef methods[] = {
     {"box_chars", box_chars, METH_VARARGS,
      "box_chars(lines, words) -> (total, {element: chars}) (see "
      "metadata.lines._box_chars_python)."},
+    {"shingle_simhash", shingle_simhash, METH_O,
+     "shingle_simhash(text) -> int: the simhash of a normalised text (see "
+     "newscrawl.fingerprint.simhash)."},
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
      "configure(*, tag_kinds, noise_tags, implied_end, dated_tags, dated_attribute_words, "
      "noise_words, standalone_noise_words, noise_attributes, hidden_styles, hidden_attribute, "
@@ -2288,7 +2453,8 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_blockscan",
     "The per-tag loop of newscrawl.extract.blocks.page_lines in C (see blocks.py), and three "
-    "passes of the metadata over its lines (see metadata/lines.py).", -1,
+    "passes of the metadata over its lines (see metadata/lines.py), and the body's simhash "
+    "(see newscrawl/fingerprint.py).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 
@@ -2296,6 +2462,7 @@ PyMODINIT_FUNC
 PyInit__blockscan(void)
 {
     if (root_name == NULL) {
+        fill_byte_spread();
         root_name = PyUnicode_FromString("");
         root_block = PyUnicode_InternFromString("body");
         if (root_name == NULL || root_block == NULL) {
