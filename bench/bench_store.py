@@ -272,9 +272,10 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
                         )
                     ),
                 )
-        cursor.execute(
-            f"INSERT INTO simhash_key_levels (level, key_count) VALUES ({level}, {len(flat)})"
-        )
+        if engine.dialect.name == "sqlite":  # PostgreSQL counts no level
+            cursor.execute(
+                f"INSERT INTO simhash_key_levels (level, key_count) VALUES ({level}, {len(flat)})"
+            )
         raw.commit()
     finally:
         raw.close()

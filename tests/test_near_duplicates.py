@@ -327,12 +327,12 @@ def test_full_levels_merge_down_and_every_key_stays_found(
         for i, (url, fingerprint) in enumerate(prints.items()):
             store.write([with_simhash(url, fingerprint, i)])
         found, counted = level_counts(store)
-        assert found == counted and sum(found.values()) == 40 * 14
+        assert sum(found.values()) == 40 * 14
         if store.engine.dialect.name == "sqlite":
-            assert max(found) == 4
+            assert found == counted and max(found) == 4
             assert all(count <= key_index.capacity(level) for level, count in found.items())
         else:
-            assert set(found) == {0}
+            assert set(found) == {0} and not counted
         with store.engine.connect() as conn:
             for url, fingerprint in prints.items():
                 hits = key_index.candidates(conn, lookup_keys(fingerprint))
@@ -378,12 +378,12 @@ def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None
         assert level_counts(store) == ({0: 42}, {0: 42})
 
 
-def test_two_postgresql_writers_at_once_keep_every_key_once_at_level_0(
+def test_two_postgresql_writers_keep_every_key_once_at_level_0_uncounted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """PostgreSQL never moves keys, however small the levels (a move would leave dead rows
-    behind): two workers writing at once, each counting its keys on level 0's row, store
-    every key of every article once, and the count adds up."""
+    behind), and counts none (a row every writer updated would make them wait for each
+    other): two workers writing at once store every key of every article once, at level 0."""
     from concurrent.futures import ThreadPoolExecutor
 
     from store_support import pg_schema
@@ -411,4 +411,4 @@ def test_two_postgresql_writers_at_once_keep_every_key_once_at_level_0(
                 for row_id, fingerprint in ids.items()
                 for key in lookup_keys(fingerprint)
             )
-            assert found == counted == {0: len(prints) * len(KEY_PLANES)}
+            assert found == {0: len(prints) * len(KEY_PLANES)} and not counted

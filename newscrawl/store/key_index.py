@@ -24,7 +24,8 @@ Only SQLite merges (`merges_levels`). In PostgreSQL a moved row is a deletion an
 insertion, and the deleted row and its index entry stay until a vacuum: filled to 1,000,000
 articles with merges, its key table was 3.6 times as large and writes 4.7 times as slow
 (485 against 2,289 a second, BENCHMARKS.md, issue 18). There every key stays at level 0, one
-B-tree, which its shared buffers and background writer manage.
+B-tree, which its shared buffers and background writer manage, and no level is counted:
+workers sharing the store would all update that one row and wait for each other's commits.
 """
 
 from __future__ import annotations
@@ -102,9 +103,9 @@ def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
         conn.execute(postgresql.insert(simhash_keys).from_select(_COLUMNS, at_level0))
     else:  # the driver's executemany of tuples: SQLAlchemy's dicts cost 40 ms per 14,000
         conn.exec_driver_sql(_SQLITE_INSERT_AT_LEVEL0, rows)
-    _count(conn, 0, len(rows))
-    if not merges_levels(conn):
+    if not merges_levels(conn):  # no count: a row every writer updated would serialise them
         return
+    _count(conn, 0, len(rows))
     counts = select(simhash_key_levels.c.level, simhash_key_levels.c.key_count)
     held = dict(conn.execute(counts).all())
     level = 0
@@ -141,7 +142,9 @@ def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
 
 
 def _levels(conn: Connection) -> list[int]:
-    """The levels holding keys, in order."""
+    """The levels holding keys, in order (level 0 alone where levels never merge)."""
+    if not merges_levels(conn):
+        return [0]
     held = select(simhash_key_levels.c.level).where(simhash_key_levels.c.key_count > 0)
     return list(conn.execute(held.order_by(simhash_key_levels.c.level)).scalars())
 

@@ -5,7 +5,7 @@ With every key inserted where it belongs in one B-tree, a batch of 1,000 article
 the store wrote at a quarter of its rate with 10,000 (issue 18). `simhash_keys` gains a
 leading ``level`` column (`newscrawl.store.key_index`) and `simhash_key_levels` counts the
 keys of each level. The stored keys are copied, in key order, to the first level that can
-hold them all (on PostgreSQL, which never moves keys, to level 0).
+hold them all (on PostgreSQL, which never moves keys, to level 0, uncounted).
 """
 
 import sqlalchemy as sa
@@ -38,11 +38,8 @@ def upgrade() -> None:
     )
     stored = conn.execute(sa.text("SELECT count(*) FROM simhash_keys_0005")).scalar_one()
     if stored:
-        level = (
-            next(level for level in range(64) if capacity(level) >= stored)
-            if merges_levels(conn)
-            else 0
-        )
+        merges = merges_levels(conn)
+        level = next(level for level in range(64) if capacity(level) >= stored) if merges else 0
         conn.execute(
             sa.text(
                 "INSERT INTO simhash_keys (level, key, article_id)"
@@ -50,8 +47,9 @@ def upgrade() -> None:
             ),
             {"level": level},
         )
-        conn.execute(
-            sa.text("INSERT INTO simhash_key_levels (level, key_count) VALUES (:level, :keys)"),
-            {"level": level, "keys": stored},
-        )
+        if merges:  # where levels never merge, none is counted
+            conn.execute(
+                sa.text("INSERT INTO simhash_key_levels (level, key_count) VALUES (:level, :keys)"),
+                {"level": level, "keys": stored},
+            )
     op.drop_table("simhash_keys_0005")
