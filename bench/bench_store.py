@@ -44,8 +44,8 @@ from sqlalchemy import Engine, text
 
 from newscrawl.fingerprint import KEY_PLANES, NEAR_DUPLICATE_BITS, lookup_keys
 from newscrawl.store import ArticleRecord
+from newscrawl.store.key_index import bulk_level, merges_levels
 from newscrawl.store.key_index import candidates as near_twin_candidates
-from newscrawl.store.key_index import capacity
 from newscrawl.store.sql import SqlStore
 
 ALPHABET = (
@@ -221,11 +221,7 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
     order = np.argsort(flat, kind="stable")
     flat, ids = flat[order], ids[order]
     signed = fingerprints.astype(np.int64)  # the store's BIGINT holds the two's complement
-    level = (
-        next(level for level in range(64) if capacity(level) >= len(flat))
-        if engine.dialect.name == "sqlite"  # PostgreSQL keeps every key at level 0
-        else 0
-    )
+    level = bulk_level(engine, len(flat))
     stamp = START.isoformat()
     raw = engine.raw_connection()
     try:
@@ -272,7 +268,7 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
                         )
                     ),
                 )
-        if engine.dialect.name == "sqlite":  # PostgreSQL counts no level
+        if merges_levels(engine):  # PostgreSQL counts no level
             cursor.execute(
                 f"INSERT INTO simhash_key_levels (level, key_count) VALUES ({level}, {len(flat)})"
             )

@@ -37,6 +37,7 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Connection,
+    Engine,
     Integer,
     SmallInteger,
     bindparam,
@@ -69,11 +70,19 @@ def capacity(level: int) -> int:
     return int(LEVEL0_KEYS * FANOUT**level)
 
 
+def bulk_level(db: Connection | Engine, keys: int) -> int:
+    """The level `keys` loaded at once belong in: the first that holds them all where levels
+    merge, else level 0 (an upgrade, a bulk load)."""
+    if not merges_levels(db):
+        return 0
+    return next(level for level in range(64) if capacity(level) >= keys)
+
+
 def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, int]]:
     """(key, canonical_url, simhash) for each stored article having one of `keys`: the rows
     a near-duplicate check fetches."""
-    levels = _levels(conn)
-    if not keys or not levels:
+    levels = _levels(conn) if keys else []
+    if not levels:
         return []
     matches = conn.execute(_key_matches(conn, keys, levels)).all()
     if not matches:
@@ -114,9 +123,9 @@ def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
         level += 1
 
 
-def merges_levels(conn: Connection) -> bool:
+def merges_levels(db: Connection | Engine) -> bool:
     """Whether full levels move down: on SQLite only (see the module's docstring)."""
-    return conn.dialect.name == "sqlite"
+    return db.dialect.name == "sqlite"
 
 
 _SQLITE_INSERT_AT_LEVEL0 = "INSERT INTO simhash_keys (level, key, article_id) VALUES (0, ?, ?)"

@@ -11,7 +11,7 @@ hold them all (on PostgreSQL, which never moves keys, to level 0, uncounted).
 import sqlalchemy as sa
 from alembic import op
 
-from newscrawl.store.key_index import capacity, merges_levels
+from newscrawl.store.key_index import bulk_level, merges_levels
 
 revision = "0006"
 down_revision = "0005"
@@ -38,8 +38,7 @@ def upgrade() -> None:
     )
     stored = conn.execute(sa.text("SELECT count(*) FROM simhash_keys_0005")).scalar_one()
     if stored:
-        merges = merges_levels(conn)
-        level = next(level for level in range(64) if capacity(level) >= stored) if merges else 0
+        level = bulk_level(conn, stored)
         conn.execute(
             sa.text(
                 "INSERT INTO simhash_keys (level, key, article_id)"
@@ -47,7 +46,7 @@ def upgrade() -> None:
             ),
             {"level": level},
         )
-        if merges:  # where levels never merge, none is counted
+        if merges_levels(conn):  # where levels never merge, none is counted
             conn.execute(
                 sa.text("INSERT INTO simhash_key_levels (level, key_count) VALUES (:level, :keys)"),
                 {"level": level, "keys": stored},
