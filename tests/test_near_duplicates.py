@@ -8,7 +8,9 @@ further apart is found only when it shares a key, and marked only within the bit
 
 from __future__ import annotations
 
+import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -23,7 +25,12 @@ from store_support import article_text, db_url_fixture, record  # noqa: F401 (fi
 
 from newscrawl.fingerprint import GUARANTEED_BITS, KEY_PLANES, hamming, lookup_keys
 from newscrawl.store import ArticleRecord, key_index
-from newscrawl.store.schema import articles, simhash_key_levels, simhash_keys
+from newscrawl.store.schema import (
+    articles,
+    simhash_key_filters,
+    simhash_key_levels,
+    simhash_keys,
+)
 from newscrawl.store.sql import SqlStore
 
 fingerprints = st.integers(min_value=0, max_value=(1 << 64) - 1)
@@ -350,6 +357,105 @@ def test_full_levels_merge_down_and_every_key_stays_found(
         assert marks(store)["https://b/twin"] == "https://a/3"
 
 
+def small_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Levels of 28, 56, 112 … keys: the keys of 2, 4, 8 … articles."""
+    monkeypatch.setattr(key_index, "LEVEL0_KEYS", 2 * len(KEY_PLANES))
+    monkeypatch.setattr(key_index, "FANOUT", 2)
+
+
+def probes_per_level(store: SqlStore, keys: list[int]) -> dict[int, int]:
+    """How many of `keys` a lookup sends to each level's index (SQLite's probe encoding)."""
+    with statements(store.engine) as seen, store.engine.connect() as conn:
+        key_index.candidates(conn, keys)
+    [probes] = [json.loads(p[0]) for sql, p in seen if "json_each" in sql]
+    return dict(Counter(probe >> 40 for probe in probes))
+
+
+def assert_every_key_found(store: SqlStore, prints: dict[str, int]) -> None:
+    with store.engine.connect() as conn:
+        for url, fingerprint in prints.items():
+            hits = key_index.candidates(conn, lookup_keys(fingerprint))
+            assert {(key, found) for key, found, _ in hits} == {
+                (key, url) for key in lookup_keys(fingerprint)
+            }
+
+
+@pytest.mark.parametrize("eager_bytes", [1 << 20, 0], ids=["planned-for-the-level", "doubling"])
+def test_level_filters_turn_away_absent_keys_and_never_a_stored_one(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, eager_bytes: int
+) -> None:
+    """With levels 1 to 4 filled, a lookup of 1,000 random fingerprints sends all 14,000 keys
+    to level 0 and almost none to the deeper levels, whose filters turn away keys they do not
+    hold; every stored key is still found, whether the filters were planned for all their
+    level can hold or rebuilt as it grew."""
+    small_levels(monkeypatch)
+    monkeypatch.setattr(key_index, "EAGER_FILTER_BYTES", eager_bytes)
+    rng = random.Random(23)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(60)}
+    with SqlStore.open(f"sqlite:///{tmp_path}/store.db") as store:
+        for i, (url, fingerprint) in enumerate(prints.items()):
+            store.write([with_simhash(url, fingerprint, i)])
+        found, _ = level_counts(store)
+        assert max(found) >= 4
+        assert_every_key_found(store, prints)
+        absent = [key for _ in range(1000) for key in lookup_keys(rng.getrandbits(64))]
+        sent = probes_per_level(store, absent)
+        assert sent.get(0, 0) == (len(set(absent)) if 0 in found else 0)
+        deeper = sum(count for level, count in sent.items() if level > 0)
+        assert deeper < 0.03 * len(absent) * (len(found) - 1), sent
+
+
+def test_a_store_reads_the_filters_another_store_changed(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two stores on one SQLite file (two crawls, or a crawl and `reextract`): the reader's
+    connection keeps the filters it loaded, and reads each again once the writer's merges
+    have moved keys into its level, so it finds keys merged after it first looked."""
+    small_levels(monkeypatch)
+    rng = random.Random(24)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(48)}
+    url = f"sqlite:///{tmp_path}/store.db"
+    with SqlStore.open(url) as reader, SqlStore.open(url) as writer:
+        for i, (article, fingerprint) in enumerate(prints.items()):
+            writer.write([with_simhash(article, fingerprint, i)])
+            if i in (6, 20, 47):
+                assert_every_key_found(reader, dict(list(prints.items())[: i + 1]))
+
+
+def test_an_existing_key_index_gets_its_filters(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Revision 0007 builds a filter for each level below 0 that holds keys."""
+    from sqlalchemy import create_engine
+
+    from newscrawl.store import migrations
+
+    small_levels(monkeypatch)
+    rng = random.Random(25)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(30)}
+    url = f"sqlite:///{tmp_path}/old.db"
+    with SqlStore.open(url) as store:
+        for i, (article, fingerprint) in enumerate(prints.items()):
+            store.write([with_simhash(article, fingerprint, i)])
+        found, _ = level_counts(store)
+    engine = create_engine(url)
+    with engine.begin() as conn:  # back to 0006, as an older release left it
+        conn.exec_driver_sql("DROP TABLE simhash_key_filters")
+        conn.exec_driver_sql(f"UPDATE {migrations.VERSION_TABLE} SET version_num = '0006'")
+    engine.dispose()
+    with SqlStore.open(url) as store:
+        with store.engine.connect() as conn:
+            filtered = conn.execute(
+                select(simhash_key_filters.c.level).where(simhash_key_filters.c.bits.is_not(None))
+            ).scalars()
+            assert set(filtered) == set(found) - {0}
+        assert_every_key_found(store, prints)
+        absent = [key for _ in range(200) for key in lookup_keys(rng.getrandbits(64))]
+        assert sum(n for level, n in probes_per_level(store, absent).items() if level) < 0.03 * len(
+            absent
+        ) * len(found)
+
+
 def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None:
     """Revision 0006 moves the keys 0005 stored into the first level that holds them."""
     from sqlalchemy import create_engine
@@ -364,6 +470,7 @@ def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None
     with engine.begin() as conn:  # back to 0005's table, as an older release left it
         conn.exec_driver_sql("DROP TABLE simhash_keys")
         conn.exec_driver_sql("DROP TABLE simhash_key_levels")
+        conn.exec_driver_sql("DROP TABLE simhash_key_filters")
         conn.exec_driver_sql(
             "CREATE TABLE simhash_keys (key BIGINT NOT NULL, article_id INTEGER NOT NULL,"
             " PRIMARY KEY (key, article_id)) WITHOUT ROWID"

@@ -13,8 +13,12 @@ more than its capacity (`capacity`: `LEVEL0_KEYS` times `FANOUT` per level) all 
 move to the next level in one statement, in key order: a pass that writes each page of the
 next level once, for many keys, instead of one page per key. A key moves at most once per
 level, and there are about log_FANOUT(keys / LEVEL0_KEYS) + 1 levels: 3 up to 2,500,000
-articles, 4 up to 40,000,000. A lookup probes every level that holds keys: 14 index seeks
-per level, so the work per article grows with the logarithm of the corpus, not with it.
+articles, 4 up to 40,000,000. A lookup probes every level that holds keys, level 0 with
+all 14 keys of an article and each deeper level with those of its keys the level's Bloom
+filter (`newscrawl.store.key_filter`, in `simhash_key_filters`) lets through: 0.8% of keys
+the level does not hold. The filters change only when a merge moves keys, so a process
+reads one again only when its generation has moved; a key removed from a level leaves its
+bits behind, a false positive, never a missed key.
 
 `simhash_key_levels` counts the keys each level has received since it was last emptied
 (keys deleted since are not subtracted): the trigger of a merge, and the list of levels a
@@ -34,6 +38,7 @@ import json
 from collections.abc import Collection, Iterable
 from typing import Any
 
+import numpy as np
 from sqlalchemy import (
     BigInteger,
     Connection,
@@ -52,7 +57,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 
 from newscrawl.store.dialect import in_values, upsert
-from newscrawl.store.schema import articles, simhash_key_levels, simhash_keys
+from newscrawl.store.key_filter import BITS_PER_KEY, KeyFilter
+from newscrawl.store.schema import articles, simhash_key_filters, simhash_key_levels, simhash_keys
 
 LEVEL0_KEYS = 140_000
 """Keys level 0 holds before it is merged: those of 10,000 articles, about 500 pages of
@@ -61,6 +67,11 @@ FANOUT = 16
 """How many times the previous level's capacity a level holds. Larger means fewer levels
 to probe and to move each key through, but more passes over the next level per key
 moved."""
+EAGER_FILTER_BYTES = 64 << 20
+"""A level's filter is planned for all the keys the level can hold when that takes at most
+this much memory (levels 1 and 2: 3 and 48 MB), so it is only ever added to. A deeper
+level's is planned for twice its keys and rebuilt from them when it outgrows that: each
+rebuild reads the level (0.4 µs a key), paid once per doubling."""
 
 _COLUMNS = ["level", "key", "article_id"]
 
@@ -82,9 +93,10 @@ def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, 
     """(key, canonical_url, simhash) for each stored article having one of `keys`: the rows
     a near-duplicate check fetches."""
     levels = _levels(conn) if keys else []
-    if not levels:
+    probes = _probes(conn, keys, levels) if levels else {}
+    if not probes:
         return []
-    matches = conn.execute(_key_matches(conn, keys, levels)).all()
+    matches = conn.execute(_key_matches(conn, probes)).all()
     if not matches:
         return []
     found = {
@@ -119,7 +131,7 @@ def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
     held = dict(conn.execute(counts).all())
     level = 0
     while held.get(level, 0) > capacity(level):  # a level fills only by a merge into it
-        held[level + 1] = held.get(level + 1, 0) + _merge(conn, level)
+        held[level + 1] = held.get(level + 1, 0) + _merge(conn, level, held)
         level += 1
 
 
@@ -169,9 +181,17 @@ def _count(conn: Connection, level: int, added: int) -> None:
     )
 
 
-def _merge(conn: Connection, level: int) -> int:
-    """Move every key of `level` to the next level, in key order; count and return them.
-    SQLite has one writer at a time, so nothing is written meanwhile."""
+def _merge(conn: Connection, level: int, held: dict[int, int]) -> int:
+    """Move every key of `level` to the next level, in key order; count and return them,
+    and bring both levels' filters up to date (`held`: the keys each level is counted to
+    hold). SQLite has one writer at a time, so nothing is written meanwhile."""
+    target = level + 1
+    expected = held.get(target, 0) + held.get(level, 0)
+    target_filter = _filters(conn).get(target)
+    if target_filter is not None and expected <= target_filter.planned:
+        target_filter.add(_keys_at(conn, level))
+    else:
+        target_filter = None  # built from the level's keys once they are there
     source = (
         select(literal(level + 1, SmallInteger), simhash_keys.c.key, simhash_keys.c.article_id)
         .where(simhash_keys.c.level == level)
@@ -185,21 +205,102 @@ def _merge(conn: Connection, level: int) -> int:
         update(simhash_key_levels).where(simhash_key_levels.c.level == level).values(key_count=0)
     )
     _count(conn, level + 1, moved)
+    if level > 0:
+        _save_filter(conn, level, None)
+    if target_filter is None:
+        rebuild_filter(conn, target, expected)
+    else:
+        _save_filter(conn, target, target_filter)
     return int(moved)
 
 
-def _key_matches(conn: Connection, keys: Collection[int], levels: list[int]) -> Any:
-    """``(key, article_id)`` of the rows matching `keys` at `levels`: a join of the batch's
-    keys with the index, one seek per key and level (in key order, for locality).
+def rebuild_filter(conn: Connection, level: int, keys: int) -> None:
+    """Build `level`'s filter from the keys stored there (counted to be `keys`) and store it:
+    planned for all the level can hold where that fits `EAGER_FILTER_BYTES`, else for twice
+    its keys."""
+    full = capacity(level) + capacity(level - 1)
+    eager = full * BITS_PER_KEY // 8 <= EAGER_FILTER_BYTES
+    level_filter = KeyFilter(full if eager else 2 * keys)
+    level_filter.add(_keys_at(conn, level))
+    _save_filter(conn, level, level_filter)
+
+
+def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[int, list[int]]:
+    """The keys worth a seek at each level: every key at a level without a filter (level 0,
+    and PostgreSQL's only level), else those its filter lets through."""
+    wanted = np.fromiter(sorted(keys), np.uint64, len(keys))
+    filters = _filters(conn) if merges_levels(conn) else {}
+    probes: dict[int, list[int]] = {}
+    for level in levels:
+        level_filter = filters.get(level)
+        chosen = wanted if level_filter is None else wanted[level_filter.might_hold(wanted)]
+        if len(chosen):
+            probes[level] = chosen.tolist()
+    return probes
+
+
+_FILTERS = "newscrawl.key_filters"
+"""The key of `Connection.info` (kept with the database connection, across checkouts) where
+a connection keeps the filters it has loaded: {level: (generation, filter or None)}."""
+
+
+def _filters(conn: Connection) -> dict[int, KeyFilter]:
+    """The current filter of each level that has one, read from the database only when its
+    generation moved since this connection last read it (another process merged)."""
+    held: dict[int, tuple[int, KeyFilter | None]] = conn.info.setdefault(_FILTERS, {})
+    generations = select(simhash_key_filters.c.level, simhash_key_filters.c.generation)
+    for level, generation in conn.execute(generations).all():
+        if level not in held or held[level][0] != generation:
+            planned, bits = conn.execute(
+                select(simhash_key_filters.c.planned_keys, simhash_key_filters.c.bits).where(
+                    simhash_key_filters.c.level == level
+                )
+            ).one()
+            loaded = None if bits is None else KeyFilter.from_bytes(planned, bits)
+            held[level] = (generation, loaded)
+    return {level: level_filter for level, (_, level_filter) in held.items() if level_filter}
+
+
+def _save_filter(conn: Connection, level: int, level_filter: KeyFilter | None) -> None:
+    """Store `level`'s filter (None: the level is empty) under a new generation. Every
+    connection, this one too, reads it back when it next looks up: a generation cached here
+    before the transaction commits would outlive a rollback and might be reused."""
+    generation = conn.execute(
+        select(func.coalesce(func.max(simhash_key_filters.c.generation), 0) + 1)
+    ).scalar_one()
+    stmt = upsert(conn)(simhash_key_filters).values(
+        level=level,
+        generation=generation,
+        planned_keys=None if level_filter is None else level_filter.planned,
+        bits=None if level_filter is None else level_filter.to_bytes(),
+    )
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[simhash_key_filters.c.level],
+            set_={c: stmt.excluded[c] for c in ("generation", "planned_keys", "bits")},
+        )
+    )
+
+
+def _keys_at(conn: Connection, level: int) -> np.ndarray:
+    """Every key stored at `level`, to build or extend its filter from."""
+    rows = conn.exec_driver_sql("SELECT key FROM simhash_keys WHERE level = ?", (level,))
+    return np.fromiter((key for (key,) in rows), np.uint64)
+
+
+def _key_matches(conn: Connection, probes: dict[int, list[int]]) -> Any:
+    """``(key, article_id)`` of the rows matching the keys `probes` lists for each level: a
+    join of those keys with the index, one seek per key and level (in key order, for
+    locality).
 
     Not ``key IN (…)``: PostgreSQL estimates that from table statistics and, without them
     (a fresh table, no ANALYZE yet), reads the whole table. Here the keys come from a table
     function (SQLite's ``json_each`` over one JSON parameter, PostgreSQL's ``unnest`` of one
     array), and PostgreSQL probes the index per key in a LATERAL subquery whose ``OFFSET 0``
     keeps the planner from flattening it into a join that may scan the table."""
-    ordered = sorted(keys)
-    if conn.dialect.name == "postgresql":
-        at_levels = in_values(conn, simhash_keys.c.level, levels)
+    if conn.dialect.name == "postgresql":  # one level: no filter ever narrows a level's keys
+        [(level, ordered)] = probes.items()
+        at_levels = in_values(conn, simhash_keys.c.level, [level])
         array = bindparam("keys", ordered, type_=postgresql.ARRAY(BigInteger))
         probe = func.unnest(array).table_valued("key").render_derived(name="probe")
         per_key = (
@@ -209,10 +310,15 @@ def _key_matches(conn: Connection, keys: Collection[int], levels: list[int]) -> 
             .lateral("matched")
         )
         return select(per_key.c.key, per_key.c.article_id).select_from(probe).join(per_key, true())
-    # CROSS JOIN fixes SQLite's join order: its planner would otherwise scan a whole level
-    # and the probe keys for each row of it.
-    levels_list = ", ".join(str(int(level)) for level in levels)
+    # A probe is level * 2**40 + key (keys are below 2**36), split again in SQL. CROSS JOIN
+    # fixes SQLite's join order: its planner would otherwise scan a whole level and the
+    # probe keys for each row of it.
+    encoded = [level << _LEVEL_SHIFT | key for level, keys in probes.items() for key in keys]
     return text(
-        "SELECT k.key, k.article_id FROM json_each(:keys) AS probe CROSS JOIN simhash_keys AS k"
-        f" WHERE k.level IN ({levels_list}) AND k.key = probe.value"
-    ).bindparams(keys=json.dumps(ordered))
+        "SELECT k.key, k.article_id FROM json_each(:probes) AS probe CROSS JOIN simhash_keys AS k"
+        f" WHERE k.level = probe.value >> {_LEVEL_SHIFT}"
+        f" AND k.key = probe.value & {(1 << _LEVEL_SHIFT) - 1}"
+    ).bindparams(probes=json.dumps(encoded))
+
+
+_LEVEL_SHIFT = 40

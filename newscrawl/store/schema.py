@@ -2,9 +2,9 @@
 upgrades them.
 
 `articles` has one column per stored field of `newscrawl.article.FIELDS` (typed by its kind);
-`aliases` maps other URLs to an article; `simhash_keys` (with `simhash_key_levels`) indexes
-near-duplicates. `ensure_schema` runs on every open (see there); the migrations live in
-`newscrawl/store/migrations`.
+`aliases` maps other URLs to an article; `simhash_keys` (with `simhash_key_levels` and
+`simhash_key_filters`) indexes near-duplicates. `ensure_schema` runs on every open (see
+there); the migrations live in `newscrawl/store/migrations`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     SmallInteger,
     Table,
@@ -138,6 +139,18 @@ simhash_key_levels = Table(
     # The keys each level of simhash_keys has received since it was last merged.
     Column("level", SmallInteger, primary_key=True, autoincrement=False),
     Column("key_count", BigInteger, nullable=False),
+)
+
+simhash_key_filters = Table(
+    "simhash_key_filters",
+    metadata,
+    # newscrawl.store.key_filter's Bloom filter of each level below 0 of simhash_keys (SQLite
+    # only): `generation` grows at every change, so a process knows when the filter it holds
+    # is stale; no row, or no bits, means the level is probed for every key.
+    Column("level", SmallInteger, primary_key=True, autoincrement=False),
+    Column("generation", BigInteger, nullable=False),
+    Column("planned_keys", BigInteger),
+    Column("bits", LargeBinary),
 )
 
 aliases = Table(

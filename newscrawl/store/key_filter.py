@@ -1,0 +1,77 @@
+"""A Bloom filter over near-duplicate keys: which keys a level of the key index cannot hold.
+
+A lookup probes every level of `newscrawl.store.key_index` for each of a batch's 14,000
+keys, and nearly every probe misses (a random key matches a stored one with probability
+about 10**-3 at a million articles). Once a level outgrows the page cache each miss still
+costs a page read: with 1,000,000 articles stored the two deep levels took 55 of the 80 ms a
+batch spent looking up (BENCHMARKS.md, issue 18). A Bloom filter (Bloom 1970) answers "not
+here" from memory for all but 0.8% of those keys, and never for a key the level
+holds; LevelDB and RocksDB keep one per sorted run for the same reason.
+
+Each key sets `HASHES` bits, chosen by double hashing (Kirsch and Mitzenmacher 2006) of the
+splitmix64 mix of the key, so the filter is a pure function of the keys added and can be
+stored and loaded as bytes. Keys are never taken out: a key deleted from the level only
+leaves a false positive behind.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+BITS_PER_KEY = 10
+"""Filter bits per key the filter is planned for: with `HASHES` = 7 that lets through
+(1 - e**(-7 / 10))**7 = 0.8% of the keys the level does not hold."""
+HASHES = 7
+
+_Keys = npt.NDArray[np.uint64]
+
+
+class KeyFilter:
+    """A Bloom filter sized for `planned` keys; holding more only raises its false positives."""
+
+    def __init__(self, planned: int, bits: npt.NDArray[np.uint8] | None = None) -> None:
+        self.planned = max(1, planned)
+        size = -(-self.planned * BITS_PER_KEY // 8)  # bytes, rounded up
+        self._bits = np.zeros(size, np.uint8) if bits is None else bits
+        if self._bits.shape != (size,):
+            raise ValueError(f"a filter planned for {planned} keys has {size} bytes")
+        self._modulus = np.uint64(8 * size)
+
+    @classmethod
+    def from_bytes(cls, planned: int, data: bytes) -> KeyFilter:
+        """The filter `to_bytes` wrote for `planned` keys."""
+        return cls(planned, np.frombuffer(data, np.uint8).copy())
+
+    def to_bytes(self) -> bytes:
+        return self._bits.tobytes()
+
+    def add(self, keys: _Keys) -> None:
+        """Set the bits of `keys` (any count: built in slices to bound the memory)."""
+        for start in range(0, len(keys), 1 << 20):
+            positions = self._positions(keys[start : start + (1 << 20)]).ravel()
+            np.bitwise_or.at(self._bits, positions >> 3, (1 << (positions & 7)).astype(np.uint8))
+
+    def might_hold(self, keys: _Keys) -> npt.NDArray[np.bool_]:
+        """For each of `keys`, False where the filter's level surely does not hold it."""
+        positions = self._positions(keys)
+        set_bits = (self._bits[positions >> 3] >> (positions & 7).astype(np.uint8)) & 1
+        return np.asarray(set_bits.all(axis=1))
+
+    def _positions(self, keys: _Keys) -> _Keys:
+        """The `HASHES` bit positions of each key, one row per key."""
+        first = _mix(keys)
+        step = _mix(first) | np.uint64(1)
+        rounds = np.arange(HASHES, dtype=np.uint64)
+        with np.errstate(over="ignore"):  # the sums wrap around modulo 2**64 on purpose
+            return (first[:, None] + rounds * step[:, None]) % self._modulus
+
+
+def _mix(values: _Keys) -> _Keys:
+    """splitmix64's finaliser (Steele et al. 2014): every input bit moves every output bit,
+    so keys that differ in a few bits land on unrelated positions."""
+    with np.errstate(over="ignore"):
+        z = values + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
