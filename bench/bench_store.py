@@ -44,7 +44,7 @@ from sqlalchemy import Engine, text
 
 from newscrawl.fingerprint import KEY_PLANES, NEAR_DUPLICATE_BITS, lookup_keys
 from newscrawl.store import ArticleRecord
-from newscrawl.store.key_index import bulk_level, merges_levels
+from newscrawl.store.key_index import bulk_level, merges_levels, rebuild_filter
 from newscrawl.store.key_index import candidates as near_twin_candidates
 from newscrawl.store.sql import SqlStore
 
@@ -210,7 +210,7 @@ def numpy_keys(fingerprints: np.ndarray) -> np.ndarray:
 
 def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
     """`count` bodiless articles with random simhashes and their keys, loaded in bulk into
-    the level of the key index revision 0006 would put them in."""
+    the level of the key index revision 0006 would put them in, with that level's filter."""
     rng = np.random.default_rng(7)
     fingerprints = rng.integers(0, 2**64, size=count, dtype=np.uint64)
     keys = numpy_keys(fingerprints)
@@ -275,6 +275,9 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
         raw.commit()
     finally:
         raw.close()
+    if merges_levels(engine) and level > 0:  # as revision 0007 builds it for a stored level
+        with engine.begin() as conn:
+            rebuild_filter(conn, level, len(flat))
 
 
 def keys_only(url: str, count: int) -> dict[str, Any]:
