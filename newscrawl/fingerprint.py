@@ -101,12 +101,23 @@ def normalise(text: str) -> str:
     with characters replaced by their compatibility decompositions), and what is left is
     usually normalised already: 0.07 ms. The last few are kept: a body is normalised for its
     content hash and its simhash."""
-    folded = text
-    for character in set(_COMMON_FOLD.findall(text)):  # a few distinct ones, many times each
-        folded = folded.replace(character, _COMMON_FOLDS[character])
+    folded = _fold_common(text)
     if not unicodedata.is_normalized("NFKC", folded):
         folded = unicodedata.normalize("NFKC", folded)
     return "".join(folded.split())
+
+
+def _fold_common(text: str) -> str:
+    """`text` with each `_COMMON_FOLDS` character replaced by its NFKC form. A body holds a
+    few distinct ones, each many times: each is found by one search that resumes where it
+    stopped (nothing before holds one) and replaced everywhere at once, where collecting
+    every match (``findall``) built a string per match (a third of `normalise`'s
+    instructions)."""
+    at = 0
+    while found := _COMMON_FOLD.search(text, at):
+        text = text.replace(found[0], _COMMON_FOLDS[found[0]])
+        at = found.start()
+    return text
 
 
 @lru_cache(maxsize=4)
