@@ -286,10 +286,10 @@ def _save_filter(conn: Connection, level: int, level_filter: KeyFilter | None) -
 
 
 def _keys_at(conn: Connection, level: int) -> Iterator[np.ndarray]:
-    """Every key stored at `level`, one plane at a time (a tenth of a key index of ten million
-    articles is 10 million keys, not 140), to build or extend its filter from: each plane's
-    keys as one string of numbers parsed by numpy, three times as fast as a row per key
-    (0.16 against 0.47 s for a million keys)."""
+    """Every key stored at `level`, to build or extend its filter from, one plane at a time
+    (one plane of ten million articles' keys is 10 million keys, not 140): each plane's keys
+    as one string of numbers parsed by numpy, three times as fast as a row per key (0.16
+    against 0.47 s for a million keys)."""
     for plane in range(len(KEY_PLANES)):
         listed = conn.exec_driver_sql(
             "SELECT group_concat(key) FROM simhash_keys WHERE level = ? AND key BETWEEN ? AND ?",
