@@ -325,6 +325,18 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def growth(rows: list[dict[str, Any]]) -> str:
+    """Issue 18's ratio, the largest size's rate over the smallest's, for both rates: the
+    fill's second half counts every merge and checkpoint; ten timed batches may miss them
+    or land on the ones the fill has just caused."""
+    first, last = rows[0], rows[-1]
+    ratios = ", ".join(
+        f"{column} {last[column] / first[column]:.2f}"
+        for column in ("inserts/s (fill, 2nd half)", "inserts/s")
+    )
+    return f"inserts/s at {last['stored']:,} / at {first['stored']:,}: {ratios} (target >= 0.8)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10k,100k,1m", help="stored articles to measure at")
@@ -351,6 +363,8 @@ def main() -> None:
             limit = f"near-duplicate bits {args.near_duplicate_bits}"
             timed = f"batches of {BATCH:,}, {MEASURED} timed per size"
             print(f"\n{name}, {limit}, {timed}\n\n{table(rows)}", flush=True)
+            if len(rows) > 1:
+                print(growth(rows), flush=True)
     RESULTS.parent.mkdir(exist_ok=True)
     name = "store_keys_only.json" if args.keys_only else f"store_{args.near_duplicate_bits}.json"
     RESULTS.with_name(name).write_text(json.dumps(results, indent=2))
