@@ -231,13 +231,15 @@ def rebuild_filter(conn: Connection, level: int, held: int) -> None:
 def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[int, list[int]]:
     """The keys worth a seek at each level: every key at a level without a filter (level 0,
     and PostgreSQL's only level), else those its filter lets through."""
-    wanted = np.fromiter(sorted(keys), np.uint64, len(keys))
+    ordered = sorted(keys)
     filters = _filters(conn) if merges_levels(conn) else {}
+    wanted = np.array(ordered, np.uint64) if filters else None
     probes: dict[int, list[int]] = {}
     for level in levels:
         level_filter = filters.get(level)
-        chosen = wanted if level_filter is None else wanted[level_filter.might_hold(wanted)]
-        if len(chosen):
+        if level_filter is None or wanted is None:
+            probes[level] = ordered
+        elif len(chosen := wanted[level_filter.might_hold(wanted)]):
             probes[level] = chosen.tolist()
     return probes
 
