@@ -72,7 +72,7 @@ EAGER_FILTER_BYTES = 64 << 20
 """A level's filter is planned for all the keys the level can hold when that takes at most
 this much memory (levels 1 and 2: 3 and 48 MB), so it is only ever added to. A deeper
 level's is planned for twice its keys and rebuilt from them when it outgrows that: each
-rebuild reads the level (0.4 µs a key), paid once per doubling."""
+rebuild reads the level (0.16 µs a key, `_keys_at`), paid once per doubling."""
 
 _COLUMNS = ["level", "key", "article_id"]
 
@@ -233,11 +233,13 @@ def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[
     and PostgreSQL's only level), else those its filter lets through."""
     ordered = sorted(keys)
     filters = _filters(conn) if merges_levels(conn) else {}
-    wanted = np.array(ordered, np.uint64) if filters else None
+    if not filters:
+        return {level: ordered for level in levels}
+    wanted = np.array(ordered, np.uint64)
     probes: dict[int, list[int]] = {}
     for level in levels:
         level_filter = filters.get(level)
-        if level_filter is None or wanted is None:
+        if level_filter is None:
             probes[level] = ordered
         elif len(chosen := wanted[level_filter.might_hold(wanted)]):
             probes[level] = chosen.tolist()
