@@ -47,6 +47,7 @@ from newscrawl.store.base import (
     StoreError,
     StoreUnavailable,
     WriteOutcome,
+    driver_reason,
 )
 from newscrawl.store.dialect import in_values, upsert
 from newscrawl.store.migrations import UnknownRevision
@@ -83,10 +84,11 @@ def _replace_keys(
     fingerprints: dict[str, int],
     keys_of: dict[str, list[int]],
     was: dict[str, tuple[int, int | None]],
-) -> None:
+) -> list[int]:
     """Index the keys of the new and changed articles' fingerprints (`keys_of`), dropping
     the keys of an updated article's old fingerprint; `was` holds the stored articles' ids
-    and fingerprints. An article whose fingerprint did not change keeps its rows."""
+    and fingerprints. An article whose fingerprint did not change keeps its rows. Returns
+    the key index's levels its merges emptied (`key_index.add`)."""
     stale: list[tuple[int, int]] = []
     for url in changed:
         row_id, old = was.get(url, (0, None))
@@ -95,7 +97,7 @@ def _replace_keys(
     key_index.remove(conn, stale)
     fresh = [url for url in keys_of if url not in was or was[url][1] != fingerprints[url]]
     if not fresh:
-        return
+        return []
     ids = {url: row_id for url, (row_id, _) in was.items()}
     if inserted := [url for url in fresh if url not in ids]:  # their ids are new
         ids.update(
@@ -105,7 +107,7 @@ def _replace_keys(
                 )
             ).all()
         )
-    key_index.add(conn, [(key, ids[url]) for url in fresh for key in keys_of[url]])
+    return key_index.add(conn, [(key, ids[url]) for url in fresh for key in keys_of[url]])
 
 
 def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
@@ -151,14 +153,6 @@ def shown_url(url: str | URL) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
         return "(an unparsable URL)"
-
-
-def driver_reason(error: BaseException) -> str:
-    """The first line of the driver's own message: SQLAlchemy's wrapper adds the statement,
-    a link and, for psycopg, a hint line, none of which says more."""
-    reason = getattr(error, "orig", None) or error
-    lines = str(reason).strip().splitlines()
-    return lines[0] if lines else type(reason).__name__
 
 
 def parse_store_url(url: str, *, create: bool = True) -> URL:
@@ -269,15 +263,18 @@ class SqlStore(Store):
             return {}
         try:
             with self._engine.begin() as conn:
-                return self._write(conn, batch, changed_at)
+                outcomes, emptied_levels = self._write(conn, batch, changed_at)
         except SQLAlchemyError as exc:
             raise StoreError(
                 f"writing {len(batch)} articles to {self._shown_url} failed: {driver_reason(exc)}"
             ) from exc
+        key_index.vacuum(self._engine, emptied_levels)
+        return outcomes
 
     def _write(
         self, conn: Connection, batch: list[ArticleRecord], changed_at: datetime | None
-    ) -> dict[str, WriteOutcome]:
+    ) -> tuple[dict[str, WriteOutcome], list[int]]:
+        """The batch's outcomes, and the key index's levels emptied by merges."""
         urls = [r.canonical_url for r in batch]
         found = conn.execute(
             select(
@@ -339,10 +336,11 @@ class SqlStore(Store):
             )
         if alias_rows:
             conn.execute(upsert(conn)(aliases).on_conflict_do_nothing(), alias_rows)
-        if self._detect:
-            was = {url: (row_id, fingerprint) for url, _, row_id, fingerprint in found}
-            _replace_keys(conn, [r.canonical_url for r in changed], fingerprints, keys_of, was)
-        return outcomes
+        if not self._detect:
+            return outcomes, []
+        was = {url: (row_id, fingerprint) for url, _, row_id, fingerprint in found}
+        changed_urls = [r.canonical_url for r in changed]
+        return outcomes, _replace_keys(conn, changed_urls, fingerprints, keys_of, was)
 
     def _upsert(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         """Insert or update keyed on the canonical URL; `first_seen` never moves,
