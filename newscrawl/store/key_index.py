@@ -58,13 +58,11 @@ from sqlalchemy import (
     SmallInteger,
     bindparam,
     delete,
-    exists,
     func,
     literal,
     select,
     text,
     true,
-    union_all,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -119,7 +117,8 @@ def bulk_level(keys: int) -> int:
 def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, int]]:
     """(key, canonical_url, simhash) for each stored article having one of `keys`: the rows
     a near-duplicate check fetches."""
-    probes = _probes(conn, keys) if keys else {}
+    levels = _levels(conn) if keys else []
+    probes = _probes(conn, keys, levels) if levels else {}
     if not probes:
         return []
     matches = conn.execute(_key_matches(conn, probes)).all()
@@ -234,11 +233,14 @@ def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
 
 
 def _levels(conn: Connection) -> list[int]:
-    """The levels holding keys, in order, as counted (on PostgreSQL, with level 0, which is
-    not counted there)."""
+    """The levels that may hold keys, in order: on SQLite those counted to; on PostgreSQL,
+    where level 0 is not counted and another writer may merge between this read and the
+    probes, every level down to one below the deepest counted."""
     held = select(simhash_key_levels.c.level).where(simhash_key_levels.c.key_count > 0)
     levels = list(conn.execute(held.order_by(simhash_key_levels.c.level)).scalars())
-    return sorted({0, *levels}) if conn.dialect.name == "postgresql" else levels
+    if conn.dialect.name != "postgresql":
+        return levels
+    return list(range(min(max(levels, default=0) + 2, KEY_LEVELS)))
 
 
 def _count(conn: Connection, level: int, added: int) -> None:
@@ -320,15 +322,11 @@ def rebuild_filter(conn: Connection, level: int, held: int) -> None:
     _save_filter(conn, level, level_filter)
 
 
-def _probes(conn: Connection, keys: Collection[int]) -> dict[int, list[int]]:
-    """The keys worth a seek at each level: every key at a level without a filter (level 0),
-    else those its filter lets through. On PostgreSQL every key at every level: the lookup
-    itself passes over the levels that hold no keys (`_key_matches`)."""
+def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[int, list[int]]:
+    """The keys worth a seek at each level: every key at a level without a filter (level 0,
+    and every level on PostgreSQL), else those its filter lets through."""
     ordered = sorted(keys)
-    if conn.dialect.name == "postgresql":
-        return {level: ordered for level in range(KEY_LEVELS)}
-    levels = _levels(conn)
-    filters = _filters(conn)
+    filters = _filters(conn) if keeps_filters(conn) else {}
     if not filters:
         return {level: ordered for level in levels}
     wanted = np.array(ordered, np.uint64)
@@ -406,17 +404,20 @@ def _key_matches(conn: Connection, probes: dict[int, list[int]]) -> Any:
     Not ``key IN (…)``: PostgreSQL estimates that from table statistics and, without them
     (a fresh table, no ANALYZE yet), reads the whole table. Here the keys come from a table
     function (SQLite's ``json_each`` over one JSON parameter, PostgreSQL's ``unnest`` of one
-    array), and PostgreSQL probes each level's index per key in a LATERAL subquery whose
-    ``OFFSET 0`` keeps the planner from flattening it into a join that may scan the table.
-    One subquery per level, each naming its level: given all the levels at once
-    (``level = ANY(…)``), each level's index was searched once for every level named. A
-    level below 0 whose count is 0 is passed over, as counted in the statement's own
-    snapshot: a merge another writer commits between two statements cannot hide keys it
-    moved from a lookup that read the counts first."""
+    array), and PostgreSQL probes the index per key in a LATERAL subquery whose ``OFFSET 0``
+    keeps the planner from flattening it into a join that may scan the table."""
     if conn.dialect.name == "postgresql":  # no filters: every level is probed for every key
         ordered = next(iter(probes.values()))
+        at_levels = simhash_keys.c.level.in_(list(probes))  # the partitions to read
         array = bindparam("keys", ordered, type_=postgresql.ARRAY(BigInteger))
-        return union_all(*(_pg_matches_at(level, array) for level in probes))
+        probe = func.unnest(array).table_valued("key").render_derived(name="probe")
+        per_key = (
+            select(simhash_keys.c.key, simhash_keys.c.article_id)
+            .where(at_levels, simhash_keys.c.key == probe.c.key)
+            .offset(0)
+            .lateral("matched")
+        )
+        return select(per_key.c.key, per_key.c.article_id).select_from(probe).join(per_key, true())
     # A probe is level * 2**40 + key (keys are below 2**36), split again in SQL. CROSS JOIN
     # fixes SQLite's join order: its planner would otherwise scan a whole level and the
     # probe keys for each row of it.
@@ -429,20 +430,3 @@ def _key_matches(conn: Connection, probes: dict[int, list[int]]) -> Any:
 
 
 _LEVEL_SHIFT = 40
-
-
-def _pg_matches_at(level: int, keys: Any) -> Any:
-    """PostgreSQL: the rows of `level` matching the array parameter `keys`, one index probe
-    per key, none where the level is counted to hold no keys (see `_key_matches`)."""
-    probe = func.unnest(keys).table_valued("key").render_derived(name=f"probe_{level}")
-    per_key = (
-        select(simhash_keys.c.key, simhash_keys.c.article_id)
-        .where(simhash_keys.c.level == level, simhash_keys.c.key == probe.c.key)
-        .offset(0)
-        .lateral(f"matched_{level}")
-    )
-    matches = select(per_key.c.key, per_key.c.article_id).select_from(probe).join(per_key, true())
-    if level == 0:  # not counted on PostgreSQL
-        return matches
-    held = exists().where(simhash_key_levels.c.level == level, simhash_key_levels.c.key_count > 0)
-    return matches.where(held)
