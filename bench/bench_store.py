@@ -44,7 +44,7 @@ from sqlalchemy import Engine, text
 
 from newscrawl.fingerprint import KEY_PLANES, NEAR_DUPLICATE_BITS, lookup_keys
 from newscrawl.store import ArticleRecord
-from newscrawl.store.key_index import bulk_level, keeps_filters, rebuild_filter
+from newscrawl.store.key_index import bulk_level, merges_levels, rebuild_filter
 from newscrawl.store.key_index import candidates as near_twin_candidates
 from newscrawl.store.sql import SqlStore
 
@@ -147,14 +147,13 @@ def lookup_micros(store: SqlStore, count: int) -> float:
 
 def sizes(engine: Engine) -> tuple[int, int]:
     """Bytes of the whole store and of the key index (SQLite: the file after a checkpoint;
-    PostgreSQL: the tables, the key index's level partitions, with their indexes and TOAST)."""
+    PostgreSQL: the tables with their indexes and TOAST)."""
     with engine.connect() as conn:
         if engine.dialect.name == "postgresql":
             total, keys = conn.execute(
                 text(
                     "SELECT sum(pg_total_relation_size(c.oid)),"
-                    " sum(pg_total_relation_size(c.oid))"
-                    " FILTER (WHERE c.relname ~ '^simhash_keys_[0-9]+$')"
+                    " sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname = 'simhash_keys')"
                     " FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace"
                     " AND c.relkind = 'r'"
                 )
@@ -222,7 +221,7 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
     order = np.argsort(flat, kind="stable")
     flat, ids = flat[order], ids[order]
     signed = fingerprints.astype(np.int64)  # the store's BIGINT holds the two's complement
-    level = bulk_level(len(flat))
+    level = bulk_level(engine, len(flat))
     stamp = START.isoformat()
     raw = engine.raw_connection()
     try:
@@ -269,14 +268,14 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
                         )
                     ),
                 )
-        if level > 0 or engine.dialect.name == "sqlite":  # as revision 0008 counts them
+        if merges_levels(engine):  # PostgreSQL counts no level
             cursor.execute(
                 f"INSERT INTO simhash_key_levels (level, key_count) VALUES ({level}, {len(flat)})"
             )
         raw.commit()
     finally:
         raw.close()
-    if keeps_filters(engine) and level > 0:  # as revision 0007 builds it for a stored level
+    if merges_levels(engine) and level > 0:  # as revision 0007 builds it for a stored level
         with engine.begin() as conn:
             rebuild_filter(conn, level, len(flat))
 

@@ -26,9 +26,7 @@ from store_support import article_text, db_url_fixture, record  # noqa: F401 (fi
 from newscrawl.fingerprint import GUARANTEED_BITS, KEY_PLANES, hamming, lookup_keys
 from newscrawl.store import ArticleRecord, key_index
 from newscrawl.store.schema import (
-    KEY_LEVELS,
     articles,
-    key_level_partition,
     simhash_key_filters,
     simhash_key_levels,
     simhash_keys,
@@ -262,16 +260,12 @@ def test_sqlite_lookup_searches_the_key_index(tmp_path: Any) -> None:
 
 
 def test_postgresql_lookup_probes_the_key_index_without_statistics() -> None:
-    """20,000 articles: level 0 has been merged into level 1 twice, and a lookup probes the
-    index of each level's table (and of the empty level below, see `key_index._levels`)
-    once per key, though no table was ever analysed."""
     from store_support import pg_schema
 
     rng = random.Random(4)
-    key_tables = [key_level_partition(level) for level in range(KEY_LEVELS)]
     with pg_schema() as url, SqlStore.open(url) as store:
         with store.engine.begin() as conn:
-            for table in ["articles", *key_tables]:  # no autovacuum: no ANALYZE either
+            for table in ("articles", "simhash_keys"):  # no autovacuum: no ANALYZE either
                 conn.execute(text(f"ALTER TABLE {table} SET (autovacuum_enabled = off)"))
         stored = [rng.getrandbits(64) for _ in range(20_000)]
         for start in range(0, len(stored), 2000):
@@ -281,19 +275,17 @@ def test_postgresql_lookup_probes_the_key_index_without_statistics() -> None:
                     for i, fp in enumerate(stored[start : start + 2000], start)
                 ]
             )
-        found, counted = level_counts(store)
-        assert set(found) == {0, 1} and counted == {1: found[1]}, (found, counted)
         with store.engine.connect() as conn:
             never_analyzed = conn.execute(
                 select(func.count())
                 .select_from(text("pg_stat_user_tables"))
                 .where(
                     text("schemaname = current_schema()"),
-                    text("relname IN ('articles', 'simhash_keys_0', 'simhash_keys_1')"),
+                    text("relname IN ('articles', 'simhash_keys')"),
                     text("coalesce(last_analyze, last_autoanalyze) IS NULL"),
                 )
             ).scalar_one()
-            assert never_analyzed == 3
+            assert never_analyzed == 2
             assert not conn.execute(
                 text("SELECT count(*) FROM pg_stats WHERE schemaname = current_schema()")
             ).scalar_one()
@@ -305,10 +297,8 @@ def test_postgresql_lookup_probes_the_key_index_without_statistics() -> None:
                 for sql, p in lookups
             ]
     keys_plan, articles_plan = plans
-    assert "AND (key = probe.key))" in keys_plan, keys_plan
-    for level in (0, 1, 2):  # levels 3 to 5 are not read
-        assert f"simhash_keys_{level}_pkey" in keys_plan, keys_plan
-    assert "simhash_keys_3_pkey" not in keys_plan and "Seq Scan" not in keys_plan, keys_plan
+    assert "AND (key = probe.key))" in keys_plan and "Index Cond: ((level = ANY" in keys_plan
+    assert "simhash_keys_pkey" in keys_plan and "Seq Scan" not in keys_plan, keys_plan
     assert "articles_pkey" in articles_plan and "Seq Scan" not in articles_plan, articles_plan
 
 
@@ -332,10 +322,10 @@ def level_counts(store: SqlStore) -> tuple[dict[int, int], dict[int, int]]:
 def test_full_levels_merge_down_and_every_key_stays_found(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Levels of 28, 56, 112 … keys (2, 4, 8 … articles): 40 articles written one by one go
-    through merges into level 4; each key is still where a lookup finds it, the counts match
-    the rows (PostgreSQL counts no level 0), and an updated article's old keys are gone from
-    whichever level held them."""
+    """Levels of 28, 56, 112 … keys (2, 4, 8 … articles): on SQLite, 40 articles written one
+    by one go through merges into level 4 (PostgreSQL keeps them all at level 0); each key is
+    still where a lookup finds it, the counts match the rows, and an updated article's old
+    keys are gone from whichever level held them."""
     monkeypatch.setattr(key_index, "LEVEL0_KEYS", 2 * len(KEY_PLANES))
     monkeypatch.setattr(key_index, "FANOUT", 2)
     rng = random.Random(21)
@@ -344,12 +334,12 @@ def test_full_levels_merge_down_and_every_key_stays_found(
         for i, (url, fingerprint) in enumerate(prints.items()):
             store.write([with_simhash(url, fingerprint, i)])
         found, counted = level_counts(store)
-        assert sum(found.values()) == 40 * 14 and max(found) == 4
-        assert all(count <= key_index.capacity(level) for level, count in found.items())
+        assert sum(found.values()) == 40 * 14
         if store.engine.dialect.name == "sqlite":
-            assert found == counted
+            assert found == counted and max(found) == 4
+            assert all(count <= key_index.capacity(level) for level, count in found.items())
         else:
-            assert {level: n for level, n in found.items() if level} == counted
+            assert set(found) == {0} and not counted
         with store.engine.connect() as conn:
             for url, fingerprint in prints.items():
                 hits = key_index.candidates(conn, lookup_keys(fingerprint))
@@ -495,18 +485,18 @@ def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None
         assert level_counts(store) == ({0: 42}, {0: 42})
 
 
-def test_two_postgresql_writers_merge_levels_and_keep_every_key_once(
+def test_two_postgresql_writers_keep_every_key_once_at_level_0_uncounted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Two workers writing at once, with levels small enough that they merge all the time:
-    each key of each article is stored exactly once (a merge moves only the rows it sees,
-    and the keys the other writer adds meanwhile wait at level 0), the levels below 0 are
-    counted right, and every key is found."""
+    """PostgreSQL never moves keys, however small the levels (a move would leave dead rows
+    behind), and counts none (a row every writer updated would make them wait for each
+    other): two workers writing at once store every key of every article once, at level 0."""
     from concurrent.futures import ThreadPoolExecutor
 
     from store_support import pg_schema
 
-    small_levels(monkeypatch)
+    monkeypatch.setattr(key_index, "LEVEL0_KEYS", 3 * len(KEY_PLANES))
+    monkeypatch.setattr(key_index, "FANOUT", 2)
     rng = random.Random(22)
     prints = [rng.getrandbits(64) for _ in range(120)]
 
@@ -528,71 +518,4 @@ def test_two_postgresql_writers_merge_levels_and_keep_every_key_once(
                 for row_id, fingerprint in ids.items()
                 for key in lookup_keys(fingerprint)
             )
-            assert max(found) >= 4 and {lv: n for lv, n in found.items() if lv} == counted
-            urls = {row_id: url for row_id, url in conn_urls(store)}
-            assert_every_key_found(
-                store, {urls[row_id]: fingerprint for row_id, fingerprint in ids.items()}
-            )
-
-
-def conn_urls(store: SqlStore) -> list[tuple[int, str]]:
-    with store.engine.connect() as conn:
-        return [tuple(row) for row in conn.execute(select(articles.c.id, articles.c.canonical_url))]
-
-
-def test_a_postgresql_level_emptied_by_a_merge_is_vacuumed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Once a write's merges have committed, the levels they emptied are vacuumed: their
-    tables give back the pages their moved rows held."""
-    from store_support import pg_schema
-
-    small_levels(monkeypatch)
-    rng = random.Random(26)
-    with pg_schema() as url, SqlStore.open(url) as store:
-        for i in range(8):  # level 1 was last merged into level 2 by the seventh
-            store.write([with_simhash(f"https://a/{i}", rng.getrandbits(64), i)])
-        found, _ = level_counts(store)
-        assert found == {0: 28, 2: 84}, found
-        with store.engine.connect() as conn:
-            sizes = conn.execute(
-                text(
-                    "SELECT pg_relation_size('simhash_keys_0'), pg_relation_size('simhash_keys_1'),"
-                    " pg_relation_size('simhash_keys_2')"
-                )
-            ).one()
-        assert sizes[0] > 0 and sizes[1] == 0 and sizes[2] > 0, sizes
-
-
-def test_an_existing_postgresql_key_index_moves_into_level_tables(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Revision 0008 turns PostgreSQL's one key table into a table per level, its keys in
-    the first level that holds them all, counted there."""
-    from store_support import pg_schema
-
-    from newscrawl.store import migrations
-
-    small_levels(monkeypatch)
-    rng = random.Random(27)
-    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(5)}
-    with pg_schema() as url:
-        with SqlStore.open(url) as store:
-            for i, (article, fingerprint) in enumerate(prints.items()):
-                store.write([with_simhash(article, fingerprint, i)])
-            before = stored_keys(store)
-            with store.engine.begin() as conn:  # back to 0007's one table, all at level 0
-                conn.exec_driver_sql("DROP TABLE simhash_keys")
-                conn.exec_driver_sql(
-                    "CREATE TABLE simhash_keys (level SMALLINT, key BIGINT, article_id INTEGER,"
-                    " PRIMARY KEY (level, key, article_id))"
-                )
-                conn.execute(
-                    text("INSERT INTO simhash_keys VALUES (0, :key, :article_id)"),
-                    [{"key": key, "article_id": row} for key, row in before],
-                )
-                conn.exec_driver_sql("DELETE FROM simhash_key_levels")
-                conn.exec_driver_sql(f"UPDATE {migrations.VERSION_TABLE} SET version_num = '0007'")
-        with SqlStore.open(url) as store:
-            assert store.schema_change.upgrades[-1].startswith("0008")
-            assert sorted(stored_keys(store)) == sorted(before)
-            assert level_counts(store) == ({2: 70}, {2: 70})  # level 1 holds 56 keys, 2 112
-            assert_every_key_found(store, prints)
+            assert found == {0: len(prints) * len(KEY_PLANES)} and not counted

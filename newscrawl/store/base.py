@@ -91,14 +91,6 @@ class StoreUnavailable(StoreError):
     server it names must be started, before anything can work."""
 
 
-def driver_reason(error: BaseException) -> str:
-    """The first line of the driver's own message: SQLAlchemy's wrapper adds the statement,
-    a link and, for psycopg, a hint line, none of which says more."""
-    reason = getattr(error, "orig", None) or error
-    lines = str(reason).strip().splitlines()
-    return lines[0] if lines else type(reason).__name__
-
-
 class Store(Closing, ABC):
     """Article storage. Backends implement these; callers never see SQL or a driver."""
 

@@ -24,28 +24,17 @@ bits behind, a false positive, never a missed key.
 (keys deleted since are not subtracted): the trigger of a merge, and the list of levels a
 lookup probes.
 
-PostgreSQL differs in three ways, because several workers write to it at once and a row
-moved there is a deletion and an insertion:
-
-- Each level is a table of its own (a partition of `simhash_keys`), and once a merge has
-  committed, the level it emptied is vacuumed (`vacuum`): its dead rows and index entries
-  would otherwise stay until autovacuum came by (one table for all levels, merged without
-  vacuuming, grew 3.6 times as large and wrote 4.7 times as slowly, BENCHMARKS.md).
-- Level 0 is not counted, as a row every writer updated would make the writers wait for
-  each other's commits. A writer counts level 0's rows itself once it has added a quarter
-  of its capacity since it last looked (`CHECKS_PER_LEVEL0`), and merges only when it takes
-  the merge lock (`_MERGE_LOCK`) without waiting: one merge at a time, and a writer that
-  finds another merging goes on.
-- No filters: a filter read in one statement and the probes sent in the next could straddle
-  a merge another worker commits in between, and turn away keys just moved into the level.
-  For the same reason a lookup probes every level from 0 to one below the deepest counted,
-  whatever the counts say.
+Only SQLite merges (`merges_levels`). In PostgreSQL a moved row is a deletion and an
+insertion, and the deleted row and its index entry stay until a vacuum: filled to 1,000,000
+articles with merges, its key table was 3.6 times as large and writes 4.7 times as slow
+(485 against 2,289 a second, BENCHMARKS.md, issue 18). There every key stays at level 0, one
+B-tree, which its shared buffers and background writer manage, and no level is counted:
+workers sharing the store would all update that one row and wait for each other's commits.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
@@ -66,22 +55,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import SQLAlchemyError
 
 from newscrawl.fingerprint import KEY_PLANES
-from newscrawl.store.base import driver_reason
 from newscrawl.store.dialect import in_values, upsert
 from newscrawl.store.key_filter import BITS_PER_KEY, KeyFilter
-from newscrawl.store.schema import (
-    KEY_LEVELS,
-    articles,
-    key_level_partition,
-    simhash_key_filters,
-    simhash_key_levels,
-    simhash_keys,
-)
-
-logger = logging.getLogger(__name__)
+from newscrawl.store.schema import articles, simhash_key_filters, simhash_key_levels, simhash_keys
 
 LEVEL0_KEYS = 140_000
 """Keys level 0 holds before it is merged: those of 10,000 articles, about 500 pages of
@@ -95,10 +73,6 @@ EAGER_FILTER_BYTES = 64 << 20
 this much memory (levels 1 and 2: 3 and 48 MB), so it is only ever added to. A deeper
 level's is planned for twice its keys and rebuilt from them when it outgrows that: each
 rebuild reads the level (0.16 µs a key, `_keys_at`), paid once per doubling."""
-CHECKS_PER_LEVEL0 = 4
-"""PostgreSQL: how many times a writer counts level 0 while filling it once (each count
-reads up to `LEVEL0_KEYS` rows); level 0 may outgrow its capacity by that share per
-writer before one of them merges it."""
 
 _COLUMNS = ["level", "key", "article_id"]
 
@@ -108,10 +82,12 @@ def capacity(level: int) -> int:
     return int(LEVEL0_KEYS * FANOUT**level)
 
 
-def bulk_level(keys: int) -> int:
-    """The level `keys` loaded at once belong in (an upgrade, a bulk load): the first that
-    holds them all, or the last."""
-    return next((level for level in range(KEY_LEVELS) if capacity(level) >= keys), KEY_LEVELS - 1)
+def bulk_level(db: Connection | Engine, keys: int) -> int:
+    """The level `keys` loaded at once belong in: the first that holds them all where levels
+    merge, else level 0 (an upgrade, a bulk load)."""
+    if not merges_levels(db):
+        return 0
+    return next(level for level in range(64) if capacity(level) >= keys)
 
 
 def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, int]]:
@@ -136,11 +112,10 @@ def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, 
     return [(key, *found[row_id]) for key, row_id in matches if row_id in found]
 
 
-def add(conn: Connection, rows: list[tuple[int, int]]) -> list[int]:
-    """Index ``(key, article_id)`` rows at level 0, then merge each level that is full; return
-    the levels the merges emptied, for `vacuum` once the transaction has committed."""
+def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
+    """Index ``(key, article_id)`` rows at level 0, then merge each level that is full."""
     if not rows:
-        return []
+        return
     rows = sorted(rows)
     if conn.dialect.name == "postgresql":  # two array parameters rather than two per row
         keys = bindparam("keys", [k for k, _ in rows], type_=postgresql.ARRAY(BigInteger))
@@ -150,64 +125,20 @@ def add(conn: Connection, rows: list[tuple[int, int]]) -> list[int]:
         conn.execute(postgresql.insert(simhash_keys).from_select(_COLUMNS, at_level0))
     else:  # the driver's executemany of tuples: SQLAlchemy's dicts cost 40 ms per 14,000
         conn.exec_driver_sql(_SQLITE_INSERT_AT_LEVEL0, rows)
-    held = _held_when_due(conn, len(rows))
-    emptied: list[int] = []
-    level = 0  # a level fills only by a merge into it; the last one never merges
-    while held and level + 1 < KEY_LEVELS and held.get(level, 0) > capacity(level):
-        held[level + 1] = held.get(level + 1, 0) + _merge(conn, level, held)
-        emptied.append(level)
-        level += 1
-    return emptied
-
-
-def keeps_filters(db: Connection | Engine) -> bool:
-    """Whether levels below 0 have Bloom filters: on SQLite only (the module's docstring)."""
-    return db.dialect.name == "sqlite"
-
-
-def vacuum(engine: Engine, levels: list[int]) -> None:
-    """PostgreSQL: reclaim the rows the merges of a committed write left dead in the levels
-    they emptied (VACUUM runs outside a transaction). A failure leaves them to autovacuum,
-    and says so."""
-    if engine.dialect.name != "postgresql" or not levels:
+    if not merges_levels(conn):  # no count: a row every writer updated would serialise them
         return
-    try:
-        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            for level in levels:
-                conn.exec_driver_sql(f"VACUUM {key_level_partition(level)}")
-    except SQLAlchemyError as exc:
-        logger.warning(
-            "vacuuming the near-duplicate key index failed (autovacuum will reclaim its dead"
-            " rows later): %s",
-            driver_reason(exc),
-        )
-
-
-_MERGE_LOCK = text("SELECT pg_try_advisory_xact_lock(hashtext('newscrawl.key_merge'))")
-_UNCHECKED = "newscrawl.level0_keys_unchecked"
-"""The key of `Connection.info` where a PostgreSQL connection counts the keys it has added
-to level 0 since it last counted the level's rows."""
-
-
-def _held_when_due(conn: Connection, added: int) -> dict[int, int]:
-    """The keys each level holds, if this writer is to merge the full ones now, else {}.
-
-    SQLite counts level 0 as keys are added and checks at every write. PostgreSQL checks
-    once the writer has added a `CHECKS_PER_LEVEL0`-th of level 0's capacity since it last
-    did, and only if no other writer is merging (see the module's docstring)."""
+    _count(conn, 0, len(rows))
     counts = select(simhash_key_levels.c.level, simhash_key_levels.c.key_count)
-    if conn.dialect.name != "postgresql":
-        _count(conn, 0, added)
-        return dict(conn.execute(counts).all())
-    unchecked = conn.info.get(_UNCHECKED, 0) + added
-    due = unchecked >= capacity(0) // CHECKS_PER_LEVEL0
-    conn.info[_UNCHECKED] = 0 if due else unchecked
-    if not due or not conn.execute(_MERGE_LOCK).scalar_one():
-        return {}
-    held = dict(conn.execute(counts.where(simhash_key_levels.c.level > 0)).all())
-    at_level0 = select(literal(1)).where(simhash_keys.c.level == 0).limit(capacity(0) + 1)
-    held[0] = conn.execute(select(func.count()).select_from(at_level0.subquery())).scalar_one()
-    return held
+    held = dict(conn.execute(counts).all())
+    level = 0
+    while held.get(level, 0) > capacity(level):  # a level fills only by a merge into it
+        held[level + 1] = held.get(level + 1, 0) + _merge(conn, level, held)
+        level += 1
+
+
+def merges_levels(db: Connection | Engine) -> bool:
+    """Whether full levels move down: on SQLite only (see the module's docstring)."""
+    return db.dialect.name == "sqlite"
 
 
 _SQLITE_INSERT_AT_LEVEL0 = "INSERT INTO simhash_keys (level, key, article_id) VALUES (0, ?, ?)"
@@ -233,14 +164,11 @@ def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
 
 
 def _levels(conn: Connection) -> list[int]:
-    """The levels that may hold keys, in order: on SQLite those counted to; on PostgreSQL,
-    where level 0 is not counted and another writer may merge between this read and the
-    probes, every level down to one below the deepest counted."""
+    """The levels holding keys, in order (level 0 alone where levels never merge)."""
+    if not merges_levels(conn):
+        return [0]
     held = select(simhash_key_levels.c.level).where(simhash_key_levels.c.key_count > 0)
-    levels = list(conn.execute(held.order_by(simhash_key_levels.c.level)).scalars())
-    if conn.dialect.name != "postgresql":
-        return levels
-    return list(range(min(max(levels, default=0) + 2, KEY_LEVELS)))
+    return list(conn.execute(held.order_by(simhash_key_levels.c.level)).scalars())
 
 
 def _count(conn: Connection, level: int, added: int) -> None:
@@ -256,58 +184,36 @@ def _count(conn: Connection, level: int, added: int) -> None:
 
 def _merge(conn: Connection, level: int, held: dict[int, int]) -> int:
     """Move every key of `level` to the next level, in key order; count and return them,
-    and bring both levels' filters up to date where there are filters (`held`: the keys
-    each level is counted to hold)."""
+    and bring both levels' filters up to date (`held`: the keys each level is counted to
+    hold). SQLite has one writer at a time, so nothing is written meanwhile."""
     target = level + 1
     expected = held.get(target, 0) + held.get(level, 0)
-    filtered = keeps_filters(conn)
-    target_filter = _filters(conn).get(target) if filtered else None
+    target_filter = _filters(conn).get(target)
     if target_filter is not None and expected <= target_filter.planned:
         for keys in _keys_at(conn, level):
             target_filter.add(keys)
     else:
         target_filter = None  # built from the level's keys once they are there
-    moved = _move(conn, level)
+    source = (
+        select(literal(level + 1, SmallInteger), simhash_keys.c.key, simhash_keys.c.article_id)
+        .where(simhash_keys.c.level == level)
+        .order_by(simhash_keys.c.key)
+    )
+    moved = conn.execute(
+        sqlite.insert(simhash_keys).from_select(_COLUMNS, source).on_conflict_do_nothing()
+    ).rowcount
+    conn.execute(delete(simhash_keys).where(simhash_keys.c.level == level))
     conn.execute(
         update(simhash_key_levels).where(simhash_key_levels.c.level == level).values(key_count=0)
     )
-    _count(conn, target, moved)
-    if not filtered:
-        return moved
+    _count(conn, level + 1, moved)
     if level > 0:
         _save_filter(conn, level, None)
     if target_filter is None:
         rebuild_filter(conn, target, expected)
     else:
         _save_filter(conn, target, target_filter)
-    return moved
-
-
-_PG_MOVE = text(  # as text: SQLAlchemy reports no rowcount for an insert fed by RETURNING
-    "WITH taken AS (DELETE FROM simhash_keys WHERE level = :level RETURNING key, article_id)"
-    " INSERT INTO simhash_keys (level, key, article_id)"
-    " SELECT :target, key, article_id FROM taken ORDER BY key ON CONFLICT DO NOTHING"
-)
-
-
-def _move(conn: Connection, level: int) -> int:
-    """Move `level`'s keys to the next level in key order, and return how many moved.
-
-    PostgreSQL moves, in one statement, exactly the rows its snapshot sees (``DELETE …
-    RETURNING`` feeding the insert): keys other writers add meanwhile stay where they are,
-    for the next merge. SQLite has one writer at a time, so nothing is added meanwhile."""
-    if conn.dialect.name == "postgresql":
-        return int(conn.execute(_PG_MOVE, {"level": level, "target": level + 1}).rowcount)
-    source = (
-        select(literal(level + 1, SmallInteger), simhash_keys.c.key, simhash_keys.c.article_id)
-        .where(simhash_keys.c.level == level)
-        .order_by(simhash_keys.c.key)
-    )
-    inserted = conn.execute(
-        sqlite.insert(simhash_keys).from_select(_COLUMNS, source).on_conflict_do_nothing()
-    ).rowcount
-    conn.execute(delete(simhash_keys).where(simhash_keys.c.level == level))
-    return int(inserted)
+    return int(moved)
 
 
 def rebuild_filter(conn: Connection, level: int, held: int) -> None:
@@ -324,9 +230,9 @@ def rebuild_filter(conn: Connection, level: int, held: int) -> None:
 
 def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[int, list[int]]:
     """The keys worth a seek at each level: every key at a level without a filter (level 0,
-    and every level on PostgreSQL), else those its filter lets through."""
+    and PostgreSQL's only level), else those its filter lets through."""
     ordered = sorted(keys)
-    filters = _filters(conn) if keeps_filters(conn) else {}
+    filters = _filters(conn) if merges_levels(conn) else {}
     if not filters:
         return {level: ordered for level in levels}
     wanted = np.array(ordered, np.uint64)
@@ -406,9 +312,9 @@ def _key_matches(conn: Connection, probes: dict[int, list[int]]) -> Any:
     function (SQLite's ``json_each`` over one JSON parameter, PostgreSQL's ``unnest`` of one
     array), and PostgreSQL probes the index per key in a LATERAL subquery whose ``OFFSET 0``
     keeps the planner from flattening it into a join that may scan the table."""
-    if conn.dialect.name == "postgresql":  # no filters: every level is probed for every key
-        ordered = next(iter(probes.values()))
-        at_levels = simhash_keys.c.level.in_(list(probes))  # the partitions to read
+    if conn.dialect.name == "postgresql":  # one level: no filter ever narrows a level's keys
+        [(level, ordered)] = probes.items()
+        at_levels = in_values(conn, simhash_keys.c.level, [level])
         array = bindparam("keys", ordered, type_=postgresql.ARRAY(BigInteger))
         probe = func.unnest(array).table_valued("key").render_derived(name="probe")
         per_key = (

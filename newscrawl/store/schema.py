@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
-    DDL,
     JSON,
     BigInteger,
     Column,
@@ -30,7 +29,6 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
-    event,
     inspect,
     text,
 )
@@ -120,10 +118,6 @@ Index("ix_articles_last_changed", articles.c.last_changed)
 Index("ix_articles_content_hash", articles.c.content_hash)
 Index("ix_articles_site_first_seen", articles.c.site, articles.c.first_seen)
 
-KEY_LEVELS = 6
-"""Levels of `simhash_keys`, 0 to 5: the last one is never merged, and would hold 10^10
-articles' keys before it filled (`newscrawl.store.key_index.capacity`)."""
-
 simhash_keys = Table(
     "simhash_keys",
     metadata,
@@ -137,32 +131,12 @@ simhash_keys = Table(
     # No foreign key to articles.id: cascading a delete would scan this table (article_id
     # is not indexed), and a key left behind only makes a candidate that fails the check.
     sqlite_with_rowid=False,
-    # PostgreSQL: a table per level (`key_level_partition`), so that a level emptied by a
-    # merge is vacuumed on its own, without reading the deeper levels' millions of rows.
-    postgresql_partition_by="LIST (level)",
 )
-
-
-def key_level_partition(level: int) -> str:
-    """The PostgreSQL table holding `level` of `simhash_keys`."""
-    return f"simhash_keys_{level}"
-
-
-for _level in range(KEY_LEVELS):
-    event.listen(
-        simhash_keys,
-        "after_create",
-        DDL(
-            f"CREATE TABLE {key_level_partition(_level)} PARTITION OF simhash_keys"
-            f" FOR VALUES IN ({_level})"
-        ).execute_if(dialect="postgresql"),
-    )
 
 simhash_key_levels = Table(
     "simhash_key_levels",
     metadata,
-    # The keys each level of simhash_keys has received since it was last merged (on
-    # PostgreSQL levels below 0 only, which only a merge writes to).
+    # The keys each level of simhash_keys has received since it was last merged.
     Column("level", SmallInteger, primary_key=True, autoincrement=False),
     Column("key_count", BigInteger, nullable=False),
 )

@@ -47,7 +47,6 @@ from newscrawl.store.base import (
     StoreError,
     StoreUnavailable,
     WriteOutcome,
-    driver_reason,
 )
 from newscrawl.store.dialect import in_values, upsert
 from newscrawl.store.migrations import UnknownRevision
@@ -84,11 +83,10 @@ def _replace_keys(
     fingerprints: dict[str, int],
     keys_of: dict[str, list[int]],
     was: dict[str, tuple[int, int | None]],
-) -> list[int]:
+) -> None:
     """Index the keys of the new and changed articles' fingerprints (`keys_of`), dropping
     the keys of an updated article's old fingerprint; `was` holds the stored articles' ids
-    and fingerprints. An article whose fingerprint did not change keeps its rows. Returns
-    the key index's levels its merges emptied (`key_index.add`)."""
+    and fingerprints. An article whose fingerprint did not change keeps its rows."""
     stale: list[tuple[int, int]] = []
     for url in changed:
         row_id, old = was.get(url, (0, None))
@@ -97,7 +95,7 @@ def _replace_keys(
     key_index.remove(conn, stale)
     fresh = [url for url in keys_of if url not in was or was[url][1] != fingerprints[url]]
     if not fresh:
-        return []
+        return
     ids = {url: row_id for url, (row_id, _) in was.items()}
     if inserted := [url for url in fresh if url not in ids]:  # their ids are new
         ids.update(
@@ -107,7 +105,7 @@ def _replace_keys(
                 )
             ).all()
         )
-    return key_index.add(conn, [(key, ids[url]) for url in fresh for key in keys_of[url]])
+    key_index.add(conn, [(key, ids[url]) for url in fresh for key in keys_of[url]])
 
 
 def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
@@ -153,6 +151,14 @@ def shown_url(url: str | URL) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
         return "(an unparsable URL)"
+
+
+def driver_reason(error: BaseException) -> str:
+    """The first line of the driver's own message: SQLAlchemy's wrapper adds the statement,
+    a link and, for psycopg, a hint line, none of which says more."""
+    reason = getattr(error, "orig", None) or error
+    lines = str(reason).strip().splitlines()
+    return lines[0] if lines else type(reason).__name__
 
 
 def parse_store_url(url: str, *, create: bool = True) -> URL:
@@ -263,18 +269,15 @@ class SqlStore(Store):
             return {}
         try:
             with self._engine.begin() as conn:
-                outcomes, emptied_levels = self._write(conn, batch, changed_at)
+                return self._write(conn, batch, changed_at)
         except SQLAlchemyError as exc:
             raise StoreError(
                 f"writing {len(batch)} articles to {self._shown_url} failed: {driver_reason(exc)}"
             ) from exc
-        key_index.vacuum(self._engine, emptied_levels)
-        return outcomes
 
     def _write(
         self, conn: Connection, batch: list[ArticleRecord], changed_at: datetime | None
-    ) -> tuple[dict[str, WriteOutcome], list[int]]:
-        """The batch's outcomes, and the key index's levels emptied by merges."""
+    ) -> dict[str, WriteOutcome]:
         urls = [r.canonical_url for r in batch]
         found = conn.execute(
             select(
@@ -336,11 +339,10 @@ class SqlStore(Store):
             )
         if alias_rows:
             conn.execute(upsert(conn)(aliases).on_conflict_do_nothing(), alias_rows)
-        if not self._detect:
-            return outcomes, []
-        was = {url: (row_id, fingerprint) for url, _, row_id, fingerprint in found}
-        changed_urls = [r.canonical_url for r in changed]
-        return outcomes, _replace_keys(conn, changed_urls, fingerprints, keys_of, was)
+        if self._detect:
+            was = {url: (row_id, fingerprint) for url, _, row_id, fingerprint in found}
+            _replace_keys(conn, [r.canonical_url for r in changed], fingerprints, keys_of, was)
+        return outcomes
 
     def _upsert(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         """Insert or update keyed on the canonical URL; `first_seen` never moves,

@@ -5,13 +5,13 @@ With every key inserted where it belongs in one B-tree, a batch of 1,000 article
 the store wrote at a quarter of its rate with 10,000 (issue 18). `simhash_keys` gains a
 leading ``level`` column (`newscrawl.store.key_index`) and `simhash_key_levels` counts the
 keys of each level. The stored keys are copied, in key order, to the first level that can
-hold them all (on PostgreSQL, which did not move keys until 0008, to level 0, uncounted).
+hold them all (on PostgreSQL, which never moves keys, to level 0, uncounted).
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-from newscrawl.store.key_index import bulk_level
+from newscrawl.store.key_index import bulk_level, merges_levels
 
 revision = "0006"
 down_revision = "0005"
@@ -38,7 +38,7 @@ def upgrade() -> None:
     )
     stored = conn.execute(sa.text("SELECT count(*) FROM simhash_keys_0005")).scalar_one()
     if stored:
-        level = bulk_level(stored) if conn.dialect.name == "sqlite" else 0
+        level = bulk_level(conn, stored)
         conn.execute(
             sa.text(
                 "INSERT INTO simhash_keys (level, key, article_id)"
@@ -46,7 +46,7 @@ def upgrade() -> None:
             ),
             {"level": level},
         )
-        if conn.dialect.name == "sqlite":  # where levels never merge, none is counted
+        if merges_levels(conn):  # where levels never merge, none is counted
             conn.execute(
                 sa.text("INSERT INTO simhash_key_levels (level, key_count) VALUES (:level, :keys)"),
                 {"level": level, "keys": stored},

@@ -3,14 +3,14 @@
 Each lookup probed every level of `simhash_keys` for every key, and once the deep levels
 outgrew the page cache nearly every probe, a miss, cost a page read (issue 18). The new
 table `simhash_key_filters` holds a `newscrawl.store.key_filter` filter per level below 0;
-on SQLite, the only database whose levels have filters, one is built now for each level holding
+on SQLite, the only database whose levels merge, one is built now for each level holding
 keys.
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-from newscrawl.store.key_index import keeps_filters, rebuild_filter
+from newscrawl.store.key_index import merges_levels, rebuild_filter
 
 revision = "0007"
 down_revision = "0006"
@@ -26,7 +26,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("level"),
     )
     conn = op.get_bind()
-    if keeps_filters(conn):
+    if merges_levels(conn):
         held = sa.text("SELECT level, key_count FROM simhash_key_levels WHERE level > 0")
         for level, keys in conn.execute(held).all():
             if keys:
