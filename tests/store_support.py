@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from conftest import skip_or_fail
 from local_server import LocalServer, QuietHandler
+from sqlalchemy import Engine, event
 
 from newscrawl.store import ArticleRecord
 
@@ -160,3 +161,18 @@ class Site(LocalServer):
                 self.wfile.write(body)
 
         return Handler
+
+
+@contextmanager
+def statements(engine: Engine) -> Iterator[list[tuple[str, Any]]]:
+    """The SQL statements (with their parameters) run on `engine` meanwhile."""
+    seen: list[tuple[str, Any]] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        seen.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", note)

@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from itertools import combinations
 from typing import Any
@@ -20,8 +18,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import Engine, event, func, select, text
-from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
+from sqlalchemy import func, select, text
+from store_support import (  # noqa: F401 (fixture)
+    article_text,
+    db_url_fixture,
+    record,
+    statements,
+)
 
 from newscrawl.fingerprint import GUARANTEED_BITS, KEY_PLANES, hamming, lookup_keys
 from newscrawl.store import ArticleRecord, key_index
@@ -158,21 +161,6 @@ def test_an_updated_article_is_indexed_by_its_new_fingerprint_only(db_url: str) 
         assert stored_keys(store) == {(key, row_id) for key in lookup_keys(new)}
         store.write([record("https://a/1", "too short for a simhash")])
         assert stored_keys(store) == set()
-
-
-@contextmanager
-def statements(engine: Engine) -> Iterator[list[tuple[str, Any]]]:
-    """The SQL statements (with their parameters) run on `engine` meanwhile."""
-    seen: list[tuple[str, Any]] = []
-
-    def note(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
-        seen.append((statement, parameters))
-
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
 
 
 def test_zero_bits_turns_detection_off(db_url: str) -> None:

@@ -24,16 +24,20 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Engine,
+    Text,
     bindparam,
     case,
     create_engine,
     delete,
     event,
     func,
+    literal_column,
     or_,
     select,
+    true,
     union_all,
 )
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
@@ -51,7 +55,14 @@ from newscrawl.store.base import (
 from newscrawl.store.dialect import in_values, upsert
 from newscrawl.store.migrations import UnknownRevision
 from newscrawl.store.records import ArticleRecord
-from newscrawl.store.schema import SchemaError, UtcDateTime, aliases, articles, ensure_schema
+from newscrawl.store.schema import (
+    CONTENT_KEY,
+    SchemaError,
+    UtcDateTime,
+    aliases,
+    articles,
+    ensure_schema,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +117,38 @@ def _replace_keys(
             ).all()
         )
     key_index.add(conn, [(key, ids[url]) for url in fresh for key in keys_of[url]])
+
+
+def _owners_of(conn: Connection, hashes: set[str]) -> dict[str, str]:
+    """For each of `hashes` stored, the smallest canonical URL of an article with that body:
+    looked up by the indexed `CONTENT_KEY` of the hashes, then the hashes compared.
+
+    On PostgreSQL one index probe per hash in a LATERAL subquery, as in
+    `newscrawl.store.key_index`: without table statistics ``IN (…)`` read the whole table."""
+    if conn.dialect.name != "postgresql":
+        keys = {content_hash[:16] for content_hash in hashes}
+        stmt = (
+            select(articles.c.content_hash, func.min(articles.c.canonical_url))
+            .where(CONTENT_KEY.in_(keys), articles.c.content_hash.in_(hashes))
+            .group_by(articles.c.content_hash)
+        )
+        return dict(conn.execute(stmt).all())
+    array = bindparam("hashes", sorted(hashes), type_=postgresql.ARRAY(Text))
+    wanted = func.unnest(array).table_valued("hash").render_derived(name="wanted")
+    wanted_key = func.substr(wanted.c.hash, literal_column("1"), literal_column("16"))
+    stored = (
+        select(articles.c.content_hash, articles.c.canonical_url)
+        .where(wanted_key == CONTENT_KEY, articles.c.content_hash == wanted.c.hash)
+        .offset(0)
+        .lateral("stored")
+    )
+    stmt = (
+        select(stored.c.content_hash, func.min(stored.c.canonical_url))
+        .select_from(wanted)
+        .join(stored, true())
+        .group_by(stored.c.content_hash)
+    )
+    return dict(conn.execute(stmt).all())
 
 
 def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
@@ -286,17 +329,7 @@ class SqlStore(Store):
         ).all()
         stored = {url: content for url, content, _, _ in found}
         hashes = {r.content_hash for r in batch if r.content_hash and r.canonical_url not in stored}
-        owner_of_hash = (
-            dict(
-                conn.execute(
-                    select(articles.c.content_hash, func.min(articles.c.canonical_url))
-                    .where(in_values(conn, articles.c.content_hash, hashes))
-                    .group_by(articles.c.content_hash)
-                ).all()
-            )
-            if hashes
-            else {}
-        )
+        owner_of_hash = _owners_of(conn, hashes) if hashes else {}
 
         outcomes: dict[str, WriteOutcome] = {}
         alias_rows: list[dict[str, Any]] = []
