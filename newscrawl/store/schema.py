@@ -113,16 +113,23 @@ articles = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     *(_column(f) for f in STORED_FIELDS),
 )
-CONTENT_KEY = func.substr(
-    articles.c.content_hash, literal_column("1"), literal_column("16"), type_=Text
-)
-"""What exact duplicates are looked up by: the first 16 hex digits (64 bits) of the content
-hash, spelt with literal arguments so that both databases match the index on it.
+CONTENT_KEY_DIGITS = 16
+"""How many leading hex digits of a content hash (64 bits) exact duplicates are looked up by.
 
-Every new article's hash lands on a random page of that index, and once the store outgrows
-the cache each page so changed is written back at the next checkpoint; an index of 16
-characters rather than 64 is a third of the pages (issue 18). Hashes sharing a prefix are
-told apart by comparing the whole hash."""
+Every new article's hash lands on a random page of the index they are looked up in, and
+once the store outgrows the cache each page so changed is written back at the next
+checkpoint; an index of 16 characters rather than 64 is a third to two-fifths of the pages
+(issue 18). Hashes sharing a prefix are told apart by comparing the whole hash."""
+
+
+def content_key(content_hash: Any) -> Any:
+    """The SQL expression of a content hash's key, spelt with literal arguments so that
+    both databases match it with the index on `CONTENT_KEY`."""
+    digits = literal_column(str(CONTENT_KEY_DIGITS))
+    return func.substr(content_hash, literal_column("1"), digits, type_=Text)
+
+
+CONTENT_KEY = content_key(articles.c.content_hash)
 
 # Each index costs every insert a B-tree write; these earn it. canonical_url (unique, above):
 # the upsert's conflict target and the incremental skip. CONTENT_KEY: a batch's exact

@@ -31,7 +31,6 @@ from sqlalchemy import (
     delete,
     event,
     func,
-    literal_column,
     or_,
     select,
     true,
@@ -57,10 +56,12 @@ from newscrawl.store.migrations import UnknownRevision
 from newscrawl.store.records import ArticleRecord
 from newscrawl.store.schema import (
     CONTENT_KEY,
+    CONTENT_KEY_DIGITS,
     SchemaError,
     UtcDateTime,
     aliases,
     articles,
+    content_key,
     ensure_schema,
 )
 
@@ -126,7 +127,7 @@ def _owners_of(conn: Connection, hashes: set[str]) -> dict[str, str]:
     On PostgreSQL one index probe per hash in a LATERAL subquery, as in
     `newscrawl.store.key_index`: without table statistics ``IN (…)`` read the whole table."""
     if conn.dialect.name != "postgresql":
-        keys = {content_hash[:16] for content_hash in hashes}
+        keys = {content_hash[:CONTENT_KEY_DIGITS] for content_hash in hashes}
         stmt = (
             select(articles.c.content_hash, func.min(articles.c.canonical_url))
             .where(CONTENT_KEY.in_(keys), articles.c.content_hash.in_(hashes))
@@ -135,10 +136,9 @@ def _owners_of(conn: Connection, hashes: set[str]) -> dict[str, str]:
         return dict(conn.execute(stmt).all())
     array = bindparam("hashes", sorted(hashes), type_=postgresql.ARRAY(Text))
     wanted = func.unnest(array).table_valued("hash").render_derived(name="wanted")
-    wanted_key = func.substr(wanted.c.hash, literal_column("1"), literal_column("16"))
     stored = (
         select(articles.c.content_hash, articles.c.canonical_url)
-        .where(wanted_key == CONTENT_KEY, articles.c.content_hash == wanted.c.hash)
+        .where(content_key(wanted.c.hash) == CONTENT_KEY, articles.c.content_hash == wanted.c.hash)
         .offset(0)
         .lateral("stored")
     )
