@@ -125,8 +125,8 @@ checkpoint; an index of 16 characters rather than 64 is a third to two-fifths of
 def content_key(content_hash: Any) -> Any:
     """The SQL expression of a content hash's key, spelt with literal arguments so that
     both databases match it with the index on `CONTENT_KEY`."""
-    digits = literal_column(str(CONTENT_KEY_DIGITS))
-    return func.substr(content_hash, literal_column("1"), digits, type_=Text)
+    digits = str(CONTENT_KEY_DIGITS)
+    return func.substr(content_hash, literal_column("1"), literal_column(digits), type_=Text)
 
 
 CONTENT_KEY = content_key(articles.c.content_hash)
