@@ -1,4 +1,4 @@
-"""The two statements SQLite and PostgreSQL spell differently, for the store's modules.
+"""The statements SQLite and PostgreSQL spell differently, for the store's modules.
 
 Everything else the store runs is portable SQLAlchemy Core; the near-duplicate key index
 (`newscrawl.store.key_index`) adds its own per-dialect lookup and merge.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import Connection, Table, any_, bindparam
+from sqlalchemy import Connection, Table, any_, bindparam, func, true
 from sqlalchemy.dialects import postgresql, sqlite
 
 from newscrawl.store.base import StoreError
@@ -35,3 +35,20 @@ def in_values(conn: Connection, column: Any, values: Iterable[Any]) -> Any:
         array = bindparam(column.name, values, type_=postgresql.ARRAY(column.type), unique=True)
         return column == any_(array)
     return column.in_(values)
+
+
+def probe_each(
+    values: Iterable[Any], item_type: Any, alias: str, rows_for: Callable[[Any], Any]
+) -> tuple[Any, Any]:
+    """PostgreSQL: the rows `rows_for` selects for each of `values`, as ``(matched, joined)``:
+    the LATERAL subquery of the rows, and the FROM clause that joins it to the values.
+
+    Not ``column = ANY(…)``: PostgreSQL estimates that from table statistics and, without
+    them (a fresh table, no ANALYZE yet), reads the whole table. Here the values come from
+    ``unnest`` of one array parameter (named `alias`, a column of that name), and
+    `rows_for(value)` runs once per value in a LATERAL subquery whose ``OFFSET 0`` keeps the
+    planner from flattening it into a join that may scan the table: one index probe each."""
+    array = bindparam(alias, list(values), type_=postgresql.ARRAY(item_type))
+    wanted = func.unnest(array).table_valued(alias).render_derived(name="probe")
+    matched = rows_for(wanted.c[alias]).offset(0).lateral("matched")
+    return matched, wanted.join(matched, true())

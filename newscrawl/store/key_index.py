@@ -51,13 +51,12 @@ from sqlalchemy import (
     literal,
     select,
     text,
-    true,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 
 from newscrawl.fingerprint import KEY_PLANES
-from newscrawl.store.dialect import in_values, upsert
+from newscrawl.store.dialect import in_values, probe_each, upsert
 from newscrawl.store.key_filter import BITS_PER_KEY, KeyFilter
 from newscrawl.store.schema import articles, simhash_key_filters, simhash_key_levels, simhash_keys
 
@@ -307,23 +306,21 @@ def _key_matches(conn: Connection, probes: dict[int, list[int]]) -> Any:
     join of those keys with the index, one seek per key and level (in key order, for
     locality).
 
-    Not ``key IN (…)``: PostgreSQL estimates that from table statistics and, without them
-    (a fresh table, no ANALYZE yet), reads the whole table. Here the keys come from a table
-    function (SQLite's ``json_each`` over one JSON parameter, PostgreSQL's ``unnest`` of one
-    array), and PostgreSQL probes the index per key in a LATERAL subquery whose ``OFFSET 0``
-    keeps the planner from flattening it into a join that may scan the table."""
+    The keys come from a table function, SQLite's ``json_each`` over one JSON parameter or
+    PostgreSQL's ``unnest`` of one array (`probe_each`: ``key IN (…)`` may read the whole
+    table where PostgreSQL has no statistics)."""
     if conn.dialect.name == "postgresql":  # one level: no filter ever narrows a level's keys
         [(level, ordered)] = probes.items()
         at_levels = in_values(conn, simhash_keys.c.level, [level])
-        array = bindparam("keys", ordered, type_=postgresql.ARRAY(BigInteger))
-        probe = func.unnest(array).table_valued("key").render_derived(name="probe")
-        per_key = (
-            select(simhash_keys.c.key, simhash_keys.c.article_id)
-            .where(at_levels, simhash_keys.c.key == probe.c.key)
-            .offset(0)
-            .lateral("matched")
+        matched, joined = probe_each(
+            ordered,
+            BigInteger,
+            "key",
+            lambda key: select(simhash_keys.c.key, simhash_keys.c.article_id).where(
+                at_levels, simhash_keys.c.key == key
+            ),
         )
-        return select(per_key.c.key, per_key.c.article_id).select_from(probe).join(per_key, true())
+        return select(matched.c.key, matched.c.article_id).select_from(joined)
     # A probe is level * 2**40 + key (keys are below 2**36), split again in SQL. CROSS JOIN
     # fixes SQLite's join order: its planner would otherwise scan a whole level and the
     # probe keys for each row of it.

@@ -33,10 +33,8 @@ from sqlalchemy import (
     func,
     or_,
     select,
-    true,
     union_all,
 )
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
@@ -51,7 +49,7 @@ from newscrawl.store.base import (
     StoreUnavailable,
     WriteOutcome,
 )
-from newscrawl.store.dialect import in_values, upsert
+from newscrawl.store.dialect import in_values, probe_each, upsert
 from newscrawl.store.migrations import UnknownRevision
 from newscrawl.store.records import ArticleRecord
 from newscrawl.store.schema import (
@@ -124,8 +122,7 @@ def _owners_of(conn: Connection, hashes: set[str]) -> dict[str, str]:
     """For each of `hashes` stored, the smallest canonical URL of an article with that body:
     looked up by the indexed `CONTENT_KEY` of the hashes, then the hashes compared.
 
-    On PostgreSQL one index probe per hash in a LATERAL subquery, as in
-    `newscrawl.store.key_index`: without table statistics ``IN (…)`` read the whole table."""
+    On PostgreSQL one index probe per hash (`probe_each`)."""
     if conn.dialect.name != "postgresql":
         keys = {content_hash[:CONTENT_KEY_DIGITS] for content_hash in hashes}
         stmt = (
@@ -134,18 +131,17 @@ def _owners_of(conn: Connection, hashes: set[str]) -> dict[str, str]:
             .group_by(articles.c.content_hash)
         )
         return dict(conn.execute(stmt).all())
-    array = bindparam("hashes", sorted(hashes), type_=postgresql.ARRAY(Text))
-    wanted = func.unnest(array).table_valued("hash").render_derived(name="wanted")
-    stored = (
-        select(articles.c.content_hash, articles.c.canonical_url)
-        .where(content_key(wanted.c.hash) == CONTENT_KEY, articles.c.content_hash == wanted.c.hash)
-        .offset(0)
-        .lateral("stored")
+    stored, joined = probe_each(
+        sorted(hashes),
+        Text,
+        "hash",
+        lambda wanted: select(articles.c.content_hash, articles.c.canonical_url).where(
+            content_key(wanted) == CONTENT_KEY, articles.c.content_hash == wanted
+        ),
     )
     stmt = (
         select(stored.c.content_hash, func.min(stored.c.canonical_url))
-        .select_from(wanted)
-        .join(stored, true())
+        .select_from(joined)
         .group_by(stored.c.content_hash)
     )
     return dict(conn.execute(stmt).all())
