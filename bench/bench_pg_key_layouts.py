@@ -27,6 +27,7 @@ import uuid
 from typing import Any
 
 import numpy as np
+from bench_store import parse_size
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 BATCH = 1000
@@ -48,11 +49,6 @@ LAYOUTS = {
         " WITH (fastupdate = on, gin_pending_list_limit = 4096)",
     ),
 }
-
-
-def parse_size(size: str) -> int:
-    scale = {"k": 1_000, "m": 1_000_000}.get(size[-1].lower(), 1)
-    return int(float(size.rstrip("kKmM")) * scale)
 
 
 def batch_keys(rng: np.random.Generator) -> np.ndarray:
