@@ -15,6 +15,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -28,6 +29,7 @@ from store_support import (  # noqa: F401 (fixture)
 
 from newscrawl.fingerprint import GUARANTEED_BITS, KEY_PLANES, hamming, lookup_keys
 from newscrawl.store import ArticleRecord, key_index
+from newscrawl.store.key_filter import KeyFilter
 from newscrawl.store.schema import (
     articles,
     simhash_key_filters,
@@ -207,6 +209,7 @@ def key_lookup(store: SqlStore, batch: list[ArticleRecord]) -> list[tuple[str, A
         (sql, params)
         for sql, params in seen
         if sql.lstrip().startswith("SELECT")
+        and "max(" not in sql  # the newest level's number, from the end of the index
         and any(
             part in sql
             for part in ("simhash_keys ", "simhash_keys.", "articles.id IN", "articles.id = ANY")
@@ -247,9 +250,14 @@ def test_sqlite_lookup_searches_the_key_index(tmp_path: Any) -> None:
     assert "SCAN k" not in keys_plan and "SCAN articles" not in articles_plan
 
 
-def test_postgresql_lookup_probes_the_key_index_without_statistics() -> None:
+def test_postgresql_lookup_probes_the_key_index_without_statistics(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Levels of 4,096 article ids: the 20,000 stored fill four sealed levels and an open
+    one, and the lookup still probes the index once per key and level."""
     from store_support import pg_schema
 
+    monkeypatch.setattr(key_index, "ARTICLES_PER_LEVEL", 4096)
     rng = random.Random(4)
     with pg_schema() as url, SqlStore.open(url) as store:
         with store.engine.begin() as conn:
@@ -285,7 +293,7 @@ def test_postgresql_lookup_probes_the_key_index_without_statistics() -> None:
                 for sql, p in lookups
             ]
     keys_plan, articles_plan = plans
-    assert "AND (key = probe.key))" in keys_plan and "Index Cond: ((level = ANY" in keys_plan
+    assert "Index Cond: ((level = (probe.probe >> 40)) AND (key = (probe.probe &" in keys_plan
     assert "simhash_keys_pkey" in keys_plan and "Seq Scan" not in keys_plan, keys_plan
     assert "articles_pkey" in articles_plan and "Seq Scan" not in articles_plan, articles_plan
 
@@ -352,10 +360,15 @@ def small_levels(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def probes_per_level(store: SqlStore, keys: list[int]) -> dict[int, int]:
-    """How many of `keys` a lookup sends to each level's index (SQLite's probe encoding)."""
+    """How many of `keys` a lookup sends to each level's index: the probes of SQLite's JSON
+    parameter or of PostgreSQL's array, level * 2**40 + key."""
     with statements(store.engine) as seen, store.engine.connect() as conn:
         key_index.candidates(conn, keys)
-    [probes] = [json.loads(p[0]) for sql, p in seen if "json_each" in sql]
+    [probes] = [
+        json.loads(p[0]) if "json_each" in sql else p["probe"]
+        for sql, p in seen
+        if "json_each" in sql or "unnest(%(probe)s" in sql
+    ]
     return dict(Counter(probe >> 40 for probe in probes))
 
 
@@ -473,18 +486,19 @@ def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None
         assert level_counts(store) == ({0: 42}, {0: 42})
 
 
-def test_two_postgresql_writers_keep_every_key_once_at_level_0_uncounted(
+def test_two_postgresql_writers_fill_levels_that_are_sealed_with_every_key_filtered(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """PostgreSQL never moves keys, however small the levels (a move would leave dead rows
-    behind), and counts none (a row every writer updated would make them wait for each
-    other): two workers writing at once store every key of every article once, at level 0."""
+    """PostgreSQL never moves keys (a move would leave dead rows behind) and counts none (a
+    row every writer updated would make them wait for each other). With levels of 4 article
+    ids, two workers writing at once store every key of every article once; every level
+    below the newest gets sealed, and a sealed level's filter lets through every key the
+    level holds: no writer's keys land in a level after its filter was built."""
     from concurrent.futures import ThreadPoolExecutor
 
     from store_support import pg_schema
 
-    monkeypatch.setattr(key_index, "LEVEL0_KEYS", 3 * len(KEY_PLANES))
-    monkeypatch.setattr(key_index, "FANOUT", 2)
+    monkeypatch.setattr(key_index, "ARTICLES_PER_LEVEL", 4)
     rng = random.Random(22)
     prints = [rng.getrandbits(64) for _ in range(120)]
 
@@ -501,9 +515,77 @@ def test_two_postgresql_writers_keep_every_key_once_at_level_0_uncounted(
             found, counted = level_counts(store)
             with store.engine.connect() as conn:
                 ids = dict(conn.execute(select(articles.c.id, articles.c.simhash)).all())
+                by_url = dict(
+                    conn.execute(select(articles.c.canonical_url, articles.c.simhash)).all()
+                )
+                key_index.candidates(conn, [0])  # a lookup seals what it finds unsealed
+                filters = {
+                    level: KeyFilter.from_bytes(planned, bits)
+                    for level, planned, bits in conn.execute(
+                        select(
+                            simhash_key_filters.c.level,
+                            simhash_key_filters.c.planned_keys,
+                            simhash_key_filters.c.bits,
+                        )
+                    )
+                }
+                rows = conn.execute(select(simhash_keys)).all()
             assert sorted(stored_keys(store)) == sorted(
                 (key, row_id)
                 for row_id, fingerprint in ids.items()
                 for key in lookup_keys(fingerprint)
             )
-            assert found == {0: len(prints) * len(KEY_PLANES)} and not counted
+            assert not counted and max(found) >= len(prints) // 4 - 1
+            assert set(filters) == set(range(max(found)))
+            for level, level_filter in filters.items():
+                held = np.array([key for at, key, _ in rows if at == level], np.uint64)
+                assert level_filter.might_hold(held).all(), level
+            absent = [key for _ in range(200) for key in lookup_keys(rng.getrandbits(64))]
+            sent = probes_per_level(store, absent)
+            assert sent[max(found)] == len(set(absent))
+            assert sum(sent.values()) - len(set(absent)) < 0.03 * len(absent) * len(filters)
+            assert_every_key_found(store, by_url)
+
+
+def sealed_filters(conn: Any) -> dict[int, KeyFilter]:
+    rows = select(
+        simhash_key_filters.c.level, simhash_key_filters.c.planned_keys, simhash_key_filters.c.bits
+    )
+    return {level: KeyFilter.from_bytes(n, bits) for level, n, bits in conn.execute(rows)}
+
+
+def test_a_postgresql_level_is_sealed_only_once_its_writers_have_committed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A writer adds keys to level 0 and has not committed when keys reach level 1: a
+    lookup then leaves level 0 unsealed (and probes it whole) rather than build a filter
+    without those keys; once the writer commits, the next lookup seals it with them. A
+    writer that then computes level 0 finds it sealed and writes to level 1."""
+    from store_support import pg_schema
+
+    monkeypatch.setattr(key_index, "ARTICLES_PER_LEVEL", 4)
+    early, late = [(1000 + plane, 1) for plane in range(3)], [(2000, 2)]
+    with (
+        pg_schema() as url,
+        SqlStore.open(url) as store,
+        store.engine.connect() as writer,
+        store.engine.connect() as reader,
+    ):
+        writer.begin()
+        key_index.add(writer, early)  # no articles yet: level 0, and its lock held
+        with store.engine.begin() as newer:
+            newer.execute(simhash_keys.insert().values(level=1, key=3000, article_id=9))
+        key_index.candidates(reader, [1000])
+        reader.commit()
+        assert sealed_filters(reader) == {}
+        writer.commit()
+        key_index.candidates(reader, [1000])
+        reader.commit()
+        [(level, level_filter)] = sealed_filters(reader).items()
+        assert level == 0 and level_filter.might_hold(np.array([1000, 1001, 1002], np.uint64)).all()
+        with writer.begin():
+            key_index.add(writer, late)
+        levels = writer.execute(
+            select(simhash_keys.c.level).where(simhash_keys.c.key == 2000)
+        ).scalars()
+        assert list(levels) == [1]

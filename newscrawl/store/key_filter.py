@@ -52,7 +52,7 @@ class KeyFilter:
         the byte at a time: a byte named twice then gets the same value twice, so plain
         fancy indexing is right (and faster than ``np.bitwise_or.at``: 1.1 s)."""
         for start in range(0, len(keys), 1 << 16):
-            positions = self._positions(keys[start : start + (1 << 16)]).ravel()
+            positions = self.positions(keys[start : start + (1 << 16)]).ravel()
             offsets, bytes_at = positions & 7, positions >> 3
             for bit in range(8):
                 at = bytes_at[offsets == bit]
@@ -60,11 +60,15 @@ class KeyFilter:
 
     def might_hold(self, keys: _Keys) -> npt.NDArray[np.bool_]:
         """For each of `keys`, False where the filter's level surely does not hold it."""
-        positions = self._positions(keys)
+        return self.might_hold_at(self.positions(keys))
+
+    def might_hold_at(self, positions: _Keys) -> npt.NDArray[np.bool_]:
+        """`might_hold` of the keys whose `positions` are given: filters planned for as many
+        keys share them, so a lookup through many such filters computes them once."""
         set_bits = (self._bits[positions >> 3] >> (positions & 7).astype(np.uint8)) & 1
         return np.asarray(set_bits.all(axis=1))
 
-    def _positions(self, keys: _Keys) -> _Keys:
+    def positions(self, keys: _Keys) -> _Keys:
         """The `HASHES` bit positions of each key, one row per key."""
         first = _mix(keys)
         step = _mix(first) | np.uint64(1)

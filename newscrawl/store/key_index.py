@@ -27,9 +27,16 @@ lookup probes.
 Only SQLite merges (`merges_levels`). In PostgreSQL a moved row is a deletion and an
 insertion, and the deleted row and its index entry stay until a vacuum: filled to 1,000,000
 articles with merges, its key table was 3.6 times as large and writes 4.7 times as slow
-(485 against 2,289 a second, BENCHMARKS.md, issue 18). There every key stays at level 0, one
-B-tree, which its shared buffers and background writer manage, and no level is counted:
-workers sharing the store would all update that one row and wait for each other's commits.
+(485 against 2,289 a second, BENCHMARKS.md, issue 18). There a level is filled once and
+never moved: new keys go to the level of the newest article id (`ARTICLES_PER_LEVEL` ids a
+level), so the pages they change are those of one region of the B-tree that stays in the
+buffers, however large the index; kept as one region for all keys, the index made writes
+at 1,000,000 articles half as fast as at 10,000. Once keys go to a later level, the earlier
+one is sealed (`_seal`): its filter is built from its keys and it receives no more, and a
+lookup probes it for the keys the filter lets through. Writers take a level's advisory lock
+shared and the sealer exclusively, so a level is sealed only after every writer's keys in
+it are committed. Nothing is counted: no row every writer updates, which would make them
+wait for each other's commits.
 """
 
 from __future__ import annotations
@@ -45,7 +52,9 @@ from sqlalchemy import (
     Engine,
     Integer,
     SmallInteger,
+    Text,
     bindparam,
+    cast,
     delete,
     func,
     literal,
@@ -72,6 +81,10 @@ EAGER_FILTER_BYTES = 64 << 20
 this much memory (levels 1 and 2: 3 and 48 MB), so it is only ever added to. A deeper
 level's is planned for twice its keys and rebuilt from them when it outgrows that: each
 rebuild reads the level (0.16 µs a key, `_keys_at`), paid once per doubling."""
+
+ARTICLES_PER_LEVEL = 1 << 16
+"""PostgreSQL: the span of article ids whose keys fill one level (917,504 keys, about 40 MB
+of index, which the server's default 128 MB of shared buffers keep while it fills)."""
 
 _COLUMNS = ["level", "key", "article_id"]
 
@@ -112,20 +125,21 @@ def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, 
 
 
 def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
-    """Index ``(key, article_id)`` rows at level 0, then merge each level that is full."""
+    """Index ``(key, article_id)`` rows: on SQLite at level 0, then merge each level that is
+    full; on PostgreSQL at the level open for writing (`_open_level`)."""
     if not rows:
         return
     rows = sorted(rows)
-    if conn.dialect.name == "postgresql":  # two array parameters rather than two per row
+    if not merges_levels(conn):  # two array parameters rather than two per row
         keys = bindparam("keys", [k for k, _ in rows], type_=postgresql.ARRAY(BigInteger))
         ids = bindparam("ids", [a for _, a in rows], type_=postgresql.ARRAY(Integer))
         source = func.unnest(keys, ids).table_valued("key", "article_id").render_derived()
-        at_level0 = select(literal(0, SmallInteger), source.c.key, source.c.article_id)
-        conn.execute(postgresql.insert(simhash_keys).from_select(_COLUMNS, at_level0))
-    else:  # the driver's executemany of tuples: SQLAlchemy's dicts cost 40 ms per 14,000
-        conn.exec_driver_sql(_SQLITE_INSERT_AT_LEVEL0, rows)
-    if not merges_levels(conn):  # no count: a row every writer updated would serialise them
+        open_level = literal(_open_level(conn), SmallInteger)
+        at_level = select(open_level, source.c.key, source.c.article_id)
+        conn.execute(postgresql.insert(simhash_keys).from_select(_COLUMNS, at_level))
         return
+    # The driver's executemany of tuples: SQLAlchemy's dicts cost 40 ms per 14,000.
+    conn.exec_driver_sql(_SQLITE_INSERT_AT_LEVEL0, rows)
     _count(conn, 0, len(rows))
     counts = select(simhash_key_levels.c.level, simhash_key_levels.c.key_count)
     held = dict(conn.execute(counts).all())
@@ -144,12 +158,16 @@ _SQLITE_INSERT_AT_LEVEL0 = "INSERT INTO simhash_keys (level, key, article_id) VA
 
 
 def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
-    """Drop ``(key, article_id)`` rows, at whichever level each is (one seek per level)."""
+    """Drop ``(key, article_id)`` rows, at whichever level each is: one seek per level whose
+    filter, if it has one, lets the key through."""
     rows = list(rows)
+    levels = _levels(conn) if rows else []
+    probes = _probes(conn, {key for key, _ in rows}, levels) if levels else {}
     params = [
         {"level": level, "key": key, "article_id": row_id}
-        for level in (_levels(conn) if rows else [])
+        for level, keys in probes.items()
         for key, row_id in rows
+        if key in set(keys)
     ]
     if params:
         conn.execute(
@@ -163,9 +181,16 @@ def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
 
 
 def _levels(conn: Connection) -> list[int]:
-    """The levels holding keys, in order (level 0 alone where levels never merge)."""
+    """The levels holding keys, in order: on PostgreSQL every level up to the newest, the
+    sealed ones among them offered to be sealed (`_seal`) if they are not yet."""
     if not merges_levels(conn):
-        return [0]
+        newest = conn.execute(select(func.max(simhash_keys.c.level))).scalar()
+        if newest is None:
+            return []
+        sealed = conn.execute(select(simhash_key_filters.c.level)).scalars()
+        for level in set(range(newest)) - set(sealed):
+            _seal(conn, level)
+        return list(range(newest + 1))
     held = select(simhash_key_levels.c.level).where(simhash_key_levels.c.key_count > 0)
     return list(conn.execute(held.order_by(simhash_key_levels.c.level)).scalars())
 
@@ -227,20 +252,65 @@ def rebuild_filter(conn: Connection, level: int, held: int) -> None:
     _save_filter(conn, level, level_filter)
 
 
+def _open_level(conn: Connection) -> int:
+    """PostgreSQL: the level this transaction's new keys go to, the one of the newest
+    article id (`ARTICLES_PER_LEVEL`), or a later one where that is sealed; it holds the
+    level's shared lock until it ends, so that no `_seal` reads the level before its keys
+    are committed, and none is sealed under it."""
+    newest = conn.execute(select(func.coalesce(func.max(articles.c.id), 0))).scalar_one()
+    level = newest // ARTICLES_PER_LEVEL
+    while True:
+        conn.execute(select(func.pg_advisory_xact_lock_shared(_LOCK_SPACE, level)))
+        if conn.execute(_SEALED, {"level": level}).first() is None:
+            return int(level)
+        level += 1
+
+
+def _seal(conn: Connection, level: int) -> None:
+    """PostgreSQL: build and store the filter of `level`, which new keys have left for a
+    later one, if no writer still holds it (then a later lookup tries again).
+
+    In a transaction of its own on another connection, so that the filter is committed
+    before the lock that writers wait for is released, and a writer that computed this
+    level before then finds it sealed. Only tries the lock: this connection's own
+    transaction may hold the level, and waiting for it would wait forever."""
+    with conn.engine.connect() as sealer, sealer.begin():
+        locked = sealer.execute(select(func.pg_try_advisory_xact_lock(_LOCK_SPACE, level)))
+        if not locked.scalar_one() or sealer.execute(_SEALED, {"level": level}).first():
+            return
+        keys = np.concatenate(list(_keys_at(sealer, level)))
+        level_filter = KeyFilter(max(ARTICLES_PER_LEVEL * len(KEY_PLANES), len(keys)))
+        level_filter.add(keys)
+        _save_filter(sealer, level, level_filter)
+
+
+_LOCK_SPACE = func.hashtext(literal("newscrawl.simhash_keys ") + func.current_schema())
+"""The first half of the key of a level's advisory lock (the level is the second): one
+per schema, so that stores sharing a database do not share locks."""
+_SEALED = select(simhash_key_filters.c.level).where(
+    simhash_key_filters.c.level == bindparam("level")
+)
+
+
 def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[int, list[int]]:
     """The keys worth a seek at each level: every key at a level without a filter (level 0,
     and PostgreSQL's only level), else those its filter lets through."""
     ordered = sorted(keys)
-    filters = _filters(conn) if merges_levels(conn) else {}
+    filters = _filters(conn)
     if not filters:
         return {level: ordered for level in levels}
     wanted = np.array(ordered, np.uint64)
+    positions: dict[int, np.ndarray] = {}  # by filter size: PostgreSQL's are mostly alike
     probes: dict[int, list[int]] = {}
     for level in levels:
         level_filter = filters.get(level)
         if level_filter is None:
             probes[level] = ordered
-        elif len(chosen := wanted[level_filter.might_hold(wanted)]):
+            continue
+        if level_filter.planned not in positions:
+            positions[level_filter.planned] = level_filter.positions(wanted)
+        chosen = wanted[level_filter.might_hold_at(positions[level_filter.planned])]
+        if len(chosen):
             probes[level] = chosen.tolist()
     return probes
 
@@ -293,12 +363,16 @@ def _keys_at(conn: Connection, level: int) -> Iterator[np.ndarray]:
     (one plane of ten million articles' keys is 10 million keys, not 140): each plane's keys
     as one string of numbers parsed by numpy, three times as fast as a row per key (0.16
     against 0.47 s for a million keys)."""
+    if conn.dialect.name == "postgresql":
+        listed = func.string_agg(cast(simhash_keys.c.key, Text), literal(","))
+    else:
+        listed = func.group_concat(simhash_keys.c.key)
     for plane in range(len(KEY_PLANES)):
-        listed = conn.exec_driver_sql(
-            "SELECT group_concat(key) FROM simhash_keys WHERE level = ? AND key BETWEEN ? AND ?",
-            (level, plane << 32, (plane + 1 << 32) - 1),
+        in_plane = simhash_keys.c.key.between(plane << 32, (plane + 1 << 32) - 1)
+        text_of = conn.execute(
+            select(listed).where(simhash_keys.c.level == level, in_plane)
         ).scalar_one()
-        yield np.fromstring(listed or "", dtype=np.uint64, sep=",")
+        yield np.fromstring(text_of or "", dtype=np.uint64, sep=",")
 
 
 def _key_matches(conn: Connection, probes: dict[int, list[int]]) -> Any:
@@ -309,22 +383,21 @@ def _key_matches(conn: Connection, probes: dict[int, list[int]]) -> Any:
     The keys come from a table function, SQLite's ``json_each`` over one JSON parameter or
     PostgreSQL's ``unnest`` of one array (`probe_each`: ``key IN (…)`` may read the whole
     table where PostgreSQL has no statistics)."""
-    if conn.dialect.name == "postgresql":  # one level: no filter ever narrows a level's keys
-        [(level, ordered)] = probes.items()
-        at_levels = in_values(conn, simhash_keys.c.level, [level])
+    # A probe is level * 2**40 + key (keys are below 2**36), split again in SQL.
+    encoded = [level << _LEVEL_SHIFT | key for level, keys in probes.items() for key in keys]
+    if conn.dialect.name == "postgresql":
         matched, joined = probe_each(
-            ordered,
+            encoded,
             BigInteger,
-            "key",
-            lambda key: select(simhash_keys.c.key, simhash_keys.c.article_id).where(
-                at_levels, simhash_keys.c.key == key
+            "probe",
+            lambda probe: select(simhash_keys.c.key, simhash_keys.c.article_id).where(
+                simhash_keys.c.level == probe.op(">>")(_LEVEL_SHIFT),
+                simhash_keys.c.key == probe.op("&")((1 << _LEVEL_SHIFT) - 1),
             ),
         )
         return select(matched.c.key, matched.c.article_id).select_from(joined)
-    # A probe is level * 2**40 + key (keys are below 2**36), split again in SQL. CROSS JOIN
-    # fixes SQLite's join order: its planner would otherwise scan a whole level and the
-    # probe keys for each row of it.
-    encoded = [level << _LEVEL_SHIFT | key for level, keys in probes.items() for key in keys]
+    # CROSS JOIN fixes SQLite's join order: its planner would otherwise scan a whole level
+    # and the probe keys for each row of it.
     return text(
         "SELECT k.key, k.article_id FROM json_each(:probes) AS probe CROSS JOIN simhash_keys AS k"
         f" WHERE k.level = probe.value >> {_LEVEL_SHIFT}"
