@@ -1,19 +1,24 @@
-"""Two layouts of PostgreSQL's near-duplicate keys, measured alone (issue 18, next step).
+"""Three layouts of PostgreSQL's near-duplicate keys, measured alone (issue 18).
 
     .venv/bin/python bench/bench_pg_key_layouts.py [--sizes 10k,1m] [--batches 20]
+        [--layouts btree,gin,levels]
 
-The store keeps a row per key in a B-tree (`newscrawl.store.schema.simhash_keys`): each
-new article changes 14 random leaf pages, which is what its write rate loses as the corpus
-outgrows the buffers. The other layout is a row per article with its 14 keys in an array
-and a GIN index, whose pending list takes new entries in one place and is merged into the
-index in key order once it is full (``fastupdate``, ``gin_pending_list_limit``).
+``btree`` is a row per key in one B-tree, the store's layout until 1f9c583: each new
+article changes 14 random leaf pages, which is what its write rate lost as the corpus
+outgrew the buffers. ``gin`` is a row per article with its 14 keys in an array and a GIN
+index, whose pending list takes new entries in one place and is merged into the index in
+key order once it is full (``fastupdate``, ``gin_pending_list_limit``). ``levels`` is the
+store's layout since: the B-tree led by a level, one per 65,536 article ids, new keys
+written to the newest level only and every older level looked up through its Bloom filter
+(`newscrawl.store.key_index`).
 
-At each size a table of each layout is filled with random keys (the B-tree in random
-order, as a crawl fills it; the GIN index built after the load), then `--batches`
-batches of 1,000 articles are timed: the lookup of 14,000 random keys (the B-tree probed
-once per key as the store does; the GIN index with one ``&&`` of the array), then their
-insertion, then a checkpoint, timed. No articles table, no store code: the figures are the
-key index's alone. A lookup that takes longer than `LOOKUP_LIMIT_S` is cancelled and the
+At each size a table of each layout is filled with random keys (the B-trees in random
+order, as a crawl fills them; the GIN index built after the load; the filters of the
+sealed levels built untimed), then `--batches` batches of 1,000 articles are timed: the
+lookup of 14,000 random keys (the B-trees probed once per key and level as the store does;
+the GIN index with one ``&&`` of the array), then their insertion, then a checkpoint,
+timed. No articles table, and of the store's code only its Bloom filter: the figures are
+the key index's alone. A lookup that takes longer than `LOOKUP_LIMIT_S` is cancelled and the
 layout's row says so (the GIN lookup at 1,000,000 articles ran for minutes).
 """
 
@@ -48,7 +53,16 @@ LAYOUTS = {
         "CREATE INDEX keys_gin_keys ON keys_gin USING gin (keys)"
         " WITH (fastupdate = on, gin_pending_list_limit = 4096)",
     ),
+    "levels": (
+        "CREATE TABLE keys_levels (level SMALLINT, key BIGINT, article_id INTEGER,"
+        " PRIMARY KEY (level, key, article_id))",
+        "INSERT INTO keys_levels SELECT (g / 14) >> %(shift)s, (random() * 2 ^ 36)::bigint,"
+        " g / 14 FROM generate_series(0, %(n)s * 14 - 1) g",
+        None,
+    ),
 }
+LEVEL_SHIFT = 16
+"""The store's `ARTICLES_PER_LEVEL` is 2**16 article ids a level."""
 
 
 def batch_keys(rng: np.random.Generator) -> np.ndarray:
@@ -57,10 +71,11 @@ def batch_keys(rng: np.random.Generator) -> np.ndarray:
 
 def write_batch(cur: Any, layout: str, keys: np.ndarray, first_id: int) -> None:
     ids = np.arange(first_id, first_id + BATCH)
-    if layout == "btree":
+    if layout in ("btree", "levels"):
         order = np.argsort(keys.reshape(-1), kind="stable")
+        level = "" if layout == "btree" else f"{(first_id + BATCH - 1) >> LEVEL_SHIFT}, "
         cur.execute(
-            "INSERT INTO keys_btree SELECT * FROM unnest(%s::bigint[], %s::int[])",
+            f"INSERT INTO keys_{layout} SELECT {level}* FROM unnest(%s::bigint[], %s::int[])",
             (keys.reshape(-1)[order].tolist(), np.repeat(ids, KEYS)[order].tolist()),
         )
     else:
@@ -70,9 +85,23 @@ def write_batch(cur: Any, layout: str, keys: np.ndarray, first_id: int) -> None:
         )
 
 
-def look_up(cur: Any, layout: str, keys: np.ndarray) -> int:
+def look_up(cur: Any, layout: str, keys: np.ndarray, stored: int, filters: dict) -> int:
     wanted = sorted(set(keys.reshape(-1).tolist()))
-    if layout == "btree":
+    if layout == "levels":
+        probes = []  # level * 2**40 + key, as the store encodes them
+        ordered = np.array(wanted, np.uint64)
+        for level in range(((stored - 1) >> LEVEL_SHIFT) + 1):
+            sealed = filters.get(level)
+            chosen = ordered if sealed is None else ordered[sealed.might_hold(ordered)]
+            probes += [level << 40 | key for key in chosen.tolist()]
+        cur.execute(
+            "SELECT m.key, m.article_id FROM unnest(%s::bigint[]) AS probe(p)"
+            " JOIN LATERAL (SELECT key, article_id FROM keys_levels"
+            " WHERE level = probe.p >> 40 AND key = probe.p & (2::bigint ^ 40 - 1)::bigint"
+            " OFFSET 0) m ON true",
+            (probes,),
+        )
+    elif layout == "btree":
         cur.execute(
             "SELECT m.key, m.article_id FROM unnest(%s::bigint[]) AS probe(key)"
             " JOIN LATERAL (SELECT key, article_id FROM keys_btree WHERE key = probe.key"
@@ -84,6 +113,18 @@ def look_up(cur: Any, layout: str, keys: np.ndarray) -> int:
     return len(cur.fetchall())
 
 
+def build_filters(cur: Any, size: int) -> dict:
+    """A Bloom filter of each level sealed before the timed batches (all but the newest)."""
+    from newscrawl.store.key_filter import KeyFilter
+
+    filters = {}
+    for level in range((size - 1) >> LEVEL_SHIFT):
+        cur.execute("SELECT key FROM keys_levels WHERE level = %s", (level,))
+        filters[level] = KeyFilter(KEYS << LEVEL_SHIFT)
+        filters[level].add(np.array([key for (key,) in cur.fetchall()], np.uint64))
+    return filters
+
+
 def measure(conn: Any, layout: str, size: int, batches: int) -> dict[str, Any]:
     """One layout at one size; "lookup ms" is a string where a lookup passed the limit."""
     from psycopg.errors import QueryCanceled
@@ -92,12 +133,13 @@ def measure(conn: Any, layout: str, size: int, batches: int) -> dict[str, Any]:
     cur = conn.cursor()
     cur.execute(create)
     started = time.perf_counter()
-    cur.execute(fill, {"n": size})
+    cur.execute(fill, {"n": size, "shift": LEVEL_SHIFT})
     if index:
         cur.execute(index)
     cur.execute(f"VACUUM ANALYZE keys_{layout}")
     cur.execute("CHECKPOINT")
     loaded = time.perf_counter() - started
+    filters = build_filters(cur, size) if layout == "levels" else {}
     rng = np.random.default_rng(size)
     lookups: list[float] = []
     writes: list[float] = []
@@ -108,7 +150,7 @@ def measure(conn: Any, layout: str, size: int, batches: int) -> dict[str, Any]:
         started = time.perf_counter()
         cur.execute(f"SET statement_timeout = '{LOOKUP_LIMIT_S}s'")
         try:
-            found += look_up(cur, layout, keys)
+            found += look_up(cur, layout, keys, size + number * BATCH, filters)
         except QueryCanceled:
             cur.execute(f"DROP TABLE keys_{layout}")
             return {"layout": layout, "stored": size, "lookup ms (median)": f"> {LOOKUP_LIMIT_S}s"}
@@ -145,6 +187,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10k,1m")
     parser.add_argument("--batches", type=int, default=20)
+    parser.add_argument("--layouts", default=",".join(LAYOUTS))
     args = parser.parse_args()
     print("$ " + " ".join(["python", "bench/bench_pg_key_layouts.py", *sys.argv[1:]]))
     rows = []
@@ -154,7 +197,7 @@ def main() -> None:
         conn.execute(f'SET search_path = "{schema}"')
         try:
             for size in (parse_size(s) for s in args.sizes.split(",")):
-                for layout in LAYOUTS:
+                for layout in args.layouts.split(","):
                     rows.append(measure(conn, layout, size, args.batches))
                     print(rows[-1], file=sys.stderr, flush=True)
         finally:

@@ -48,7 +48,13 @@ from sqlalchemy import Engine, text
 
 from newscrawl.fingerprint import KEY_PLANES, NEAR_DUPLICATE_BITS, lookup_keys
 from newscrawl.store import ArticleRecord
-from newscrawl.store.key_index import bulk_level, capacity, merges_levels, rebuild_filter
+from newscrawl.store.key_index import (
+    ARTICLES_PER_LEVEL,
+    bulk_level,
+    capacity,
+    merges_levels,
+    rebuild_filter,
+)
 from newscrawl.store.key_index import candidates as near_twin_candidates
 from newscrawl.store.sql import SqlStore
 
@@ -247,8 +253,9 @@ def numpy_keys(fingerprints: np.ndarray) -> np.ndarray:
 
 
 def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
-    """`count` bodiless articles with random simhashes and their keys, loaded in bulk into
-    the level of the key index revision 0006 would put them in, with that level's filter."""
+    """`count` bodiless articles with random simhashes and their keys, loaded in bulk with
+    the filters a lookup then finds: on SQLite into the level revision 0006 would put them
+    in, on PostgreSQL each into the level of its article id (the older ones then sealed)."""
     rng = np.random.default_rng(7)
     fingerprints = rng.integers(0, 2**64, size=count, dtype=np.uint64)
     keys = numpy_keys(fingerprints)
@@ -256,10 +263,13 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
     assert [int(k) for k in keys[0]] == lookup_keys(first)
     ids = np.repeat(np.arange(1, count + 1, dtype=np.int64), len(KEY_PLANES))
     flat = keys.reshape(-1)
-    order = np.argsort(flat, kind="stable")
-    flat, ids = flat[order], ids[order]
+    if merges_levels(engine):  # one level, the one revision 0006 would choose
+        levels = np.full(len(flat), bulk_level(engine, len(flat)), np.int64)
+    else:  # each key at the level of its article id, as written one batch after another
+        levels = ids // ARTICLES_PER_LEVEL
+    order = np.lexsort((flat, levels))
+    flat, ids, levels = flat[order], ids[order], levels[order]
     signed = fingerprints.astype(np.int64)  # the store's BIGINT holds the two's complement
-    level = bulk_level(engine, len(flat))
     stamp = START.isoformat()
     raw = engine.raw_connection()
     try:
@@ -277,12 +287,13 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
                     )
             with cursor.copy("COPY simhash_keys (level, key, article_id) FROM STDIN") as copy:
                 for start in range(0, len(flat), chunk):
-                    for key, article_id in zip(
+                    for row in zip(
+                        levels[start : start + chunk].tolist(),
                         flat[start : start + chunk].tolist(),
                         ids[start : start + chunk].tolist(),
                         strict=True,
                     ):
-                        copy.write_row((level, key, article_id))
+                        copy.write_row(row)
             cursor.execute("SELECT setval(pg_get_serial_sequence('articles', 'id'), %s)", (count,))
         else:
             stamp = START.replace(tzinfo=None).isoformat(sep=" ")
@@ -297,15 +308,14 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
             for start in range(0, len(flat), chunk):
                 cursor.executemany(
                     "INSERT INTO simhash_keys (level, key, article_id) VALUES (?, ?, ?)",
-                    (
-                        (level, key, article_id)
-                        for key, article_id in zip(
-                            flat[start : start + chunk].tolist(),
-                            ids[start : start + chunk].tolist(),
-                            strict=True,
-                        )
+                    zip(
+                        levels[start : start + chunk].tolist(),
+                        flat[start : start + chunk].tolist(),
+                        ids[start : start + chunk].tolist(),
+                        strict=True,
                     ),
                 )
+        level = int(levels[-1])
         if merges_levels(engine):  # PostgreSQL counts no level
             cursor.execute(
                 f"INSERT INTO simhash_key_levels (level, key_count) VALUES ({level}, {len(flat)})"
@@ -316,6 +326,9 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
     if merges_levels(engine) and level > 0:  # as revision 0007 builds it for a stored level
         with engine.begin() as conn:
             rebuild_filter(conn, level, len(flat))
+    elif not merges_levels(engine):  # the first lookup seals every level below the newest
+        with engine.begin() as conn:
+            near_twin_candidates(conn, [0])
 
 
 def keys_only(url: str, count: int) -> dict[str, Any]:

@@ -319,9 +319,9 @@ def test_full_levels_merge_down_and_every_key_stays_found(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Levels of 28, 56, 112 … keys (2, 4, 8 … articles): on SQLite, 40 articles written one
-    by one go through merges into level 4 (PostgreSQL keeps them all at level 0); each key is
-    still where a lookup finds it, the counts match the rows, and an updated article's old
-    keys are gone from whichever level held them."""
+    by one go through merges into level 4 (PostgreSQL never merges: all stay in its level
+    0); each key is still where a lookup finds it, the counts match the rows, and an
+    updated article's old keys are gone from whichever level held them."""
     monkeypatch.setattr(key_index, "LEVEL0_KEYS", 2 * len(KEY_PLANES))
     monkeypatch.setattr(key_index, "FANOUT", 2)
     rng = random.Random(21)
@@ -589,3 +589,37 @@ def test_a_postgresql_level_is_sealed_only_once_its_writers_have_committed(
             select(simhash_keys.c.level).where(simhash_keys.c.key == 2000)
         ).scalars()
         assert list(levels) == [1]
+
+
+def test_a_postgresql_key_index_from_before_levels_is_sealed_as_its_level_0(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A store written before levels (every key at level 0, whatever its article's id):
+    new keys go to the level of the newest article id, the old keys' level 0 is sealed with
+    a filter planned for all of them, every key, old or new, is still found, and an old
+    article updated loses its old keys from the sealed level."""
+    from store_support import pg_schema
+
+    rng = random.Random(26)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(40)}
+    items = list(prints.items())
+    with pg_schema() as url, SqlStore.open(url) as store:
+        monkeypatch.setattr(key_index, "ARTICLES_PER_LEVEL", 1 << 30)  # as before: level 0
+        for i, (article, fingerprint) in enumerate(items[:30]):
+            store.write([with_simhash(article, fingerprint, i)])
+        monkeypatch.setattr(key_index, "ARTICLES_PER_LEVEL", 4)
+        for i, (article, fingerprint) in enumerate(items[30:], 30):
+            store.write([with_simhash(article, fingerprint, i)])
+        found, _ = level_counts(store)
+        assert found[0] == 30 * len(KEY_PLANES) and set(found) == {0, 7, 8, 9, 10}  # ids 31-40
+        assert_every_key_found(store, prints)
+        with store.engine.connect() as conn:
+            filters = sealed_filters(conn)
+        assert set(filters) == set(range(10)) and filters[0].planned == 30 * len(KEY_PLANES)
+        oldest, fingerprint = items[0]  # its keys are in the sealed level 0
+        row_id = next(a for k, a in stored_keys(store) if k == lookup_keys(fingerprint)[0])
+        changed = fingerprint ^ 0xFF
+        store.write([replace(record(oldest, article_text(99)), simhash=changed)])
+        assert {key for key, owner in stored_keys(store) if owner == row_id} == set(
+            lookup_keys(changed)
+        )

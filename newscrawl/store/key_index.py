@@ -1,4 +1,4 @@
-"""The near-duplicate key index: sorted levels merged in bulk, in one table.
+"""The near-duplicate key index: levels in one table, merged in bulk (SQLite) or sealed.
 
 A stored simhash has 14 keys (`newscrawl.fingerprint.lookup_keys`), and a new article's keys
 are looked up among them. Kept in one B-tree, every key lands on a random page: once the
@@ -293,8 +293,8 @@ _SEALED = select(simhash_key_filters.c.level).where(
 
 
 def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[int, list[int]]:
-    """The keys worth a seek at each level: every key at a level without a filter (level 0,
-    and PostgreSQL's only level), else those its filter lets through."""
+    """The keys worth a seek at each level: every key at a level without a filter (SQLite's
+    level 0, PostgreSQL's levels not yet sealed), else those its filter lets through."""
     ordered = sorted(keys)
     filters = _filters(conn)
     if not filters:

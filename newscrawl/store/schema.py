@@ -164,9 +164,10 @@ simhash_key_levels = Table(
 simhash_key_filters = Table(
     "simhash_key_filters",
     metadata,
-    # newscrawl.store.key_filter's Bloom filter of each level below 0 of simhash_keys (SQLite
-    # only): `generation` grows at every change, so a process knows when the filter it holds
-    # is stale; no row, or no bits, means the level is probed for every key.
+    # newscrawl.store.key_filter's Bloom filter of each level below 0 of simhash_keys on
+    # SQLite, of each sealed level on PostgreSQL: `generation` grows at every change, so a
+    # process knows when the filter it holds is stale; no row, or no bits, means the level
+    # is probed for every key (on PostgreSQL, a row means the level is sealed).
     Column("level", SmallInteger, primary_key=True, autoincrement=False),
     Column("generation", BigInteger, nullable=False),
     Column("planned_keys", BigInteger),
