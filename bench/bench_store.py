@@ -6,8 +6,9 @@ grows, on SQLite and PostgreSQL, and the near-duplicate key index alone at 10**7
 
 At each size (articles stored) the store is filled through `Store.write`, then a window
 of more batches is written and timed one by one (`window_batches`: `MEASURED`, or on
-SQLite one full turn of the deepest level's merges, 160 batches at 1,000,000), starting on
-a checkpoint and ending with one, timed. SQLite's WAL and PostgreSQL's buffers put off
+SQLite one full turn of the deepest level's merges, 160 batches at 1,000,000, and on
+PostgreSQL one level's worth once levels are sealed, 66 batches), starting on a checkpoint
+and ending with one, timed. SQLite's WAL and PostgreSQL's buffers put off
 writing pages back to the database files: at 10,000 articles a fill has not yet paid for a
 single checkpoint, at 1,000,000 it has paid for dozens, and a rate that counts the
 write-back at one size and not at the other compares two different things. Per size:
@@ -158,9 +159,12 @@ def measure(
 def window_batches(store: SqlStore, stored: int) -> int:
     """`MEASURED` batches, or as many as one merge of the deepest level that has merged at
     this size takes to come round again (SQLite: 160 at 1,000,000 articles, when level 1
-    fills every 2.24 million keys), so that the window pays its share of every merge."""
+    fills every 2.24 million keys), so that the window pays its share of every merge; on
+    PostgreSQL, once levels are sealed, as many as fill one level (66), so that it pays for
+    one seal."""
     if not merges_levels(store.engine):
-        return MEASURED
+        sealing = stored >= ARTICLES_PER_LEVEL
+        return max(MEASURED, -(-ARTICLES_PER_LEVEL // BATCH)) if sealing else MEASURED
     keys = stored * len(KEY_PLANES)
     merging = [level for level in range(64) if capacity(level) < keys]
     if not merging:
