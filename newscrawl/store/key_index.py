@@ -163,11 +163,12 @@ def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
     rows = list(rows)
     levels = _levels(conn) if rows else []
     probes = _probes(conn, {key for key, _ in rows}, levels) if levels else {}
+    probed = {level: set(keys) for level, keys in probes.items()}
     params = [
         {"level": level, "key": key, "article_id": row_id}
-        for level, keys in probes.items()
+        for level, keys in probed.items()
         for key, row_id in rows
-        if key in set(keys)
+        if key in keys
     ]
     if params:
         conn.execute(
@@ -181,8 +182,8 @@ def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
 
 
 def _levels(conn: Connection) -> list[int]:
-    """The levels holding keys, in order: on PostgreSQL every level up to the newest, the
-    sealed ones among them offered to be sealed (`_seal`) if they are not yet."""
+    """The levels holding keys, in order: on PostgreSQL every level up to the newest, those
+    below it sealed first (`_seal`) where they are not yet."""
     if not merges_levels(conn):
         newest = conn.execute(select(func.max(simhash_keys.c.level))).scalar()
         if newest is None:
@@ -246,7 +247,13 @@ def rebuild_filter(conn: Connection, level: int, held: int) -> None:
     its keys."""
     full = capacity(level) + capacity(level - 1)
     eager = full * BITS_PER_KEY // 8 <= EAGER_FILTER_BYTES
-    level_filter = KeyFilter(full if eager else 2 * held)
+    _store_filter(conn, level, full if eager else 2 * held)
+
+
+def _store_filter(conn: Connection, level: int, planned: int) -> None:
+    """Build a filter planned for `planned` keys from the keys stored at `level`, one plane
+    at a time, and store it."""
+    level_filter = KeyFilter(planned)
     for keys in _keys_at(conn, level):
         level_filter.add(keys)
     _save_filter(conn, level, level_filter)
@@ -278,10 +285,10 @@ def _seal(conn: Connection, level: int) -> None:
         locked = sealer.execute(select(func.pg_try_advisory_xact_lock(_LOCK_SPACE, level)))
         if not locked.scalar_one() or sealer.execute(_SEALED, {"level": level}).first():
             return
-        keys = np.concatenate(list(_keys_at(sealer, level)))
-        level_filter = KeyFilter(max(ARTICLES_PER_LEVEL * len(KEY_PLANES), len(keys)))
-        level_filter.add(keys)
-        _save_filter(sealer, level, level_filter)
+        held = sealer.execute(
+            select(func.count()).select_from(simhash_keys).where(simhash_keys.c.level == level)
+        ).scalar_one()  # more than a level's worth where keys were stored before levels
+        _store_filter(sealer, level, max(ARTICLES_PER_LEVEL * len(KEY_PLANES), held))
 
 
 _LOCK_SPACE = func.hashtext(literal("newscrawl.simhash_keys ") + func.current_schema())
