@@ -453,13 +453,16 @@ def test_no_memory_is_leaked() -> None:
 
 
 def test_no_memory_is_leaked_reconfiguring() -> None:
+    """2,000 reconfigurations: a leak of even one small object each (32 bytes or more)
+    would leave 64 KB; what is left without one stays near 20 KB however many there are
+    (20,104 bytes after 200 on one CI run, over the 20,000 this test allowed then)."""
     blocks._configure_native()  # warm up
 
     def reconfigure() -> None:
-        for _ in range(200):
+        for _ in range(2000):
             blocks._configure_native()
 
-    assert grown_from_blocks(reconfigure) < 20_000
+    assert grown_from_blocks(reconfigure) < 50_000
 
 
 def test_bad_arguments_raise_type_errors() -> None:
