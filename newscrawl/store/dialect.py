@@ -1,7 +1,8 @@
 """The statements SQLite and PostgreSQL spell differently, for the store's modules.
 
 Everything else the store runs is portable SQLAlchemy Core; the near-duplicate key index
-(`newscrawl.store.key_index`) adds its own per-dialect lookup and merge.
+(`newscrawl.store.key_index`) adds its own per-dialect lookup, SQLite's merges and
+PostgreSQL's seals.
 """
 
 from __future__ import annotations

@@ -188,8 +188,7 @@ def _levels(conn: Connection) -> list[int]:
         newest = conn.execute(select(func.max(simhash_keys.c.level))).scalar()
         if newest is None:
             return []
-        sealed = conn.execute(select(simhash_key_filters.c.level)).scalars()
-        for level in set(range(newest)) - set(sealed):
+        for level in set(range(newest)) - set(_filters(conn)):  # every row has its bits
             _seal(conn, level)
         return list(range(newest + 1))
     held = select(simhash_key_levels.c.level).where(simhash_key_levels.c.key_count > 0)
