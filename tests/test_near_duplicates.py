@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select, text, update
 from store_support import (  # noqa: F401 (fixture)
     article_text,
     db_url_fixture,
@@ -616,6 +616,18 @@ def test_a_postgresql_key_index_from_before_levels_is_sealed_as_its_level_0(
         with store.engine.connect() as conn:
             filters = sealed_filters(conn)
         assert set(filters) == set(range(10)) and filters[0].planned == 30 * len(KEY_PLANES)
+        assert {f.bits_per_key for f in filters.values()} == {key_index.SEALED_BITS_PER_KEY}
+        with store.engine.begin() as conn:  # level 0 as sealed before filters were 16 bits
+            old_filter = KeyFilter(30 * len(KEY_PLANES), bits_per_key=10)
+            old_filter.add(np.array([k for k, _ in stored_keys(store)], np.uint64))
+            conn.execute(
+                update(simhash_key_filters)
+                .where(simhash_key_filters.c.level == 0)
+                .values(
+                    generation=simhash_key_filters.c.generation + 100, bits=old_filter.to_bytes()
+                )
+            )
+        assert_every_key_found(store, prints)
         oldest, fingerprint = items[0]  # its keys are in the sealed level 0
         row_id = next(a for k, a in stored_keys(store) if k == lookup_keys(fingerprint)[0])
         changed = fingerprint ^ 0xFF

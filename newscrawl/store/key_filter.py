@@ -5,43 +5,72 @@ keys, and nearly every probe misses (a random key matches a stored one with prob
 about 10**-3 at a million articles). Once a level outgrows the page cache each miss still
 costs a page read: with 1,000,000 articles stored the two deep levels took 55 of the 80 ms a
 batch spent looking up (BENCHMARKS.md, issue 18). A Bloom filter (Bloom 1970) answers "not
-here" from memory for all but 0.8% of those keys, and never for a key the level
-holds; LevelDB and RocksDB keep one per sorted run for the same reason.
+here" from memory for all but a share of those keys that its bits per key set (0.8% at
+10, 0.046% at 16), and never for a key the level holds; LevelDB and RocksDB keep one per
+sorted run for the same reason.
 
-Each key sets `HASHES` bits, chosen by double hashing (Kirsch and Mitzenmacher 2006) of the
-splitmix64 mix of the key, so the filter is a pure function of the keys added and can be
-stored and loaded as bytes. Keys are never taken out: a key deleted from the level only
-leaves a false positive behind.
+Each key sets `hashes_for(bits_per_key)` bits, chosen by double hashing (Kirsch and
+Mitzenmacher 2006) of the splitmix64 mix of the key, so the filter is a pure function of
+the keys added and can be stored and loaded as bytes. Keys are never taken out: a key
+deleted from the level only leaves a false positive behind.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import numpy.typing as npt
 
 BITS_PER_KEY = 10
-"""Filter bits per key the filter is planned for: with `HASHES` = 7 that lets through
-(1 - e**(-7 / 10))**7 = 0.8% of the keys the level does not hold."""
-HASHES = 7
+"""Filter bits per key the filter is planned for, unless it is given its own: with 7 hashes
+(`hashes_for`) that lets through (1 - e**(-7 / 10))**7 = 0.8% of the keys the level does not
+hold."""
+
+
+def hashes_for(bits_per_key: int) -> int:
+    """The number of bits each key sets that lets through the fewest keys a filter of
+    `bits_per_key` does not hold: bits_per_key * ln 2, rounded (Bloom's optimum)."""
+    return max(1, round(bits_per_key * math.log(2)))
+
+
+_LEAST_PLANNED = 8
+"""A filter plans for at least this many keys, so that its size tells its bits per key."""
 
 _Keys = npt.NDArray[np.uint64]
 
 
 class KeyFilter:
-    """A Bloom filter sized for `planned` keys; holding more only raises its false positives."""
+    """A Bloom filter sized for `planned` keys at `bits_per_key`; holding more only raises
+    its false positives."""
 
-    def __init__(self, planned: int, bits: npt.NDArray[np.uint8] | None = None) -> None:
-        self.planned = max(1, planned)
-        size = -(-self.planned * BITS_PER_KEY // 8)  # bytes, rounded up
+    def __init__(
+        self,
+        planned: int,
+        bits: npt.NDArray[np.uint8] | None = None,
+        *,
+        bits_per_key: int = BITS_PER_KEY,
+    ) -> None:
+        self.planned = max(_LEAST_PLANNED, planned)
+        self.bits_per_key = bits_per_key
+        size = -(-self.planned * bits_per_key // 8)  # bytes, rounded up
         self._bits = np.zeros(size, np.uint8) if bits is None else bits
         if self._bits.shape != (size,):
             raise ValueError(f"a filter planned for {planned} keys has {size} bytes")
         self._modulus = np.uint64(8 * size)
+        self._hashes = hashes_for(bits_per_key)
 
     @classmethod
     def from_bytes(cls, planned: int, data: bytes) -> KeyFilter:
-        """The filter `to_bytes` wrote for `planned` keys."""
-        return cls(planned, np.frombuffer(data, np.uint8).copy())
+        """The filter `to_bytes` wrote for `planned` keys, whatever its bits per key: they are
+        its bytes over its keys, rounded down (exact, as a filter plans for at least 8)."""
+        bits_per_key = len(data) * 8 // max(_LEAST_PLANNED, planned)
+        return cls(planned, np.frombuffer(data, np.uint8).copy(), bits_per_key=bits_per_key)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(bits, hashes): filters of one shape give each key the same `positions`."""
+        return int(self._modulus), self._hashes
 
     def to_bytes(self) -> bytes:
         return self._bits.tobytes()
@@ -63,16 +92,16 @@ class KeyFilter:
         return self.might_hold_at(self.positions(keys))
 
     def might_hold_at(self, positions: _Keys) -> npt.NDArray[np.bool_]:
-        """`might_hold` of the keys whose `positions` are given: filters planned for as many
-        keys share them, so a lookup through many such filters computes them once."""
+        """`might_hold` of the keys whose `positions` are given: filters of one `shape` share
+        them, so a lookup through many such filters computes them once."""
         set_bits = (self._bits[positions >> 3] >> (positions & 7).astype(np.uint8)) & 1
         return np.asarray(set_bits.all(axis=1))
 
     def positions(self, keys: _Keys) -> _Keys:
-        """The `HASHES` bit positions of each key, one row per key."""
+        """The bit positions of each key (as many as the filter's hashes), one row per key."""
         first = _mix(keys)
         step = _mix(first) | np.uint64(1)
-        rounds = np.arange(HASHES, dtype=np.uint64)
+        rounds = np.arange(self._hashes, dtype=np.uint64)
         with np.errstate(over="ignore"):  # the sums wrap around modulo 2**64 on purpose
             return (first[:, None] + rounds * step[:, None]) % self._modulus
 

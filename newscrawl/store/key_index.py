@@ -86,6 +86,15 @@ ARTICLES_PER_LEVEL = 1 << 16
 """PostgreSQL: the span of article ids whose keys fill one level (917,504 keys, about 40 MB
 of index, which the server's default 128 MB of shared buffers keep while it fills)."""
 
+SEALED_BITS_PER_KEY = 16
+"""PostgreSQL: the bits per key of a sealed level's filter (11 hashes: 0.046% of the keys a
+level does not hold let through, against 0.8% at `BITS_PER_KEY`). Sealed levels multiply
+with the corpus, 15 at a million articles and 152 at ten million, and each key a filter lets
+through is a seek into a region of the index no cache keeps: at a million articles and 10
+bits, 1,600 page reads a batch of 1,000 (100 µs each on this machine, a third of the
+batch's time; BENCHMARKS.md, issue 18). At 16 bits: 0.1 seeks an article at 15 levels,
+about 1 at 152, for 1.8 MB a level held by each writing process (280 MB at ten million)."""
+
 _COLUMNS = ["level", "key", "article_id"]
 
 
@@ -249,10 +258,12 @@ def rebuild_filter(conn: Connection, level: int, held: int) -> None:
     _store_filter(conn, level, full if eager else 2 * held)
 
 
-def _store_filter(conn: Connection, level: int, planned: int) -> None:
+def _store_filter(
+    conn: Connection, level: int, planned: int, bits_per_key: int = BITS_PER_KEY
+) -> None:
     """Build a filter planned for `planned` keys from the keys stored at `level`, one plane
     at a time, and store it."""
-    level_filter = KeyFilter(planned)
+    level_filter = KeyFilter(planned, bits_per_key=bits_per_key)
     for keys in _keys_at(conn, level):
         level_filter.add(keys)
     _save_filter(conn, level, level_filter)
@@ -287,7 +298,8 @@ def _seal(conn: Connection, level: int) -> None:
         held = sealer.execute(
             select(func.count()).select_from(simhash_keys).where(simhash_keys.c.level == level)
         ).scalar_one()  # more than a level's worth where keys were stored before levels
-        _store_filter(sealer, level, max(ARTICLES_PER_LEVEL * len(KEY_PLANES), held))
+        planned = max(ARTICLES_PER_LEVEL * len(KEY_PLANES), held)
+        _store_filter(sealer, level, planned, SEALED_BITS_PER_KEY)
 
 
 _LOCK_SPACE = func.hashtext(literal("newscrawl.simhash_keys ") + func.current_schema())
@@ -306,16 +318,16 @@ def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[
     if not filters:
         return {level: ordered for level in levels}
     wanted = np.array(ordered, np.uint64)
-    positions: dict[int, np.ndarray] = {}  # by filter size: PostgreSQL's are mostly alike
+    positions: dict[tuple[int, int], np.ndarray] = {}  # PostgreSQL's are mostly of one shape
     probes: dict[int, list[int]] = {}
     for level in levels:
         level_filter = filters.get(level)
         if level_filter is None:
             probes[level] = ordered
             continue
-        if level_filter.planned not in positions:
-            positions[level_filter.planned] = level_filter.positions(wanted)
-        chosen = wanted[level_filter.might_hold_at(positions[level_filter.planned])]
+        if level_filter.shape not in positions:
+            positions[level_filter.shape] = level_filter.positions(wanted)
+        chosen = wanted[level_filter.might_hold_at(positions[level_filter.shape])]
         if len(chosen):
             probes[level] = chosen.tolist()
     return probes
