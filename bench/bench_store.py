@@ -5,15 +5,14 @@ grows, on SQLite and PostgreSQL, and the near-duplicate key index alone at 10**7
     .venv/bin/python bench/bench_store.py --keys-only 10m [--backends sqlite]
 
 At each size (articles stored) the store is filled through `Store.write`, then a window
-of more batches is written and timed one by one (`window_batches`: `MEASURED`, or on
-SQLite one full turn of the deepest level's merges, 160 batches at 1,000,000, and on
-PostgreSQL one level's worth once levels are sealed, 66 batches), starting on a checkpoint
-and ending with one, timed. SQLite's WAL and PostgreSQL's buffers put off
+of more batches is written and timed one by one (`window_batches`: `MEASURED`, or one
+level's worth once levels are sealed, 66 batches), starting on a checkpoint and ending
+with one, timed. SQLite's WAL and PostgreSQL's buffers put off
 writing pages back to the database files: at 10,000 articles a fill has not yet paid for a
 single checkpoint, at 1,000,000 it has paid for dozens, and a rate that counts the
 write-back at one size and not at the other compares two different things. Per size:
 inserts/s over the window, the final checkpoint's seconds, the median and slowest batch,
-and the rate over the second half of the fill (merges and checkpoints as they fall), the
+and the rate over the second half of the fill (seals and checkpoints as they fall), the
 rows the near-duplicate check fetches per article (`near_twin_candidates` for the batch's
 keys, run untimed before the batch is written: with random fingerprints these are chance
 matches; each article costs 14 index probes whatever the size), the incremental skip's
@@ -49,13 +48,7 @@ from sqlalchemy import Engine, text
 
 from newscrawl.fingerprint import KEY_PLANES, NEAR_DUPLICATE_BITS, lookup_keys
 from newscrawl.store import ArticleRecord
-from newscrawl.store.key_index import (
-    ARTICLES_PER_LEVEL,
-    bulk_level,
-    capacity,
-    merges_levels,
-    rebuild_filter,
-)
+from newscrawl.store.key_index import ARTICLES_PER_LEVEL
 from newscrawl.store.key_index import candidates as near_twin_candidates
 from newscrawl.store.sql import SqlStore
 
@@ -127,7 +120,7 @@ def measure(
     "already stored?" lookup, the bytes."""
     rates: list[float] = []
     rows = 0
-    batches = batches or window_batches(store, stored)
+    batches = batches or window_batches(stored)
     checkpoint(store.engine)
     for _ in range(batches):
         batch = source.batch()
@@ -156,20 +149,11 @@ def measure(
     }
 
 
-def window_batches(store: SqlStore, stored: int) -> int:
-    """`MEASURED` batches, or as many as one merge of the deepest level that has merged at
-    this size takes to come round again (SQLite: 160 at 1,000,000 articles, when level 1
-    fills every 2.24 million keys), so that the window pays its share of every merge; on
-    PostgreSQL, once levels are sealed, as many as fill one level (66), so that it pays for
-    one seal."""
-    if not merges_levels(store.engine):
-        sealing = stored >= ARTICLES_PER_LEVEL
-        return max(MEASURED, -(-ARTICLES_PER_LEVEL // BATCH)) if sealing else MEASURED
-    keys = stored * len(KEY_PLANES)
-    merging = [level for level in range(64) if capacity(level) < keys]
-    if not merging:
-        return MEASURED
-    return max(MEASURED, capacity(merging[-1]) // (len(KEY_PLANES) * BATCH))
+def window_batches(stored: int) -> int:
+    """`MEASURED` batches, or once levels are sealed as many as fill one level (66), so that
+    the window pays for one seal."""
+    sealing = stored >= ARTICLES_PER_LEVEL
+    return max(MEASURED, -(-ARTICLES_PER_LEVEL // BATCH)) if sealing else MEASURED
 
 
 def checkpoint(engine: Engine) -> None:
@@ -257,9 +241,9 @@ def numpy_keys(fingerprints: np.ndarray) -> np.ndarray:
 
 
 def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
-    """`count` bodiless articles with random simhashes and their keys, loaded in bulk with
-    the filters a lookup then finds: on SQLite into the level revision 0006 would put them
-    in, on PostgreSQL each into the level of its article id (the older ones then sealed)."""
+    """`count` bodiless articles with random simhashes and their keys, loaded in bulk, each
+    key at the level of its article id as written one batch after another, and every level
+    below the newest then sealed, as the store's first lookup would."""
     rng = np.random.default_rng(7)
     fingerprints = rng.integers(0, 2**64, size=count, dtype=np.uint64)
     keys = numpy_keys(fingerprints)
@@ -267,10 +251,7 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
     assert [int(k) for k in keys[0]] == lookup_keys(first)
     ids = np.repeat(np.arange(1, count + 1, dtype=np.int64), len(KEY_PLANES))
     flat = keys.reshape(-1)
-    if merges_levels(engine):  # one level, the one revision 0006 would choose
-        levels = np.full(len(flat), bulk_level(engine, len(flat)), np.int64)
-    else:  # each key at the level of its article id, as written one batch after another
-        levels = ids // ARTICLES_PER_LEVEL
+    levels = ids // ARTICLES_PER_LEVEL
     order = np.lexsort((flat, levels))
     flat, ids, levels = flat[order], ids[order], levels[order]
     signed = fingerprints.astype(np.int64)  # the store's BIGINT holds the two's complement
@@ -319,20 +300,11 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
                         strict=True,
                     ),
                 )
-        level = int(levels[-1])
-        if merges_levels(engine):  # PostgreSQL counts no level
-            cursor.execute(
-                f"INSERT INTO simhash_key_levels (level, key_count) VALUES ({level}, {len(flat)})"
-            )
         raw.commit()
     finally:
         raw.close()
-    if merges_levels(engine) and level > 0:  # as revision 0007 builds it for a stored level
-        with engine.begin() as conn:
-            rebuild_filter(conn, level, len(flat))
-    elif not merges_levels(engine):  # the first lookup seals every level below the newest
-        with engine.begin() as conn:
-            near_twin_candidates(conn, [0])
+    with engine.begin() as conn:  # the first lookup seals every level below the newest
+        near_twin_candidates(conn, [0])
 
 
 def keys_only(url: str, count: int) -> dict[str, Any]:
@@ -344,7 +316,7 @@ def keys_only(url: str, count: int) -> dict[str, Any]:
         print(f"  loaded {count:,} articles' keys in {loaded:.0f} s", file=sys.stderr, flush=True)
         source = Articles(seed=3)
         source.made = count + 1  # URLs after the loaded ones
-        return measure(store, source, count, MEASURED)  # a turn of level 2: 2,560 batches
+        return measure(store, source, count, MEASURED)  # no seal falls in these ten batches
 
 
 # --- output --------------------------------------------------------------------------------

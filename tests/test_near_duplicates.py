@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import func, select, text, update
+from sqlalchemy import func, inspect, select, text, update
 from store_support import (  # noqa: F401 (fixture)
     article_text,
     db_url_fixture,
@@ -29,11 +29,10 @@ from store_support import (  # noqa: F401 (fixture)
 
 from newscrawl.fingerprint import GUARANTEED_BITS, KEY_PLANES, hamming, lookup_keys
 from newscrawl.store import ArticleRecord, key_index
-from newscrawl.store.key_filter import KeyFilter
+from newscrawl.store.key_filter import BITS_PER_KEY, KeyFilter
 from newscrawl.store.schema import (
     articles,
     simhash_key_filters,
-    simhash_key_levels,
     simhash_keys,
 )
 from newscrawl.store.sql import SqlStore
@@ -298,51 +297,58 @@ def test_postgresql_lookup_probes_the_key_index_without_statistics(
     assert "articles_pkey" in articles_plan and "Seq Scan" not in articles_plan, articles_plan
 
 
-# --- the sorted levels of the key index -------------------------------------------------------
+# --- the levels of the key index ---------------------------------------------------------------
 
 
-def level_counts(store: SqlStore) -> tuple[dict[int, int], dict[int, int]]:
-    """(keys found at each level, keys each level is counted to hold), levels holding keys."""
+def level_counts(store: SqlStore) -> dict[int, int]:
+    """The keys found at each level that holds keys."""
     with store.engine.connect() as conn:
         found = conn.execute(
             select(simhash_keys.c.level, func.count()).group_by(simhash_keys.c.level)
         ).all()
-        counted = conn.execute(
-            select(simhash_key_levels.c.level, simhash_key_levels.c.key_count).where(
-                simhash_key_levels.c.key_count > 0
-            )
-        ).all()
-    return dict(found), dict(counted)
+    return dict(found)
 
 
-def test_full_levels_merge_down_and_every_key_stays_found(
+def small_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Levels of 4 article ids: the keys of 4 articles."""
+    monkeypatch.setattr(key_index, "ARTICLES_PER_LEVEL", 4)
+
+
+def sealed_filters(conn: Any) -> dict[int, KeyFilter]:
+    rows = select(
+        simhash_key_filters.c.level, simhash_key_filters.c.planned_keys, simhash_key_filters.c.bits
+    )
+    return {level: KeyFilter.from_bytes(n, bits) for level, n, bits in conn.execute(rows)}
+
+
+def test_keys_fill_levels_of_article_ids_and_every_key_stays_found(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Levels of 28, 56, 112 … keys (2, 4, 8 … articles): on SQLite, 40 articles written one
-    by one go through merges into level 4 (PostgreSQL never merges: all stay in its level
-    0); each key is still where a lookup finds it, the counts match the rows, and an
-    updated article's old keys are gone from whichever level held them."""
-    monkeypatch.setattr(key_index, "LEVEL0_KEYS", 2 * len(KEY_PLANES))
-    monkeypatch.setattr(key_index, "FANOUT", 2)
+    """With levels of 4 article ids, 40 articles written one by one leave their keys at
+    levels 0 to 10, each article's at the level of its id; a lookup seals every level below
+    the newest, each with a filter that lets through every key it holds; each key is still
+    found, and an updated article's old keys are gone from the sealed level that held
+    them."""
+    small_levels(monkeypatch)
     rng = random.Random(21)
     prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(40)}
     with SqlStore.open(db_url) as store:
         for i, (url, fingerprint) in enumerate(prints.items()):
             store.write([with_simhash(url, fingerprint, i)])
-        found, counted = level_counts(store)
-        assert sum(found.values()) == 40 * 14
-        if store.engine.dialect.name == "sqlite":
-            assert found == counted and max(found) == 4
-            assert all(count <= key_index.capacity(level) for level, count in found.items())
-        else:
-            assert set(found) == {0} and not counted
-        with store.engine.connect() as conn:
-            for url, fingerprint in prints.items():
-                hits = key_index.candidates(conn, lookup_keys(fingerprint))
-                assert {(key, found_url) for key, found_url, _ in hits} == {
-                    (key, url) for key in lookup_keys(fingerprint)
-                }
-        oldest = "https://a/0"  # its keys were merged the deepest
+        assert level_counts(store) == {level: 4 * 14 for level in range(1, 10)} | {
+            0: 3 * 14,  # ids 1-3
+            10: 1 * 14,  # id 40
+        }
+        assert_every_key_found(store, prints)
+        with store.engine.begin() as conn:
+            key_index.candidates(conn, [0])  # a lookup seals what it finds unsealed
+            filters = sealed_filters(conn)
+            rows = conn.execute(select(simhash_keys)).all()
+        assert set(filters) == set(range(10))
+        for level, level_filter in filters.items():
+            held = np.array([key for at, key, _ in rows if at == level], np.uint64)
+            assert level_filter.might_hold(held).all(), level
+        oldest = "https://a/0"  # its keys are in the sealed level 0
         row_id = next(a for k, a in stored_keys(store) if k == lookup_keys(prints[oldest])[0])
         changed = prints[oldest] ^ 0xFF  # byte 0 changed: the 7 planes without it keep keys
         store.write([replace(record(oldest, article_text(99)), simhash=changed)])
@@ -351,12 +357,6 @@ def test_full_levels_merge_down_and_every_key_stays_found(
         twin = with_simhash("https://b/twin", flipped(prints["https://a/3"], [1, 20, 60]), 100)
         store.write([twin])
         assert marks(store)["https://b/twin"] == "https://a/3"
-
-
-def small_levels(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Levels of 28, 56, 112 … keys: the keys of 2, 4, 8 … articles."""
-    monkeypatch.setattr(key_index, "LEVEL0_KEYS", 2 * len(KEY_PLANES))
-    monkeypatch.setattr(key_index, "FANOUT", 2)
 
 
 def probes_per_level(store: SqlStore, keys: list[int]) -> dict[int, int]:
@@ -381,37 +381,32 @@ def assert_every_key_found(store: SqlStore, prints: dict[str, int]) -> None:
             }
 
 
-@pytest.mark.parametrize("eager_bytes", [1 << 20, 0], ids=["planned-for-the-level", "doubling"])
-def test_level_filters_turn_away_absent_keys_and_never_a_stored_one(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, eager_bytes: int
+def test_sealed_levels_turn_away_absent_keys_and_never_a_stored_one(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With levels 1 to 4 filled, a lookup of 1,000 random fingerprints sends all 14,000 keys
-    to level 0 and almost none to the deeper levels, whose filters turn away keys they do not
-    hold; every stored key is still found, whether the filters were planned for all their
-    level can hold or rebuilt as it grew."""
+    """With 14 sealed levels, a lookup of 1,000 random fingerprints sends all 14,000 keys to
+    the open level and almost none to the sealed ones, whose filters (16 bits a key: 0.046%
+    let through) turn away the keys they do not hold; every stored key is still found."""
     small_levels(monkeypatch)
-    monkeypatch.setattr(key_index, "EAGER_FILTER_BYTES", eager_bytes)
     rng = random.Random(23)
     prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(60)}
-    with SqlStore.open(f"sqlite:///{tmp_path}/store.db") as store:
+    with SqlStore.open(db_url) as store:
         for i, (url, fingerprint) in enumerate(prints.items()):
             store.write([with_simhash(url, fingerprint, i)])
-        found, _ = level_counts(store)
-        assert max(found) >= 4
         assert_every_key_found(store, prints)
         absent = [key for _ in range(1000) for key in lookup_keys(rng.getrandbits(64))]
         sent = probes_per_level(store, absent)
-        assert sent.get(0, 0) == (len(set(absent)) if 0 in found else 0)
-        deeper = sum(count for level, count in sent.items() if level > 0)
-        assert deeper < 0.03 * len(absent) * (len(found) - 1), sent
+        assert sent[15] == len(set(absent))  # ids 60 and up: the open level
+        sealed = sum(count for level, count in sent.items() if level < 15)
+        assert sealed < 0.002 * len(absent) * 15, sent
 
 
-def test_a_store_reads_the_filters_another_store_changed(
+def test_a_store_reads_the_filters_another_store_sealed(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two stores on one SQLite file (two crawls, or a crawl and `reextract`): the reader's
-    connection keeps the filters it loaded, and reads each again once the writer's merges
-    have moved keys into its level, so it finds keys merged after it first looked."""
+    connection keeps the filters it loaded and reads those of the levels the writer has
+    sealed since, so it finds every key written after it first looked."""
     small_levels(monkeypatch)
     rng = random.Random(24)
     prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(48)}
@@ -423,42 +418,59 @@ def test_a_store_reads_the_filters_another_store_changed(
                 assert_every_key_found(reader, dict(list(prints.items())[: i + 1]))
 
 
-def test_an_existing_key_index_gets_its_filters(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+def test_a_merged_sqlite_key_index_is_upgraded_into_levels_of_article_ids(
+    tmp_path: Any,
 ) -> None:
-    """Revision 0007 builds a filter for each level below 0 that holds keys."""
+    """Revision 0009: a SQLite key index as the merges left it (keys at any level, counted,
+    levels emptied by a merge filtered by a row without bits) is copied into levels of
+    article ids (65,536 a level), the counts and the old filters dropped; a lookup then
+    seals level 0 and finds every key, stored before the upgrade or after."""
     from sqlalchemy import create_engine
 
     from newscrawl.store import migrations
 
-    small_levels(monkeypatch)
     rng = random.Random(25)
     prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(30)}
     url = f"sqlite:///{tmp_path}/old.db"
     with SqlStore.open(url) as store:
         for i, (article, fingerprint) in enumerate(prints.items()):
             store.write([with_simhash(article, fingerprint, i)])
-        found, _ = level_counts(store)
     engine = create_engine(url)
-    with engine.begin() as conn:  # back to 0006, as an older release left it
-        conn.exec_driver_sql("DROP TABLE simhash_key_filters")
-        conn.exec_driver_sql(f"UPDATE {migrations.VERSION_TABLE} SET version_num = '0006'")
+    with engine.begin() as conn:  # as revision 0008 and the merges left it
+        conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        conn.exec_driver_sql("UPDATE articles SET id = id + 65536 WHERE id > 20")
+        conn.exec_driver_sql(
+            "UPDATE simhash_keys SET article_id = article_id + 65536,"
+            " level = 2 WHERE article_id > 20"
+        )
+        conn.exec_driver_sql("UPDATE simhash_keys SET level = 1 WHERE article_id <= 10")
+        conn.exec_driver_sql(
+            "CREATE TABLE simhash_key_levels (level SMALLINT NOT NULL PRIMARY KEY,"
+            " key_count BIGINT NOT NULL)"
+        )
+        conn.exec_driver_sql("INSERT INTO simhash_key_levels VALUES (0, 140), (1, 140), (2, 140)")
+        conn.exec_driver_sql(
+            "INSERT INTO simhash_key_filters VALUES (1, 1, 140, NULL), (2, 2, 140, ?)",
+            (KeyFilter(140, bits_per_key=10).to_bytes(),),  # holds nothing: a stale filter
+        )
+        conn.exec_driver_sql(f"UPDATE {migrations.VERSION_TABLE} SET version_num = '0008'")
     engine.dispose()
+    later = {f"https://b/{i}": rng.getrandbits(64) for i in range(3)}
     with SqlStore.open(url) as store:
+        assert [step[:4] for step in store.schema_change.upgrades] == ["0009"]
+        assert level_counts(store) == {0: 20 * 14, 1: 10 * 14}
         with store.engine.connect() as conn:
-            filtered = conn.execute(
-                select(simhash_key_filters.c.level).where(simhash_key_filters.c.bits.is_not(None))
-            ).scalars()
-            assert set(filtered) == set(found) - {0}
-        assert_every_key_found(store, prints)
-        absent = [key for _ in range(200) for key in lookup_keys(rng.getrandbits(64))]
-        assert sum(n for level, n in probes_per_level(store, absent).items() if level) < 0.03 * len(
-            absent
-        ) * len(found)
+            assert "simhash_key_levels" not in inspect(conn).get_table_names()
+            assert sealed_filters(conn) == {}
+        for i, (article, fingerprint) in enumerate(later.items(), 100):
+            store.write([with_simhash(article, fingerprint, i)])
+        assert_every_key_found(store, prints | later)
+        with store.engine.connect() as conn:
+            assert set(sealed_filters(conn)) == {0}
 
 
 def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None:
-    """Revision 0006 moves the keys 0005 stored into the first level that holds them."""
+    """Revisions 0006 to 0009 move the keys 0005 stored into the level of their ids."""
     from sqlalchemy import create_engine
 
     from newscrawl.store import migrations
@@ -470,7 +482,6 @@ def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None
     engine = create_engine(url)
     with engine.begin() as conn:  # back to 0005's table, as an older release left it
         conn.exec_driver_sql("DROP TABLE simhash_keys")
-        conn.exec_driver_sql("DROP TABLE simhash_key_levels")
         conn.exec_driver_sql("DROP TABLE simhash_key_filters")
         conn.exec_driver_sql(
             "CREATE TABLE simhash_keys (key BIGINT NOT NULL, article_id INTEGER NOT NULL,"
@@ -483,7 +494,7 @@ def test_an_existing_key_index_is_upgraded_into_one_level(tmp_path: Any) -> None
     engine.dispose()
     with SqlStore.open(url) as store:
         assert stored_keys(store) == before
-        assert level_counts(store) == ({0: 42}, {0: 42})
+        assert level_counts(store) == {0: 42}
 
 
 def test_two_postgresql_writers_fill_levels_that_are_sealed_with_every_key_filtered(
@@ -512,7 +523,7 @@ def test_two_postgresql_writers_fill_levels_that_are_sealed_with_every_key_filte
         with ThreadPoolExecutor(max_workers=2) as pool:
             list(pool.map(write_half, [url, url], [0, 1]))
         with SqlStore.open(url) as store:
-            found, counted = level_counts(store)
+            found = level_counts(store)
             with store.engine.connect() as conn:
                 ids = dict(conn.execute(select(articles.c.id, articles.c.simhash)).all())
                 by_url = dict(
@@ -535,7 +546,7 @@ def test_two_postgresql_writers_fill_levels_that_are_sealed_with_every_key_filte
                 for row_id, fingerprint in ids.items()
                 for key in lookup_keys(fingerprint)
             )
-            assert not counted and max(found) >= len(prints) // 4 - 1
+            assert max(found) >= len(prints) // 4 - 1
             assert set(filters) == set(range(max(found)))
             for level, level_filter in filters.items():
                 held = np.array([key for at, key, _ in rows if at == level], np.uint64)
@@ -545,13 +556,6 @@ def test_two_postgresql_writers_fill_levels_that_are_sealed_with_every_key_filte
             assert sent[max(found)] == len(set(absent))
             assert sum(sent.values()) - len(set(absent)) < 0.03 * len(absent) * len(filters)
             assert_every_key_found(store, by_url)
-
-
-def sealed_filters(conn: Any) -> dict[int, KeyFilter]:
-    rows = select(
-        simhash_key_filters.c.level, simhash_key_filters.c.planned_keys, simhash_key_filters.c.bits
-    )
-    return {level: KeyFilter.from_bytes(n, bits) for level, n, bits in conn.execute(rows)}
 
 
 def test_a_postgresql_level_is_sealed_only_once_its_writers_have_committed(
@@ -610,13 +614,13 @@ def test_a_postgresql_key_index_from_before_levels_is_sealed_as_its_level_0(
         monkeypatch.setattr(key_index, "ARTICLES_PER_LEVEL", 4)
         for i, (article, fingerprint) in enumerate(items[30:], 30):
             store.write([with_simhash(article, fingerprint, i)])
-        found, _ = level_counts(store)
+        found = level_counts(store)
         assert found[0] == 30 * len(KEY_PLANES) and set(found) == {0, 7, 8, 9, 10}  # ids 31-40
         assert_every_key_found(store, prints)
         with store.engine.connect() as conn:
             filters = sealed_filters(conn)
         assert set(filters) == set(range(10)) and filters[0].planned == 30 * len(KEY_PLANES)
-        assert {f.bits_per_key for f in filters.values()} == {key_index.SEALED_BITS_PER_KEY}
+        assert {f.bits_per_key for f in filters.values()} == {BITS_PER_KEY}
         with store.engine.begin() as conn:  # level 0 as sealed before filters were 16 bits
             old_filter = KeyFilter(30 * len(KEY_PLANES), bits_per_key=10)
             old_filter.add(np.array([k for k, _ in stored_keys(store)], np.uint64))

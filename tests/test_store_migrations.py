@@ -131,7 +131,7 @@ def test_a_version_2_store_upgrades_with_every_row_kept(old_store: str) -> None:
     with open_store(old_store, create=False) as store:
         change = store.schema_change
         assert store.count_articles() == 4
-    assert not change.created and change.revision == head() == "0008"
+    assert not change.created and change.revision == head() == "0009"
     assert [step.split(":")[0] for step in change.upgrades] == [
         "0003",
         "0004",
@@ -139,8 +139,9 @@ def test_a_version_2_store_upgrades_with_every_row_kept(old_store: str) -> None:
         "0006",
         "0007",
         "0008",
+        "0009",
     ]
-    assert "upgraded the store's schema to 0008" in (change.describe() or "")
+    assert "upgraded the store's schema to 0009" in (change.describe() or "")
 
     kept = NEW_COLUMNS.replace("simhash, ", "")  # refingerprinted by 0004, checked below
     assert select_all(old_store, f"SELECT {kept} FROM articles ORDER BY id") == [
@@ -195,7 +196,7 @@ def test_a_version_1_store_upgrades_through_both_migrations(tmp_path: Path) -> N
     url = load_sqlite(tmp_path / "v1.db", version=1)
     with open_store(url, create=False) as store:
         steps = [step.split(":")[0] for step in store.schema_change.upgrades]
-        assert steps == ["0002", "0003", "0004", "0005", "0006", "0007", "0008"]
+        assert steps == ["0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009"]
         assert {row["confidence"] for row in store.iter_articles()} == {None}
         assert store.count_articles() == 4
 
@@ -212,9 +213,9 @@ def test_a_store_from_a_newer_release_is_refused(tmp_path: Path) -> None:
 def test_db_upgrade_says_what_it_did(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = load_sqlite(tmp_path / "old.db")
     assert main(["db", "upgrade", "--db", url]) == 0
-    assert "upgraded the store's schema to 0008" in capsys.readouterr().err
+    assert f"upgraded the store's schema to {head()}" in capsys.readouterr().err
     assert main(["db", "upgrade", "--db", url]) == 0
-    assert "up to date (schema 0008)" in capsys.readouterr().err
+    assert f"up to date (schema {head()})" in capsys.readouterr().err
     assert main(["db", "upgrade", "--db", f"sqlite:///{tmp_path}/missing.db"]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "does not exist" in error

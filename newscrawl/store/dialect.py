@@ -1,8 +1,8 @@
 """The statements SQLite and PostgreSQL spell differently, for the store's modules.
 
 Everything else the store runs is portable SQLAlchemy Core; the near-duplicate key index
-(`newscrawl.store.key_index`) adds its own per-dialect lookup, SQLite's merges and
-PostgreSQL's seals.
+(`newscrawl.store.key_index`) adds its own per-dialect lookup and insertion, and
+PostgreSQL's locks around a level's seal.
 """
 
 from __future__ import annotations

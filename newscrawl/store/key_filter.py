@@ -22,10 +22,15 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-BITS_PER_KEY = 10
-"""Filter bits per key the filter is planned for, unless it is given its own: with 7 hashes
-(`hashes_for`) that lets through (1 - e**(-7 / 10))**7 = 0.8% of the keys the level does not
-hold."""
+BITS_PER_KEY = 16
+"""Filter bits per key the filter is planned for, unless it is given its own: with 11
+hashes (`hashes_for`) that lets through (1 - e**(-11 / 16))**11 = 0.046% of the keys the
+level does not hold. Sealed levels multiply with the corpus, 15 at a million articles and
+152 at ten million, and each key a filter lets through is a seek into a region of the index
+no cache keeps: at a million articles and 10 bits (0.8%), 1,600 page reads a batch of 1,000
+(100 µs each on this machine, a third of the batch's time; BENCHMARKS.md, issue 18). At 16
+bits: 0.1 seeks an article at 15 levels, about 1 at 152, for 1.8 MB a level held by each
+writing process (280 MB at ten million)."""
 
 
 def hashes_for(bits_per_key: int) -> int:

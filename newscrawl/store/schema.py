@@ -2,8 +2,8 @@
 upgrades them.
 
 `articles` has one column per stored field of `newscrawl.article.FIELDS` (typed by its kind);
-`aliases` maps other URLs to an article; `simhash_keys` (with `simhash_key_levels` and
-`simhash_key_filters`) indexes near-duplicates. `ensure_schema` runs on every open (see
+`aliases` maps other URLs to an article; `simhash_keys` (with `simhash_key_filters`)
+indexes near-duplicates. `ensure_schema` runs on every open (see
 there); the migrations live in `newscrawl/store/migrations`.
 """
 
@@ -141,7 +141,7 @@ Index("ix_articles_site_first_seen", articles.c.site, articles.c.first_seen)
 simhash_keys = Table(
     "simhash_keys",
     metadata,
-    # newscrawl.fingerprint.lookup_keys of each stored simhash, in the sorted levels of
+    # newscrawl.fingerprint.lookup_keys of each stored simhash, in the levels of
     # newscrawl.store.key_index: a new article's keys are looked up here, one index probe
     # per key and level. The primary key is the only index, and SQLite stores the table in
     # it (WITHOUT ROWID): one B-tree write per key, not two.
@@ -153,21 +153,12 @@ simhash_keys = Table(
     sqlite_with_rowid=False,
 )
 
-simhash_key_levels = Table(
-    "simhash_key_levels",
-    metadata,
-    # The keys each level of simhash_keys has received since it was last merged.
-    Column("level", SmallInteger, primary_key=True, autoincrement=False),
-    Column("key_count", BigInteger, nullable=False),
-)
-
 simhash_key_filters = Table(
     "simhash_key_filters",
     metadata,
-    # newscrawl.store.key_filter's Bloom filter of each level below 0 of simhash_keys on
-    # SQLite, of each sealed level on PostgreSQL: `generation` grows at every change, so a
-    # process knows when the filter it holds is stale; no row, or no bits, means the level
-    # is probed for every key (on PostgreSQL, a row means the level is sealed).
+    # newscrawl.store.key_filter's Bloom filter of each sealed level of simhash_keys: a row
+    # means the level is sealed (no row: probed for every key); `generation` grows at
+    # every change, so a process knows when the filter it holds is stale.
     Column("level", SmallInteger, primary_key=True, autoincrement=False),
     Column("generation", BigInteger, nullable=False),
     Column("planned_keys", BigInteger),

@@ -4,14 +4,13 @@ With every key inserted where it belongs in one B-tree, a batch of 1,000 article
 14,000 scattered pages once the index outgrew the cache, and with 1,000,000 articles stored
 the store wrote at a quarter of its rate with 10,000 (issue 18). `simhash_keys` gains a
 leading ``level`` column (`newscrawl.store.key_index`) and `simhash_key_levels` counts the
-keys of each level. The stored keys are copied, in key order, to the first level that can
-hold them all (on PostgreSQL, which never moves keys, to level 0, uncounted).
+keys of each level. The stored keys are copied, in key order, to level 0 (since revision
+0009 re-levels them by article id on SQLite, and PostgreSQL seals a level 0 of any size,
+nothing here chooses a deeper level, nor counts).
 """
 
 import sqlalchemy as sa
 from alembic import op
-
-from newscrawl.store.key_index import bulk_level, merges_levels
 
 revision = "0006"
 down_revision = "0005"
@@ -36,19 +35,8 @@ def upgrade() -> None:
         sa.Column("key_count", sa.BigInteger(), nullable=False),
         sa.PrimaryKeyConstraint("level"),
     )
-    stored = conn.execute(sa.text("SELECT count(*) FROM simhash_keys_0005")).scalar_one()
-    if stored:
-        level = bulk_level(conn, stored)
-        conn.execute(
-            sa.text(
-                "INSERT INTO simhash_keys (level, key, article_id)"
-                " SELECT :level, key, article_id FROM simhash_keys_0005 ORDER BY key"
-            ),
-            {"level": level},
-        )
-        if merges_levels(conn):  # where levels never merge, none is counted
-            conn.execute(
-                sa.text("INSERT INTO simhash_key_levels (level, key_count) VALUES (:level, :keys)"),
-                {"level": level, "keys": stored},
-            )
+    op.execute(
+        "INSERT INTO simhash_keys (level, key, article_id)"
+        " SELECT 0, key, article_id FROM simhash_keys_0005 ORDER BY key"
+    )
     op.drop_table("simhash_keys_0005")
