@@ -209,6 +209,7 @@ def key_lookup(store: SqlStore, batch: list[ArticleRecord]) -> list[tuple[str, A
         for sql, params in seen
         if sql.lstrip().startswith("SELECT")
         and "max(" not in sql  # the newest level's number, from the end of the index
+        and "count(" not in sql  # SQLite's buffer size, read by its own test below
         and any(
             part in sql
             for part in ("simhash_keys ", "simhash_keys.", "articles.id IN", "articles.id = ANY")
@@ -242,6 +243,13 @@ def test_sqlite_lookup_searches_the_key_index(tmp_path: Any) -> None:
                 " / ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", p))
                 for sql, p in lookups
             ]
+            buffered = " / ".join(
+                row[-1]
+                for row in conn.exec_driver_sql(
+                    "EXPLAIN QUERY PLAN SELECT count(*) FROM simhash_keys WHERE level = -1"
+                )
+            )
+    assert buffered.startswith("SEARCH simhash_keys") and "(level=?)" in buffered, buffered
     keys_plan, articles_plan = plans
     assert keys_plan.startswith("SCAN probe"), keys_plan  # the batch's keys drive the join
     assert "SEARCH k USING PRIMARY KEY (level=? AND key=?)" in keys_plan, keys_plan
@@ -310,8 +318,10 @@ def level_counts(store: SqlStore) -> dict[int, int]:
 
 
 def small_levels(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Levels of 4 article ids: the keys of 4 articles."""
+    """Levels of 4 article ids: the keys of 4 articles; SQLite's buffer moves to the open
+    level at every write."""
     monkeypatch.setattr(key_index, "ARTICLES_PER_LEVEL", 4)
+    monkeypatch.setattr(key_index, "BUFFER_KEYS", 1)
 
 
 def sealed_filters(conn: Any) -> dict[int, KeyFilter]:
@@ -416,6 +426,40 @@ def test_a_store_reads_the_filters_another_store_sealed(
             writer.write([with_simhash(article, fingerprint, i)])
             if i in (6, 20, 47):
                 assert_every_key_found(reader, dict(list(prints.items())[: i + 1]))
+
+
+def test_sqlite_buffers_new_keys_and_moves_them_to_the_open_level_when_full(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's new keys wait in the buffer (level -1) until it holds `BUFFER_KEYS`, then
+    move together to the open level; a lookup finds them in either, an updated article
+    loses its old keys from the buffer, and PostgreSQL has no buffer."""
+    monkeypatch.setattr(key_index, "ARTICLES_PER_LEVEL", 8)
+    monkeypatch.setattr(key_index, "BUFFER_KEYS", 5 * len(KEY_PLANES))
+    rng = random.Random(27)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(12)}
+    items = list(prints.items())
+    with SqlStore.open(f"sqlite:///{tmp_path}/store.db") as store:
+        for i, (url, fingerprint) in enumerate(items[:4]):
+            store.write([with_simhash(url, fingerprint, i)])
+        assert level_counts(store) == {-1: 4 * 14}
+        assert_every_key_found(store, dict(items[:4]))
+        first, fingerprint = items[0]
+        row_id = next(a for k, a in stored_keys(store) if k == lookup_keys(fingerprint)[0])
+        changed = fingerprint ^ 0xFF00
+        store.write([replace(record(first, article_text(98)), simhash=changed)])
+        assert {key for key, owner in stored_keys(store) if owner == row_id} == set(
+            lookup_keys(changed)
+        )
+        assert level_counts(store) == {-1: 4 * 14}  # its 14 old keys out, 14 new ones in
+        prints[first] = changed
+        for i, (url, fingerprint) in enumerate(items[4:], 4):
+            store.write([with_simhash(url, fingerprint, i)])
+        assert_every_key_found(store, prints)
+        # ids 1-5 moved when id 5 filled the buffer (to level 5 // 8), ids 6-10 with id 10
+        assert level_counts(store) == {0: 5 * 14, 1: 5 * 14, -1: 2 * 14}
+        with store.engine.connect() as conn:
+            assert set(sealed_filters(conn)) == {0}
 
 
 def test_a_merged_sqlite_key_index_is_upgraded_into_levels_of_article_ids(

@@ -9,18 +9,20 @@ pages, and with 1,000,000 articles stored the store wrote at a quarter of its ra
 So `simhash_keys` is ordered by ``(level, key, article_id)`` and a level is one region of
 it. New keys go to the level of the newest article id (`ARTICLES_PER_LEVEL` ids a level),
 so the pages a batch changes are those of one region that stays in the cache however
-large the index grows. Once keys go to a later level, the earlier one is sealed (`_seal`):
-its Bloom filter (`newscrawl.store.key_filter`, in `simhash_key_filters`) is built from its
-keys, and it receives no more. A lookup probes the open level with every key and each
-sealed level with the keys its filter lets through (0.046% of those it does not hold). A
-key is never moved: keys of an updated article are deleted where they are, leaving their
-bits behind, a false positive, never a missed key.
+large the index grows; on SQLite they pass through a smaller buffer first
+(`BUFFER_LEVEL`). Once keys go to a later level, the earlier one is sealed (`_seal`): its
+Bloom filter (`newscrawl.store.key_filter`, in `simhash_key_filters`) is built from its
+keys, and it receives no more. A lookup probes the open level (and the buffer) with every
+key and each sealed level with the keys its filter lets through (0.046% of those it does
+not hold). Keys of an updated article are deleted where they are, leaving their bits
+behind, a false positive, never a missed key.
 
 Levels that merged in bulk into ever larger ones, as in a log-structured merge tree, were
 tried on both databases and dropped: each merge rewrote every page of the level it went
 into, pauses of 9-12 s that made SQLite's writes at a million articles 0.64-0.84 of its
-rate at 10,000, and in PostgreSQL a moved row is a deletion and an insertion whose dead
-rows stay until a vacuum (3.6 times the table, 4.7 times slower to write; BENCHMARKS.md).
+rate at 10,000 (its buffer now moves into a level of at most `ARTICLES_PER_LEVEL` ids),
+and in PostgreSQL a moved row is a deletion and an insertion whose dead rows stay until a
+vacuum (3.6 times the table, 4.7 times slower to write; BENCHMARKS.md).
 
 Writers on PostgreSQL take a level's advisory lock shared and the sealer exclusively, so a
 level is sealed only after every writer's keys in it are committed. SQLite has one writer
@@ -49,7 +51,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import postgresql, sqlite
 
 from newscrawl.fingerprint import KEY_PLANES
 from newscrawl.store.dialect import in_values, probe_each, upsert
@@ -60,6 +62,19 @@ ARTICLES_PER_LEVEL = 1 << 16
 """The span of article ids whose keys fill one level (917,504 keys, about 40 MB of index,
 which PostgreSQL's default 128 MB of shared buffers and SQLite's 256 MB cache keep while it
 fills)."""
+
+BUFFER_LEVEL = -1
+"""SQLite: the level new keys go to first. SQLite's commit writes every page the
+transaction changed to its write-ahead log whole, and a batch's 14,000 keys scattered over
+the open level of up to 917,504 keys change up to 5,400 of its 4 KiB pages: with keys
+written there directly, the store wrote at a million articles at 0.63 of its rate at
+10,000 (BENCHMARKS.md, issue 18). The buffer holds at most `BUFFER_KEYS` (about 600 pages,
+which the cache keeps), and moves to the open level in key order every 10 batches or so.
+PostgreSQL's write-ahead log records rows, and its buffers write a page back once per
+checkpoint however many transactions changed it, so its keys go to the open level
+directly (where a moved row would be a dead one until a vacuum)."""
+BUFFER_KEYS = 140_000
+"""SQLite: the keys the buffer holds before they move: 10,000 articles' worth."""
 
 _COLUMNS = ["level", "key", "article_id"]
 
@@ -87,23 +102,43 @@ def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, 
 
 
 def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
-    """Index ``(key, article_id)`` rows at the level open for writing (`_open_level`)."""
+    """Index ``(key, article_id)`` rows: on PostgreSQL at the level open for writing
+    (`_open_level`), on SQLite in the buffer, moved there once it is full."""
     if not rows:
         return
     rows = sorted(rows)
-    level = _open_level(conn)
     if conn.dialect.name == "postgresql":  # two array parameters rather than two per row
         keys = bindparam("keys", [k for k, _ in rows], type_=postgresql.ARRAY(BigInteger))
         ids = bindparam("ids", [a for _, a in rows], type_=postgresql.ARRAY(Integer))
         source = func.unnest(keys, ids).table_valued("key", "article_id").render_derived()
-        at_level = select(literal(level, SmallInteger), source.c.key, source.c.article_id)
+        open_level = literal(_open_level(conn), SmallInteger)
+        at_level = select(open_level, source.c.key, source.c.article_id)
         conn.execute(postgresql.insert(simhash_keys).from_select(_COLUMNS, at_level))
         return
     # The driver's executemany of tuples: SQLAlchemy's dicts cost 40 ms per 14,000.
-    conn.exec_driver_sql(_SQLITE_INSERT, [(level, key, row_id) for key, row_id in rows])
+    conn.exec_driver_sql(_SQLITE_INSERT, [(BUFFER_LEVEL, key, row_id) for key, row_id in rows])
+    buffered = select(func.count()).select_from(simhash_keys).where(_IN_BUFFER)
+    if conn.execute(buffered).scalar_one() >= BUFFER_KEYS:
+        _empty_buffer(conn)
 
 
 _SQLITE_INSERT = "INSERT INTO simhash_keys (level, key, article_id) VALUES (?, ?, ?)"
+_IN_BUFFER = simhash_keys.c.level == BUFFER_LEVEL
+
+
+def _empty_buffer(conn: Connection) -> None:
+    """SQLite: move the buffer's keys to the open level in key order, one pass over the
+    pages they go to (a key already there, from a run cut short before its delete, is kept
+    once)."""
+    moved = select(
+        literal(_open_level(conn), SmallInteger), simhash_keys.c.key, simhash_keys.c.article_id
+    ).where(_IN_BUFFER)
+    conn.execute(
+        sqlite.insert(simhash_keys)
+        .from_select(_COLUMNS, moved.order_by(simhash_keys.c.key))
+        .on_conflict_do_nothing()
+    )
+    conn.execute(delete(simhash_keys).where(_IN_BUFFER))
 
 
 def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
@@ -131,14 +166,16 @@ def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
 
 
 def _levels(conn: Connection) -> list[int]:
-    """The levels holding keys, in order: every level up to the newest, those below it
-    sealed first (`_seal`) where they are not yet."""
-    newest = conn.execute(select(func.max(simhash_keys.c.level))).scalar()
+    """The levels holding keys, in order: SQLite's buffer if it holds any, then every level
+    up to the newest, those below it sealed first (`_seal`) where they are not yet."""
+    lowest, newest = conn.execute(
+        select(func.min(simhash_keys.c.level), func.max(simhash_keys.c.level))
+    ).one()
     if newest is None:
         return []
     for level in set(range(newest)) - set(_filters(conn)):  # every row has its bits
         _seal(conn, level)
-    return list(range(newest + 1))
+    return ([BUFFER_LEVEL] if lowest == BUFFER_LEVEL else []) + list(range(newest + 1))
 
 
 def _open_level(conn: Connection) -> int:
