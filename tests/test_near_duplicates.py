@@ -200,15 +200,26 @@ def stored_fingerprint(store: SqlStore, url: str) -> int:
 # --- query plans -----------------------------------------------------------------------------
 
 
-def key_lookup(store: SqlStore, batch: list[ArticleRecord]) -> list[tuple[str, Any]]:
-    """The SELECTs a write of `batch` runs on the key index and on articles by id."""
+def write_statements(store: SqlStore, batch: list[ArticleRecord]) -> list[tuple[str, Any]]:
+    """Every statement a write of `batch` runs, with its parameters."""
     with statements(store.engine) as seen:
         store.write(batch)
+    return list(seen)
+
+
+def key_lookup(store: SqlStore, batch: list[ArticleRecord]) -> list[tuple[str, Any]]:
+    """The SELECTs a write of `batch` runs on the key index and on articles by id."""
+    return key_lookups(write_statements(store, batch))
+
+
+def key_lookups(seen: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Of a write's statements, the SELECTs on the key index and on articles by id."""
     return [
         (sql, params)
         for sql, params in seen
         if sql.lstrip().startswith("SELECT")
-        and "max(" not in sql  # the newest level's number, from the end of the index
+        and "max(" not in sql  # the newest and lowest levels, from the ends of the index
+        and "min(" not in sql
         and "count(" not in sql  # SQLite's buffer size, read by its own test below
         and any(
             part in sql
@@ -236,9 +247,21 @@ def test_sqlite_lookup_searches_the_key_index(tmp_path: Any) -> None:
                     for i, fp in enumerate(stored[start : start + 500], start)
                 ]
             )
-        lookups = key_lookup(store, twin_batch(rng, stored[:5], 500))
+        seen = write_statements(store, twin_batch(rng, stored[:5], 500))
+        lookups = key_lookups(seen)
         assert len(lookups) == 2
         with store.engine.connect() as conn:
+            whole_table_reads = [
+                (sql, plan)
+                for sql, p in seen
+                if sql.lstrip().startswith("SELECT")
+                for plan in [[r[-1] for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", p)]]
+                if any(
+                    step.startswith(("SCAN simhash_keys", "SCAN k", "SCAN articles"))
+                    for step in plan
+                )
+            ]
+            assert whole_table_reads == []
             plans = [
                 " / ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", p))
                 for sql, p in lookups

@@ -168,9 +168,10 @@ def remove(conn: Connection, rows: Iterable[tuple[int, int]]) -> None:
 def _levels(conn: Connection) -> list[int]:
     """The levels holding keys, in order: SQLite's buffer if it holds any, then every level
     up to the newest, those below it sealed first (`_seal`) where they are not yet."""
-    lowest, newest = conn.execute(
-        select(func.min(simhash_keys.c.level), func.max(simhash_keys.c.level))
-    ).one()
+    # Two queries: SQLite reads min() or max() alone from the end of the index, both at once
+    # from the whole table.
+    newest = conn.execute(select(func.max(simhash_keys.c.level))).scalar()
+    lowest = conn.execute(select(func.min(simhash_keys.c.level))).scalar()
     if newest is None:
         return []
     for level in set(range(newest)) - set(_filters(conn)):  # every row has its bits
