@@ -315,9 +315,21 @@ def test_postgresql_lookup_probes_the_key_index_without_statistics(
             assert not conn.execute(
                 text("SELECT count(*) FROM pg_stats WHERE schemaname = current_schema()")
             ).scalar_one()
-        lookups = key_lookup(store, twin_batch(rng, stored[:20], 1000))
+        seen = write_statements(store, twin_batch(rng, stored[:20], 1000))
+        lookups = key_lookups(seen)
         assert len(lookups) == 2
         with store.engine.connect() as conn:
+            plans = [
+                "\n".join(row[0] for row in conn.exec_driver_sql(f"EXPLAIN {sql}", p))
+                for sql, p in seen
+                if sql.lstrip().startswith("SELECT")
+            ]
+            whole_table_reads = [
+                plan
+                for plan in plans
+                if "Seq Scan on articles" in plan or "Seq Scan on simhash_keys" in plan
+            ]
+            assert whole_table_reads == []
             plans = [
                 "\n".join(row[0] for row in conn.exec_driver_sql(f"EXPLAIN {sql}", p))
                 for sql, p in lookups
