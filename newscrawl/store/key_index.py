@@ -128,8 +128,7 @@ _IN_BUFFER = simhash_keys.c.level == BUFFER_LEVEL
 
 def _empty_buffer(conn: Connection) -> None:
     """SQLite: move the buffer's keys to the open level in key order, one pass over the
-    pages they go to (a key already there, from a run cut short before its delete, is kept
-    once)."""
+    pages they go to (a row the level already holds is not stored twice)."""
     moved = select(
         literal(_open_level(conn), SmallInteger), simhash_keys.c.key, simhash_keys.c.article_id
     ).where(_IN_BUFFER)
@@ -241,7 +240,7 @@ def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[
     if not filters:
         return {level: ordered for level in levels}
     wanted = np.array(ordered, np.uint64)
-    positions: dict[tuple[int, int], np.ndarray] = {}  # PostgreSQL's are mostly of one shape
+    positions: dict[tuple[int, int], np.ndarray] = {}  # sealed levels share one shape
     probes: dict[int, list[int]] = {}
     for level in levels:
         level_filter = filters.get(level)
