@@ -2,6 +2,7 @@
 grows, on SQLite and PostgreSQL, and the near-duplicate key index alone at 10**7 articles.
 
     .venv/bin/python bench/bench_store.py [--sizes 10k,100k,1m] [--backends sqlite,postgresql]
+        [--repeats 5]
     .venv/bin/python bench/bench_store.py --keys-only 10m [--backends sqlite]
 
 At each size (articles stored) the store is filled through `Store.write`, then a window
@@ -18,6 +19,15 @@ keys, run untimed before the batch is written: with random fingerprints these ar
 matches; each article costs 14 index probes whatever the size), the incremental skip's
 "already stored?" lookup (`is_known`, half hits, microseconds per call) and the bytes per
 stored article (whole database, and the key index's share).
+
+A short window (`MEASURED` batches, below `ARTICLES_PER_LEVEL` articles) lasts 2-3 seconds,
+and on a busy machine its rate ranged from 2,855 to 5,304 inserts/s between runs of the same
+code, moving the ratio `growth` prints by 0.2 either way. Each size with a short window is
+therefore measured ``--repeats`` times, each time on a fresh store filled from empty to that
+size, and its row is the run with the median inserts/s (the lower-middle one of an even
+number), with the range of all the runs' inserts/s in "inserts/s (runs)". Sizes with long
+windows are measured once, on one store grown from empty through them in turn; their
+"inserts/s (runs)" is that one rate.
 
 Records carry precomputed fingerprints (random simhash, the content hash of a unique body)
 so the figures measure the store. ``--keys-only`` fills `articles` with bodiless rows and
@@ -36,6 +46,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -322,40 +333,90 @@ def keys_only(url: str, count: int) -> dict[str, Any]:
 # --- output --------------------------------------------------------------------------------
 
 
-def backends(workdir: Path, names: list[str]) -> Iterator[tuple[str, str]]:
-    """(name, URL) for each backend asked for; PostgreSQL in a schema dropped afterwards."""
-    for name in names:
-        if name == "sqlite":
-            yield name, f"sqlite:///{workdir}/bench.db"
-            continue
-        import psycopg
+def measure_sizes(
+    workdir: Path, backend: str, targets: list[int], near_bits: int, repeats: int
+) -> list[dict[str, Any]]:
+    """A row per size of `targets` (sorted): where the window is short, the median of
+    `repeats` runs on fresh stores; where it is long, one run on a store grown through them."""
+    short = [target for target in targets if window_batches(target) == MEASURED]
+    rows = []
+    for target in short:
+        runs = []
+        for run in range(1, repeats + 1):
+            with fresh_store(workdir, backend) as url:
+                [row] = grow(url, [target], near_bits)
+            print(
+                f"  run {run}/{repeats}: {row['inserts/s']:,} inserts/s",
+                file=sys.stderr,
+                flush=True,
+            )
+            runs.append(row)
+        rows.append(reported(runs))
+    long = targets[len(short) :]  # windows grow with the size: the short ones come first
+    if long:
+        with fresh_store(workdir, backend) as url:
+            rows += [reported([row]) for row in grow(url, long, near_bits)]
+    return rows
 
-        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5)
-        schema = f"nc_bench_{uuid.uuid4().hex[:8]}"
-        admin.execute(f'CREATE SCHEMA "{schema}"')
+
+def reported(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run with the median inserts/s (the lower-middle one of an even number), with the
+    range of all runs' inserts/s after its own."""
+    ordered = sorted(runs, key=lambda row: row["inserts/s"])
+    low, high = ordered[0]["inserts/s"], ordered[-1]["inserts/s"]
+    spread = f"{low:,}" if len(runs) == 1 else f"{low:,}-{high:,}"
+    row: dict[str, Any] = {}
+    for column, value in ordered[(len(ordered) - 1) // 2].items():
+        row[column] = value
+        if column == "inserts/s":
+            row["inserts/s (runs)"] = spread
+    return row
+
+
+@contextmanager
+def fresh_store(workdir: Path, backend: str) -> Iterator[str]:
+    """The URL of an empty store, removed at exit: a new SQLite file in `workdir`, or a new
+    PostgreSQL schema."""
+    name = f"nc_bench_{uuid.uuid4().hex[:8]}"
+    if backend == "sqlite":
         try:
-            yield name, f"{PG_ADMIN}?options=-csearch_path%3D{schema}"
+            yield f"sqlite:///{workdir / name}.db"
         finally:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-            admin.close()
+            for path in workdir.glob(f"{name}.db*"):  # with its -wal and -shm
+                path.unlink()
+        return
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5) as admin:
+        admin.execute(f'CREATE SCHEMA "{name}"')
+        try:
+            yield f"{PG_ADMIN}?options=-csearch_path%3D{name}"
+        finally:
+            admin.execute(f'DROP SCHEMA "{name}" CASCADE')
 
 
 def table(rows: list[dict[str, Any]]) -> str:
     header = list(rows[0])
     lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
     for row in rows:
-        cells = [
-            f"{v:.4f}" if isinstance(v, float) and k.startswith("rows") else f"{v:,}"
-            for k, v in row.items()
-        ]
-        lines.append("| " + " | ".join(cells) + " |")
+        lines.append("| " + " | ".join(cell(k, v) for k, v in row.items()) + " |")
     return "\n".join(lines)
+
+
+def cell(column: str, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and column.startswith("rows"):
+        return f"{value:.4f}"
+    return f"{value:,}"
 
 
 def growth(rows: list[dict[str, Any]]) -> str:
     """Issue 18's ratio, the largest size's rate over the smallest's, for both rates: the
     window's (its own merges and write-back paid, nothing of the fill's) and the fill's
-    second half (at the smallest size: before the first merge and checkpoint)."""
+    second half (at the smallest size: before the first merge and checkpoint). Each is
+    taken from the reported rows: at a size with a short window, the run with the median
+    window rate, whose fill rate need not be the median one."""
     first, last = rows[0], rows[-1]
     ratios = ", ".join(
         f"{column} {last[column] / first[column]:.2f}"
@@ -370,25 +431,39 @@ def main() -> None:
     parser.add_argument("--keys-only", help="measure the key index alone at this size (10m)")
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument(
+        "--repeats",
+        type=int,
+        default=5,
+        help=f"fresh stores per size with a short ({MEASURED}-batch) window; the median is shown",
+    )
+    parser.add_argument(
         "--near-duplicate-bits",
         type=int,
         default=NEAR_DUPLICATE_BITS,
         help="the store's limit; 0 measures the store with near-duplicate detection off",
     )
     args = parser.parse_args()
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
     print("$ " + " ".join(["python", "bench/bench_store.py", *sys.argv[1:]]))
     results: dict[str, list[dict[str, Any]]] = {}
     with TemporaryDirectory() as tmp:
-        for name, url in backends(Path(tmp), args.backends.split(",")):
+        for name in args.backends.split(","):
             print(f"{name}:", file=sys.stderr, flush=True)
             if args.keys_only:
-                rows = [keys_only(url, parse_size(args.keys_only))]
+                with fresh_store(Path(tmp), name) as url:
+                    rows = [keys_only(url, parse_size(args.keys_only))]
             else:
-                targets = sorted(parse_size(s) for s in args.sizes.split(","))
-                rows = list(grow(url, targets, args.near_duplicate_bits))
+                targets = sorted({parse_size(s) for s in args.sizes.split(",")})
+                rows = measure_sizes(
+                    Path(tmp), name, targets, args.near_duplicate_bits, args.repeats
+                )
             results[name] = rows
             limit = f"near-duplicate bits {args.near_duplicate_bits}"
-            timed = f"batches of {BATCH:,}, a window of at least {MEASURED} timed per size"
+            timed = (
+                f"batches of {BATCH:,}, a window of at least {MEASURED} timed per size"
+                f" (the median of {args.repeats} fresh stores where it is {MEASURED})"
+            )
             print(f"\n{name}, {limit}, {timed}\n\n{table(rows)}", flush=True)
             if len(rows) > 1:
                 print(growth(rows), flush=True)
