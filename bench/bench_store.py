@@ -16,7 +16,7 @@ inserts/s over the window, the final checkpoint's seconds, the median and slowes
 and the rate over the second half of the fill (seals and checkpoints as they fall), the
 rows the near-duplicate check fetches per article (`near_twin_candidates` for the batch's
 keys, run untimed before the batch is written: with random fingerprints these are chance
-matches; each article costs 14 index probes whatever the size), the incremental skip's
+matches; each article costs 15 index probes whatever the size), the incremental skip's
 "already stored?" lookup (`is_known`, half hits, microseconds per call) and the bytes per
 stored article (whole database, and the key index's share).
 
@@ -31,7 +31,8 @@ windows are measured once, on one store grown from empty through them in turn; t
 
 Records carry precomputed fingerprints (random simhash, the content hash of a unique body)
 so the figures measure the store. ``--keys-only`` fills `articles` with bodiless rows and
-`simhash_keys` with the keys of random fingerprints in bulk (sorted), then times
+`simhash_keys` with the keys of random fingerprints and content hashes in bulk (sorted),
+then times
 `MEASURED` writes and the lookup as above. PostgreSQL runs in a throw-away schema on 127.0.0.1:5432.
 """
 
@@ -57,7 +58,14 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Engine, text
 
-from newscrawl.fingerprint import KEY_PLANES, NEAR_DUPLICATE_BITS, lookup_keys
+from newscrawl.fingerprint import (
+    CONTENT_PLANE,
+    INDEXED_PLANES,
+    KEY_PLANES,
+    NEAR_DUPLICATE_BITS,
+    content_key,
+    lookup_keys,
+)
 from newscrawl.store import ArticleRecord
 from newscrawl.store.key_index import ARTICLES_PER_LEVEL
 from newscrawl.store.key_index import candidates as near_twin_candidates
@@ -252,34 +260,39 @@ def numpy_keys(fingerprints: np.ndarray) -> np.ndarray:
 
 
 def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
-    """`count` bodiless articles with random simhashes and their keys, loaded in bulk, each
-    key at the level of its article id as written one batch after another, and every level
-    below the newest then sealed, as the store's first lookup would."""
+    """`count` bodiless articles with random simhashes and content hashes and their keys,
+    loaded in bulk, each key at the level of its article id as written one batch after
+    another, and every level below the newest then sealed, as the store's first lookup
+    would."""
     rng = np.random.default_rng(7)
     fingerprints = rng.integers(0, 2**64, size=count, dtype=np.uint64)
-    keys = numpy_keys(fingerprints)
-    first = int(fingerprints[0])
-    assert [int(k) for k in keys[0]] == lookup_keys(first)
-    ids = np.repeat(np.arange(1, count + 1, dtype=np.int64), len(KEY_PLANES))
+    hash_bits = rng.integers(0, 2**32, size=count, dtype=np.uint64)
+    hashes = (f"{int(bits):08x}{i:056x}" for i, bits in enumerate(hash_bits.tolist()))
+    keys = np.column_stack([numpy_keys(fingerprints), np.uint64(CONTENT_PLANE << 32) | hash_bits])
+    assert [int(k) for k in keys[0]] == [
+        *lookup_keys(int(fingerprints[0])),
+        content_key(f"{int(hash_bits[0]):08x}"),
+    ]
+    ids = np.repeat(np.arange(1, count + 1, dtype=np.int64), INDEXED_PLANES)
     flat = keys.reshape(-1)
     levels = ids // ARTICLES_PER_LEVEL
     order = np.lexsort((flat, levels))
     flat, ids, levels = flat[order], ids[order], levels[order]
     signed = fingerprints.astype(np.int64)  # the store's BIGINT holds the two's complement
-    stamp = START.isoformat()
+    times = (START.isoformat(),) * 3  # first_seen, last_fetched, last_changed
     raw = engine.raw_connection()
     try:
         cursor = raw.cursor()
         article_columns = (
-            "id, canonical_url, final_url, site, title, body, simhash,"
+            "id, canonical_url, final_url, site, title, body, simhash, content_hash,"
             " first_seen, last_fetched, last_changed"
         )
         if engine.dialect.name == "postgresql":
             with cursor.copy(f"COPY articles ({article_columns}) FROM STDIN") as copy:
-                for i in range(count):
+                for i, content_hash in enumerate(hashes):
                     url = f"k/{i + 1}"
                     copy.write_row(
-                        (i + 1, url, url, "s", "", "", int(signed[i]), stamp, stamp, stamp)
+                        (i + 1, url, url, "s", "", "", int(signed[i]), content_hash, *times)
                     )
             with cursor.copy("COPY simhash_keys (level, key, article_id) FROM STDIN") as copy:
                 for start in range(0, len(flat), chunk):
@@ -292,13 +305,13 @@ def fill_keys_only(engine: Engine, count: int, chunk: int = 1_000_000) -> None:
                         copy.write_row(row)
             cursor.execute("SELECT setval(pg_get_serial_sequence('articles', 'id'), %s)", (count,))
         else:
-            stamp = START.replace(tzinfo=None).isoformat(sep=" ")
+            times = (START.replace(tzinfo=None).isoformat(sep=" "),) * 3
             cursor.executemany(
                 f"INSERT INTO articles ({article_columns})"
-                " VALUES (?, ?, ?, 's', '', '', ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, 's', '', '', ?, ?, ?, ?, ?)",
                 (
-                    (i + 1, f"k/{i + 1}", f"k/{i + 1}", int(signed[i]), stamp, stamp, stamp)
-                    for i in range(count)
+                    (i + 1, f"k/{i + 1}", f"k/{i + 1}", int(signed[i]), content_hash, *times)
+                    for i, content_hash in enumerate(hashes)
                 ),
             )
             for start in range(0, len(flat), chunk):
@@ -460,10 +473,9 @@ def main() -> None:
                 )
             results[name] = rows
             limit = f"near-duplicate bits {args.near_duplicate_bits}"
-            timed = (
-                f"batches of {BATCH:,}, a window of at least {MEASURED} timed per size"
-                f" (the median of {args.repeats} fresh stores where it is {MEASURED})"
-            )
+            timed = f"batches of {BATCH:,}, a window of at least {MEASURED} timed per size"
+            if not args.keys_only:
+                timed += f" (the median of {args.repeats} fresh stores where it is {MEASURED})"
             print(f"\n{name}, {limit}, {timed}\n\n{table(rows)}", flush=True)
             if len(rows) > 1:
                 print(growth(rows), flush=True)

@@ -212,3 +212,18 @@ def lookup_keys(fingerprint: int) -> list[int]:
         tag | b[p0] | b[p1] << 8 | b[p2] << 16 | b[p3] << 24
         for tag, (p0, p1, p2, p3) in _TAGGED_PLANES
     ]
+
+
+CONTENT_PLANE = len(KEY_PLANES)
+"""The plane of `content_key`, after the simhash's 14."""
+INDEXED_PLANES = CONTENT_PLANE + 1
+"""The planes of the keys a store indexes an article by: the simhash's and the body's."""
+
+
+def content_key(content_hash: str) -> int:
+    """The key an exact copy is looked up by, in the same index as the near-twin keys:
+    `CONTENT_PLANE` times 2**32 plus the first 32 bits of the (hexadecimal) content hash.
+
+    An article with the same body has the same key; one with another body shares it with
+    probability 2**-32, and is told apart by its whole hash."""
+    return CONTENT_PLANE << 32 | int(content_hash[:8], 16)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import select
 from store_support import (  # noqa: F401 (fixture)
     article_text,
     db_url_fixture,
@@ -228,30 +228,3 @@ def test_min_confidence_selects_rows_at_or_over_it_and_never_null(db_url: str) -
 def test_unreachable_database_is_a_store_error() -> None:
     with pytest.raises(StoreError):
         SqlStore.open("postgresql://postgres@127.0.0.1:1/none?connect_timeout=2")
-
-
-def test_exact_duplicates_are_looked_up_by_the_content_key_index(db_url: str) -> None:
-    """A batch's exact-duplicate check searches the index on the content hash's first 16
-    digits (`schema.CONTENT_KEY`) once per hash, on both databases and with no table
-    statistics (PostgreSQL's autovacuum is off for the table), and finds a copy."""
-    with SqlStore.open(db_url) as store:
-        if store.engine.dialect.name == "postgresql":
-            with store.engine.begin() as conn:
-                conn.execute(text("ALTER TABLE articles SET (autovacuum_enabled = off)"))
-        for start in range(0, 3000, 1000):
-            store.write(
-                [record(f"https://a/{i}", article_text(i)) for i in range(start, start + 1000)]
-            )
-        batch = [record(f"https://b/{i}", article_text(10_000 + i)) for i in range(999)]
-        batch.append(record("https://b/copy", article_text(7)))
-        with statements(store.engine) as seen:
-            outcomes = store.write(batch)
-        assert outcomes["https://b/copy"] is WriteOutcome.DUPLICATE
-        [(sql, params)] = [(sql, p) for sql, p in seen if "substr(" in sql]
-        explain = "EXPLAIN QUERY PLAN" if store.engine.dialect.name == "sqlite" else "EXPLAIN"
-        with store.engine.connect() as conn:
-            plan = "\n".join(
-                str(row[-1]) for row in conn.exec_driver_sql(f"{explain} {sql}", params)
-            )
-    assert "ix_articles_content_key" in plan, plan
-    assert "SCAN articles" not in plan and "Seq Scan" not in plan, plan

@@ -20,7 +20,7 @@ from sqlalchemy.exc import SAWarning
 from store_support import article_text, pg_connect, pg_schema_url, record
 
 from newscrawl.cli import main
-from newscrawl.fingerprint import lookup_keys, simhash
+from newscrawl.fingerprint import content_key, lookup_keys, simhash
 from newscrawl.store import StoreUnavailable, open_store
 from newscrawl.store.migrations import head
 from newscrawl.store.sql import create_store_engine
@@ -131,7 +131,7 @@ def test_a_version_2_store_upgrades_with_every_row_kept(old_store: str) -> None:
     with open_store(old_store, create=False) as store:
         change = store.schema_change
         assert store.count_articles() == 4
-    assert not change.created and change.revision == head() == "0009"
+    assert not change.created and change.revision == head() == "0010"
     assert [step.split(":")[0] for step in change.upgrades] == [
         "0003",
         "0004",
@@ -140,8 +140,9 @@ def test_a_version_2_store_upgrades_with_every_row_kept(old_store: str) -> None:
         "0007",
         "0008",
         "0009",
+        "0010",
     ]
-    assert "upgraded the store's schema to 0009" in (change.describe() or "")
+    assert "upgraded the store's schema to 0010" in (change.describe() or "")
 
     kept = NEW_COLUMNS.replace("simhash, ", "")  # refingerprinted by 0004, checked below
     assert select_all(old_store, f"SELECT {kept} FROM articles ORDER BY id") == [
@@ -152,9 +153,10 @@ def test_a_version_2_store_upgrades_with_every_row_kept(old_store: str) -> None:
     stored = dict(select_all(old_store, "SELECT canonical_url, simhash FROM articles"))
     assert all((stored[url] or 0) % (1 << 64) == (simhash(body) or 0) for url, body in fingerprints)
     keyed = select_all(old_store, "SELECT id, simhash FROM articles WHERE simhash IS NOT NULL")
+    hashed = select_all(old_store, "SELECT id, content_hash FROM articles")
     assert keyed and set(select_all(old_store, "SELECT key, article_id FROM simhash_keys")) == {
         (key, row_id) for row_id, fp in keyed for key in lookup_keys(fp % (1 << 64))
-    }
+    } | {(content_key(content_hash), row_id) for row_id, content_hash in hashed if content_hash}
     assert select_all(old_store, "SELECT * FROM aliases ORDER BY alias_url") == aliases
     new_fields = "editor, description, tags, top_image, published_precision, status, referer"
     assert set(select_all(old_store, f"SELECT {new_fields} FROM articles")) == {(None,) * 7}
@@ -196,7 +198,7 @@ def test_a_version_1_store_upgrades_through_both_migrations(tmp_path: Path) -> N
     url = load_sqlite(tmp_path / "v1.db", version=1)
     with open_store(url, create=False) as store:
         steps = [step.split(":")[0] for step in store.schema_change.upgrades]
-        assert steps == ["0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009"]
+        assert steps == ["0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010"]
         assert {row["confidence"] for row in store.iter_articles()} == {None}
         assert store.count_articles() == 4
 

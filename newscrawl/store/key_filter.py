@@ -29,8 +29,8 @@ level does not hold. Sealed levels multiply with the corpus, 15 at a million art
 152 at ten million, and each key a filter lets through is a seek into a region of the index
 no cache keeps: at a million articles and 10 bits (0.8%), 1,600 page reads a batch of 1,000
 (100 µs each on this machine, a third of the batch's time; BENCHMARKS.md, issue 18). At 16
-bits: 0.1 seeks an article at 15 levels, about 1 at 152, for 1.8 MB a level held by each
-writing process (280 MB at ten million)."""
+bits: 0.1 seeks an article at 15 levels, about 1 at 152, for 2.0 MB a level held by each
+writing process (300 MB at ten million; 15 keys an article)."""
 
 
 def hashes_for(bits_per_key: int) -> int:

@@ -1,10 +1,12 @@
-"""The near-duplicate key index: levels of article ids, each sealed with a Bloom filter.
+"""The duplicate key index: levels of article ids, each sealed with a Bloom filter.
 
-A stored simhash has 14 keys (`newscrawl.fingerprint.lookup_keys`), and a new article's keys
-are looked up among them. Kept in one B-tree, every key lands on a random page: once the
-index outgrew the database's cache, a batch of 1,000 articles dirtied 14,000 scattered
-pages, and with 1,000,000 articles stored the store wrote at a quarter of its rate with
-10,000 (issue 18).
+A stored article has 15 keys: its simhash's 14 (`newscrawl.fingerprint.lookup_keys`) and its
+content hash's (`newscrawl.fingerprint.content_key`), and a new article's keys are looked up
+among them, for a near-twin and for an exact copy in one lookup. Kept in one B-tree, every
+key lands on a random page: once the index outgrew the database's cache, a batch of 1,000
+articles dirtied 14,000 scattered pages, and with 1,000,000 articles stored the store wrote
+at a quarter of its rate with 10,000 (issue 18). An index of the content hash on `articles`
+did the same with one page an article, and was folded in here (revision 0010).
 
 So `simhash_keys` is ordered by ``(level, key, article_id)`` and a level is one region of
 it. New keys go to the level of the newest article id (`ARTICLES_PER_LEVEL` ids a level),
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from sqlalchemy import (
@@ -53,35 +55,44 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 
-from newscrawl.fingerprint import KEY_PLANES
+from newscrawl.fingerprint import INDEXED_PLANES
 from newscrawl.store.dialect import in_values, probe_each, upsert
 from newscrawl.store.key_filter import KeyFilter
 from newscrawl.store.schema import articles, simhash_key_filters, simhash_keys
 
 ARTICLES_PER_LEVEL = 1 << 16
-"""The span of article ids whose keys fill one level (917,504 keys, about 40 MB of index,
+"""The span of article ids whose keys fill one level (983,040 keys, about 43 MB of index,
 which PostgreSQL's default 128 MB of shared buffers and SQLite's 256 MB cache keep while it
 fills)."""
 
 BUFFER_LEVEL = -1
 """SQLite: the level new keys go to first. SQLite's commit writes every page the
 transaction changed to its write-ahead log whole, and a batch's 14,000 keys scattered over
-the open level of up to 917,504 keys change up to 5,400 of its 4 KiB pages: with keys
+the open level of up to 917,504 keys changed up to 5,400 of its 4 KiB pages: with keys
 written there directly, the store wrote at a million articles at 0.63 of its rate at
 10,000 (BENCHMARKS.md, issue 18). The buffer holds at most `BUFFER_KEYS` (about 600 pages,
 which the cache keeps), and moves to the open level in key order every 10 batches or so.
 PostgreSQL's write-ahead log records rows, and its buffers write a page back once per
 checkpoint however many transactions changed it, so its keys go to the open level
 directly (where a moved row would be a dead one until a vacuum)."""
-BUFFER_KEYS = 140_000
+BUFFER_KEYS = 150_000
 """SQLite: the keys the buffer holds before they move: 10,000 articles' worth."""
 
 _COLUMNS = ["level", "key", "article_id"]
 
 
-def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, int]]:
-    """(key, canonical_url, simhash) for each stored article having one of `keys`: the rows
-    a near-duplicate check fetches."""
+class Candidate(NamedTuple):
+    """A stored article having a key looked up, with what tells a copy or a twin."""
+
+    key: int
+    canonical_url: str
+    simhash: int | None
+    content_hash: str | None
+
+
+def candidates(conn: Connection, keys: Collection[int]) -> list[Candidate]:
+    """Each stored article having one of `keys`, once for each such key: the rows a
+    duplicate check fetches."""
     levels = _levels(conn) if keys else []
     probes = _probes(conn, keys, levels) if levels else {}
     if not probes:
@@ -90,15 +101,17 @@ def candidates(conn: Connection, keys: Collection[int]) -> list[tuple[int, str, 
     if not matches:
         return []
     found = {
-        row_id: (url, fingerprint)
-        for row_id, url, fingerprint in conn.execute(
-            select(articles.c.id, articles.c.canonical_url, articles.c.simhash).where(
-                in_values(conn, articles.c.id, {row_id for _, row_id in matches})
-            )
+        row_id: (url, fingerprint, content_hash)
+        for row_id, url, fingerprint, content_hash in conn.execute(
+            select(
+                articles.c.id,
+                articles.c.canonical_url,
+                articles.c.simhash,
+                articles.c.content_hash,
+            ).where(in_values(conn, articles.c.id, {row_id for _, row_id in matches}))
         )
-        if fingerprint is not None
     }
-    return [(key, *found[row_id]) for key, row_id in matches if row_id in found]
+    return [Candidate(key, *found[row_id]) for key, row_id in matches if row_id in found]
 
 
 def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
@@ -218,7 +231,7 @@ def _store_filter(conn: Connection, level: int) -> None:
     held = conn.execute(
         select(func.count()).select_from(simhash_keys).where(simhash_keys.c.level == level)
     ).scalar_one()
-    level_filter = KeyFilter(max(ARTICLES_PER_LEVEL * len(KEY_PLANES), held))
+    level_filter = KeyFilter(max(ARTICLES_PER_LEVEL * INDEXED_PLANES, held))
     for keys in _keys_at(conn, level):
         level_filter.add(keys)
     _save_filter(conn, level, level_filter)
@@ -300,14 +313,14 @@ def _save_filter(conn: Connection, level: int, level_filter: KeyFilter) -> None:
 
 def _keys_at(conn: Connection, level: int) -> Iterator[np.ndarray]:
     """Every key stored at `level`, to build or extend its filter from, one plane at a time
-    (one plane of ten million articles' keys is 10 million keys, not 140): each plane's keys
+    (one plane of ten million articles' keys is 10 million keys, not 150): each plane's keys
     as one string of numbers parsed by numpy, three times as fast as a row per key (0.16
     against 0.47 s for a million keys)."""
     if conn.dialect.name == "postgresql":
         listed = func.string_agg(cast(simhash_keys.c.key, Text), literal(","))
     else:
         listed = func.group_concat(simhash_keys.c.key)
-    for plane in range(len(KEY_PLANES)):
+    for plane in range(INDEXED_PLANES):
         in_plane = simhash_keys.c.key.between(plane << 32, (plane + 1 << 32) - 1)
         text_of = conn.execute(
             select(listed).where(simhash_keys.c.level == level, in_plane)

@@ -29,9 +29,7 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
-    func,
     inspect,
-    literal_column,
     text,
 )
 from sqlalchemy.exc import DBAPIError
@@ -113,38 +111,22 @@ articles = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     *(_column(f) for f in STORED_FIELDS),
 )
-CONTENT_KEY_DIGITS = 16
-"""How many leading hex digits of a content hash (64 bits) exact duplicates are looked up by.
-
-Every new article's hash lands on a random page of the index they are looked up in, and
-once the store outgrows the cache each page so changed is written back at the next
-checkpoint; an index of 16 characters rather than 64 is a third to two-fifths of the pages
-(issue 18). Hashes sharing a prefix are told apart by comparing the whole hash."""
-
-
-def content_key(content_hash: Any) -> Any:
-    """The SQL expression of a content hash's key, spelt with literal arguments so that
-    both databases match it with the index on `CONTENT_KEY`."""
-    digits = str(CONTENT_KEY_DIGITS)
-    return func.substr(content_hash, literal_column("1"), literal_column(digits), type_=Text)
-
-
-CONTENT_KEY = content_key(articles.c.content_hash)
-
 # Each index costs every insert a B-tree write; these earn it. canonical_url (unique, above):
-# the upsert's conflict target and the incremental skip. CONTENT_KEY: a batch's exact
-# duplicates. last_changed: ``export --since``. site, first_seen: ``--site`` and the stats.
+# the upsert's conflict target and the incremental skip. last_changed: ``export --since``.
+# site, first_seen: ``--site`` and the stats. Exact copies are looked up by their content
+# hash's key in `simhash_keys` (revision 0010), not by an index here: one on a hash puts
+# every new article on a random page of it (issue 18).
 Index("ix_articles_last_changed", articles.c.last_changed)
-Index("ix_articles_content_key", CONTENT_KEY)
 Index("ix_articles_site_first_seen", articles.c.site, articles.c.first_seen)
 
 simhash_keys = Table(
     "simhash_keys",
     metadata,
-    # newscrawl.fingerprint.lookup_keys of each stored simhash, in the levels of
-    # newscrawl.store.key_index: a new article's keys are looked up here, one index probe
-    # per key and level. The primary key is the only index, and SQLite stores the table in
-    # it (WITHOUT ROWID): one B-tree write per key, not two.
+    # The keys of each stored article (newscrawl.store.sql.index_keys: its content hash's
+    # and its simhash's), in the levels of newscrawl.store.key_index: a new article's keys
+    # are looked up here, one index probe per key and level (the name is from when it held
+    # the simhash's alone). The primary key is the only index, and SQLite stores the table
+    # in it (WITHOUT ROWID): one B-tree write per key, not two.
     Column("level", SmallInteger, primary_key=True, autoincrement=False),
     Column("key", BigInteger, primary_key=True, autoincrement=False),
     Column("article_id", Integer, primary_key=True, autoincrement=False),

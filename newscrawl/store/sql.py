@@ -1,14 +1,14 @@
 """The SQL store: one SQLAlchemy Core code path for SQLite and PostgreSQL.
 
 Dialect differences live in `newscrawl.store.dialect` (``INSERT … ON CONFLICT``, ``IN``),
-`_on_connect` (connection settings) and the near-twin key index
+`_on_connect` (connection settings) and the duplicate key index
 (`newscrawl.store.key_index`); everything else is portable Core.
 
 A batch is classified before it is written: a URL already stored is *unchanged* or *updated*
 by its content hash, a new URL whose body equals a stored article's is a *duplicate* (kept
-as an alias), anything else is *new*. New and updated articles are looked up by their
-simhash's keys (`newscrawl.fingerprint.lookup_keys`) for a near-twin, which is marked, not
-dropped.
+as an alias), anything else is *new*. New and updated articles are looked up by their keys
+(`index_keys`) in one lookup: a copy shares its content hash's key, a near-twin one of its
+simhash's keys; a near-twin is marked, not dropped.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Engine,
-    Text,
     bindparam,
     case,
     create_engine,
@@ -39,7 +38,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from newscrawl.article import EXPORT_FIELDS, RECORD_FIELDS
-from newscrawl.fingerprint import NEAR_DUPLICATE_BITS, hamming, lookup_keys
+from newscrawl.fingerprint import NEAR_DUPLICATE_BITS, content_key, hamming, lookup_keys
 from newscrawl.store import key_index
 from newscrawl.store.base import (
     DayCount,
@@ -49,17 +48,14 @@ from newscrawl.store.base import (
     StoreUnavailable,
     WriteOutcome,
 )
-from newscrawl.store.dialect import in_values, probe_each, upsert
+from newscrawl.store.dialect import in_values, upsert
 from newscrawl.store.migrations import UnknownRevision
 from newscrawl.store.records import ArticleRecord
 from newscrawl.store.schema import (
-    CONTENT_KEY,
-    CONTENT_KEY_DIGITS,
     SchemaError,
     UtcDateTime,
     aliases,
     articles,
-    content_key,
     ensure_schema,
 )
 
@@ -87,23 +83,31 @@ _KNOWN = _known_statement(with_age=False)
 _KNOWN_BEFORE = _known_statement(with_age=True)
 
 
+def index_keys(content_hash: str | None, fingerprint: int | None, *, near: bool) -> list[int]:
+    """The keys an article is indexed and looked up by: its content hash's, and (`near`:
+    near-duplicate detection on) its simhash's. An empty body has no hash and no simhash."""
+    keys = [content_key(content_hash)] if content_hash else []
+    if near and fingerprint is not None:
+        keys.extend(lookup_keys(fingerprint))
+    return keys
+
+
 def _replace_keys(
     conn: Connection,
-    changed: list[str],
-    fingerprints: dict[str, int],
     keys_of: dict[str, list[int]],
-    was: dict[str, tuple[int, int | None]],
+    was: dict[str, tuple[int, list[int]]],
 ) -> None:
-    """Index the keys of the new and changed articles' fingerprints (`keys_of`), dropping
-    the keys of an updated article's old fingerprint; `was` holds the stored articles' ids
-    and fingerprints. An article whose fingerprint did not change keeps its rows."""
+    """Index the new and changed articles by their keys (`keys_of`); `was` holds the stored
+    articles' ids and old keys: an updated article loses the old keys it no longer has and
+    gains only those it did not have."""
     stale: list[tuple[int, int]] = []
-    for url in changed:
-        row_id, old = was.get(url, (0, None))
-        if old is not None and old != fingerprints.get(url):
-            stale.extend((key, row_id) for key in lookup_keys(old))
+    fresh: dict[str, list[int]] = {}
+    for url, keys in keys_of.items():
+        row_id, old = was.get(url, (0, []))
+        stale.extend((key, row_id) for key in set(old) - set(keys))
+        if added := [key for key in keys if key not in old]:
+            fresh[url] = added
     key_index.remove(conn, stale)
-    fresh = [url for url in keys_of if url not in was or was[url][1] != fingerprints[url]]
     if not fresh:
         return
     ids = {url: row_id for url, (row_id, _) in was.items()}
@@ -115,36 +119,22 @@ def _replace_keys(
                 )
             ).all()
         )
-    key_index.add(conn, [(key, ids[url]) for url in fresh for key in keys_of[url]])
+    key_index.add(conn, [(key, ids[url]) for url, keys in fresh.items() for key in keys])
 
 
-def _owners_of(conn: Connection, hashes: set[str]) -> dict[str, str]:
-    """For each of `hashes` stored, the smallest canonical URL of an article with that body:
-    looked up by the indexed `CONTENT_KEY` of the hashes, then the hashes compared.
-
-    On PostgreSQL one index probe per hash (`probe_each`)."""
-    if conn.dialect.name != "postgresql":
-        keys = {content_hash[:CONTENT_KEY_DIGITS] for content_hash in hashes}
-        stmt = (
-            select(articles.c.content_hash, func.min(articles.c.canonical_url))
-            .where(CONTENT_KEY.in_(keys), articles.c.content_hash.in_(hashes))
-            .group_by(articles.c.content_hash)
-        )
-        return dict(conn.execute(stmt).all())
-    stored, joined = probe_each(
-        sorted(hashes),
-        Text,
-        "hash",
-        lambda wanted: select(articles.c.content_hash, articles.c.canonical_url).where(
-            content_key(wanted) == CONTENT_KEY, articles.c.content_hash == wanted
-        ),
-    )
-    stmt = (
-        select(stored.c.content_hash, func.min(stored.c.canonical_url))
-        .select_from(joined)
-        .group_by(stored.c.content_hash)
-    )
-    return dict(conn.execute(stmt).all())
+def _owners_of(by_key: dict[int, list[key_index.Candidate]], hashes: set[str]) -> dict[str, str]:
+    """For each of `hashes` stored, the smallest canonical URL of an article with that body,
+    among those sharing the hash's key (`by_key`)."""
+    owners: dict[str, str] = {}
+    for content_hash in hashes:
+        same = [
+            c.canonical_url
+            for c in by_key.get(content_key(content_hash), ())
+            if c.content_hash == content_hash
+        ]
+        if same:
+            owners[content_hash] = min(same)
+    return owners
 
 
 def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
@@ -257,8 +247,9 @@ class SqlStore(Store):
     A new or changed article is marked a near-duplicate of the closest stored one (or one
     earlier in its batch) at most `near_duplicate_bits` apart among those sharing a key
     with it: every one within `newscrawl.fingerprint.GUARANTEED_BITS` (3) shares a key,
-    further apart some do. 0 turns detection off: no keys are written or looked up, and
-    articles stored meanwhile stay unknown to the lookup once it is turned on again.
+    further apart some do. 0 turns detection off: no simhash keys are written or looked up
+    (the content hash's still are, for exact copies), and articles stored meanwhile stay
+    unknown to the near-twin lookup once it is turned on again.
     """
 
     def __init__(self, engine: Engine, *, near_duplicate_bits: int = NEAR_DUPLICATE_BITS) -> None:
@@ -324,8 +315,17 @@ class SqlStore(Store):
             ).where(in_values(conn, articles.c.canonical_url, urls))
         ).all()
         stored = {url: content for url, content, _, _ in found}
+        looked_up = {  # every article new or changed, in one lookup
+            r.canonical_url: index_keys(r.content_hash, r.simhash, near=self._detect)
+            for r in batch
+            if r.canonical_url not in stored or stored[r.canonical_url] != r.content_hash
+        }
+        wanted = {key for keys in looked_up.values() for key in keys}
+        by_key: dict[int, list[key_index.Candidate]] = defaultdict(list)
+        for candidate in key_index.candidates(conn, wanted):
+            by_key[candidate.key].append(candidate)
         hashes = {r.content_hash for r in batch if r.content_hash and r.canonical_url not in stored}
-        owner_of_hash = _owners_of(conn, hashes) if hashes else {}
+        owner_of_hash = _owners_of(by_key, hashes)
 
         outcomes: dict[str, WriteOutcome] = {}
         alias_rows: list[dict[str, Any]] = []
@@ -349,13 +349,8 @@ class SqlStore(Store):
             for r in batch
             if outcomes[r.canonical_url] in (WriteOutcome.NEW, WriteOutcome.UPDATED)
         ]
-        fingerprints = {r.canonical_url: r.simhash for r in changed if r.simhash is not None}
-        keys_of = (
-            {url: lookup_keys(fingerprint) for url, fingerprint in fingerprints.items()}
-            if self._detect
-            else {}
-        )
-        twins = self._near_twins(conn, keys_of, fingerprints) if keys_of else {}
+        keys_of = {r.canonical_url: looked_up[r.canonical_url] for r in changed}  # not copies
+        twins = self._near_twins(by_key, changed, keys_of) if self._detect else {}
         new_urls = [
             r.canonical_url for r in changed if outcomes[r.canonical_url] is WriteOutcome.NEW
         ]
@@ -368,9 +363,11 @@ class SqlStore(Store):
             )
         if alias_rows:
             conn.execute(upsert(conn)(aliases).on_conflict_do_nothing(), alias_rows)
-        if self._detect:
-            was = {url: (row_id, fingerprint) for url, _, row_id, fingerprint in found}
-            _replace_keys(conn, [r.canonical_url for r in changed], fingerprints, keys_of, was)
+        was = {
+            url: (row_id, index_keys(content, fingerprint, near=self._detect))
+            for url, content, row_id, fingerprint in found
+        }
+        _replace_keys(conn, keys_of, was)
         return outcomes
 
     def _upsert(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
@@ -392,19 +389,25 @@ class SqlStore(Store):
         )
 
     def _near_twins(
-        self, conn: Connection, keys_of: dict[str, list[int]], fingerprints: dict[str, int]
+        self,
+        by_key: dict[int, list[key_index.Candidate]],
+        changed: list[ArticleRecord],
+        keys_of: dict[str, list[int]],
     ) -> dict[str, str]:
-        """For each record with keys, the closest other article within the bit limit (stored,
-        or earlier in this batch) among those sharing a key with it; ties go to the smaller
-        URL."""
-        by_key: dict[int, list[tuple[str, int]]] = defaultdict(list)
-        wanted = {key for keys in keys_of.values() for key in keys}
-        for key, url, fingerprint in key_index.candidates(conn, wanted):
-            by_key[key].append((url, fingerprint))
+        """For each changed record with a simhash, the closest other article within the bit
+        limit (stored, or earlier in this batch) among those sharing one of its keys
+        (`keys_of`); ties go to the smaller URL. `by_key`: the stored articles having each
+        key."""
+        seen: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for key, found in by_key.items():
+            seen[key] = [(c.canonical_url, c.simhash) for c in found if c.simhash is not None]
         twins: dict[str, str] = {}
-        for url, keys in keys_of.items():
-            fingerprint = fingerprints[url]
-            candidates = {c for key in keys for c in by_key.get(key, ())}
+        for record in changed:
+            url, fingerprint = record.canonical_url, record.simhash
+            if fingerprint is None:
+                continue
+            keys = keys_of[url]
+            candidates = {c for key in keys for c in seen.get(key, ())}
             best = min(
                 ((hamming(fingerprint, fp), other) for other, fp in candidates if other != url),
                 default=None,
@@ -412,7 +415,7 @@ class SqlStore(Store):
             if best is not None and best[0] <= self._near_bits:
                 twins[url] = best[1]
             for key in keys:
-                by_key[key].append((url, fingerprint))
+                seen[key].append((url, fingerprint))
         return twins
 
     # -- reading -----------------------------------------------------------------------
