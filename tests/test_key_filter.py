@@ -61,3 +61,33 @@ def test_a_filter_read_back_from_bytes_answers_alike(bits_per_key: int) -> None:
     assert read_back.might_hold(added).all()
     with pytest.raises(ValueError, match="planned for 9000 keys"):
         KeyFilter.from_bytes(9_000, level_filter.to_bytes())
+
+
+def reference_positions(key: int, bits: int, hashes: int) -> set[int]:
+    """The positions a stored filter's bits mean, in plain integers: splitmix64's finaliser
+    of the key, and of that, as the start and step of `hashes` positions modulo `bits`."""
+    mask = (1 << 64) - 1
+
+    def mix(value: int) -> int:
+        z = (value + 0x9E3779B97F4A7C15) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    first = mix(key)
+    step = mix(first) | 1
+    return {((first + i * step) & mask) % bits for i in range(hashes)}
+
+
+@pytest.mark.parametrize("bits_per_key", [10, 16])
+def test_a_filter_sets_bit_p_mod_8_of_byte_p_div_8_for_each_position(bits_per_key: int) -> None:
+    """The layout filters are stored in, which sealed levels written by earlier releases
+    keep: a key sets exactly the bits of its positions, and is let through on them."""
+    added = [3, 14 << 32 | 0xDEADBEEF, (1 << 36) - 1]
+    level_filter = KeyFilter(len(added), bits_per_key=bits_per_key)
+    level_filter.add(as_array(added))
+    bits, hashes = level_filter.shape
+    expected = set().union(*(reference_positions(key, bits, hashes) for key in added))
+    flags = np.unpackbits(np.frombuffer(level_filter.to_bytes(), np.uint8), bitorder="little")
+    assert set(np.flatnonzero(flags).tolist()) == expected
+    assert level_filter.might_hold(as_array(added)).all()

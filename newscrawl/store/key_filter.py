@@ -98,17 +98,28 @@ class KeyFilter:
 
     def might_hold_at(self, positions: _Keys) -> npt.NDArray[np.bool_]:
         """`might_hold` of the keys whose `positions` are given: filters of one `shape` share
-        them, so a lookup through many such filters computes them once."""
-        set_bits = (self._bits[positions >> 3] >> (positions & 7).astype(np.uint8)) & 1
-        return np.asarray(set_bits.all(axis=1))
+        them, so a lookup through many such filters computes them once.
+
+        One hash at a time, over the keys every earlier one let through: about half of a
+        filter's bits are set, so a key it does not hold is turned away after two reads on
+        average rather than read at all 11 positions. Each level's filter (2 MB) is read
+        from memory, not the CPU's cache; a batch's 15,000 keys through 16 levels took 28
+        ms read whole, 13 ms so (issue 18)."""
+        passing = np.arange(positions.shape[1])
+        for row in positions:
+            at = row[passing]
+            passing = passing[(self._bits[at >> 3] >> (at & 7).astype(np.uint8)) & 1 == 1]
+        held = np.zeros(positions.shape[1], np.bool_)
+        held[passing] = True
+        return held
 
     def positions(self, keys: _Keys) -> _Keys:
-        """The bit positions of each key (as many as the filter's hashes), one row per key."""
+        """The bit positions of each key: one row per hash, one column per key."""
         first = _mix(keys)
         step = _mix(first) | np.uint64(1)
         rounds = np.arange(self._hashes, dtype=np.uint64)
         with np.errstate(over="ignore"):  # the sums wrap around modulo 2**64 on purpose
-            return (first[:, None] + rounds * step[:, None]) % self._modulus
+            return (first[None, :] + rounds[:, None] * step[None, :]) % self._modulus
 
 
 def _mix(values: _Keys) -> _Keys:
