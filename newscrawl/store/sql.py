@@ -97,7 +97,7 @@ def _replace_keys(
     keys_of: dict[str, list[int]],
     was: dict[str, tuple[int, list[int]]],
 ) -> None:
-    """Index the new and changed articles by their keys (`keys_of`); `was` holds the stored
+    """Index the new and changed articles by their keys (`keys_of`); `was` holds the updated
     articles' ids and old keys: an updated article loses the old keys it no longer has and
     gains only those it did not have."""
     stale: list[tuple[int, int]] = []
@@ -363,9 +363,10 @@ class SqlStore(Store):
             )
         if alias_rows:
             conn.execute(upsert(conn)(aliases).on_conflict_do_nothing(), alias_rows)
-        was = {
+        was = {  # the old keys of the articles updated, not of the unchanged ones
             url: (row_id, index_keys(content, fingerprint, near=self._detect))
             for url, content, row_id, fingerprint in found
+            if url in keys_of
         }
         _replace_keys(conn, keys_of, was)
         return outcomes
