@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import unicodedata
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from newscrawl.bounded import PAGE_SIZE_LIMIT
 from newscrawl.cli import main
 from newscrawl.extract import Options, default
 
@@ -554,6 +556,7 @@ def test_extract_help_explains_both_methods(capsys: pytest.CaptureFixture[str]) 
 class Served:
     base: str
     pages: dict[str, tuple[bytes, str]] = field(default_factory=dict)
+    encodings: dict[str, str] = field(default_factory=dict)
     user_agents: list[str] = field(default_factory=list)
 
 
@@ -572,6 +575,8 @@ def server() -> Iterator[Served]:
             body, content_type = page
             self.send_response(200)
             self.send_header("Content-Type", content_type)
+            if self.path in served.encodings:
+                self.send_header("Content-Encoding", served.encodings[self.path])
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -624,6 +629,55 @@ def test_url_errors(capsys: pytest.CaptureFixture[str], server: Served, tmp_path
     records = jsonl(capsys.readouterr().out)
     assert records[0]["error"] == "HTTP 404 Not Found"
     assert records[1]["title"] == TITLE
+
+
+OVER_THE_LIMIT = PAGE_SIZE_LIMIT + 1024
+
+
+def test_url_content_codings_are_undone(capsys: pytest.CaptureFixture[str], server: Served) -> None:
+    page = news_page().encode()
+    halves = gzip.compress(page[:100]) + gzip.compress(page[100:])  # two gzip members
+    server.pages["/gz"], server.encodings["/gz"] = (halves, "text/html"), "gzip"
+    server.pages["/deflate"] = (zlib.compress(page), "text/html")
+    server.encodings["/deflate"] = "deflate"
+    assert run_json(capsys, f"{server.base}/gz")["title"] == TITLE
+    assert run_json(capsys, f"{server.base}/deflate")["title"] == TITLE
+
+
+def test_url_gzip_bomb_is_refused_not_inflated(
+    capsys: pytest.CaptureFixture[str], server: Served
+) -> None:
+    """33 KB on the wire, over the crawl's DOWNLOAD_MAXSIZE once inflated."""
+    bomb = gzip.compress(b"<p>" + b" " * OVER_THE_LIMIT)
+    assert len(bomb) < 100_000
+    server.pages["/bomb"], server.encodings["/bomb"] = (bomb, "text/html"), "gzip"
+    server.pages["/deflate-bomb"] = (zlib.compress(b" " * OVER_THE_LIMIT), "text/html")
+    server.encodings["/deflate-bomb"] = "deflate"
+    for path in ("/bomb", "/deflate-bomb"):
+        assert main(["extract", f"{server.base}{path}"]) == 1
+        err = capsys.readouterr().err
+        assert err.strip().splitlines() == [
+            f"newscrawl extract: {server.base}{path}: decompressed page larger than 32 MB "
+            "(DOWNLOAD_MAXSIZE): not read"
+        ]
+
+
+def test_oversized_url_file_and_stdin_are_refused(
+    capsys: pytest.CaptureFixture[str],
+    server: Served,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    huge = b"<p>" + b"x" * OVER_THE_LIMIT
+    server.pages["/huge"] = (huge, "text/html")
+    big_file = tmp_path / "huge.html"
+    big_file.write_bytes(huge)
+    bomb_file = tmp_path / "bomb.html.gz"
+    bomb_file.write_bytes(gzip.compress(huge))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(huge)))
+    for source in (f"{server.base}/huge", str(big_file), str(bomb_file), "-"):
+        assert main(["extract", source]) == 1
+        assert "larger than 32 MB (DOWNLOAD_MAXSIZE): not read" in capsys.readouterr().err
 
 
 def test_url_timeout_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,6 @@ is a single polite fetch, nothing more.
 from __future__ import annotations
 
 import argparse
-import gzip
 import http.client
 import json
 import os
@@ -24,6 +23,7 @@ from typing import Literal
 from tqdm import tqdm
 from w3lib.encoding import resolve_encoding
 
+from newscrawl.bounded import TooLarge, gunzip_at_most, inflate_at_most, read_at_most
 from newscrawl.commands import UsageError, is_terminal, write_utf8
 from newscrawl.commands.explain_table import render_explain, terminal_width
 from newscrawl.extract import METHODS, Article, Options, extract
@@ -344,9 +344,13 @@ def walk_pages(directory: str) -> list[Source]:
 
 
 def read_source(source: Source, timeout: float) -> Fetched:
-    """The bytes behind `source`; raises `ReadError` with a short reason."""
+    """The bytes behind `source`, at most the crawl's page size limit (`newscrawl.bounded`);
+    raises `ReadError` with a short reason."""
     if source.kind == "stdin":
-        return Fetched(sys.stdin.buffer.read())
+        try:
+            return Fetched(read_at_most(sys.stdin.buffer))
+        except TooLarge as error:
+            raise ReadError(str(error)) from None
     if source.kind == "url":
         return fetch_url(source.label, timeout)
     return Fetched(read_file(Path(source.label)))
@@ -355,9 +359,12 @@ def read_source(source: Source, timeout: float) -> Fetched:
 def read_file(path: Path) -> bytes:
     """A page file's bytes, gunzipped when the name ends in ``.gz``."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as stream:
+            data = read_at_most(stream)
     except OSError as error:
         raise ReadError(f"cannot read: {_os_reason(error)}") from None
+    except TooLarge as error:
+        raise ReadError(str(error)) from None
     if not path.name.lower().endswith(".gz"):
         return data
     return _decompress(data, "gzip")
@@ -375,7 +382,7 @@ def fetch_url(url: str, timeout: float) -> Fetched:
     )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            data = response.read()
+            data = read_at_most(response)
             charset = response.headers.get_content_charset()
             coding = response.headers.get("Content-Encoding", "")
             final_url = response.geturl()
@@ -383,20 +390,25 @@ def fetch_url(url: str, timeout: float) -> Fetched:
         raise ReadError(f"HTTP {error.code} {error.reason}") from None
     except urllib.error.URLError as error:
         raise ReadError(f"cannot fetch: {error.reason}") from None
+    except TooLarge as error:
+        raise ReadError(str(error)) from None
     except (OSError, http.client.HTTPException, ValueError) as error:
         raise ReadError(f"cannot fetch: {error or type(error).__name__}") from None
     return Fetched(_decompress(data, coding), final_url, charset)
 
 
 def _decompress(data: bytes, coding: str) -> bytes:
-    """Undo a gzip/deflate content coding (servers send one even when not asked)."""
+    """Undo a gzip/deflate content coding (servers send one even when not asked), inflating
+    no more than the page size limit (a gzip bomb is refused, not expanded)."""
     coding = coding.strip().lower()
     try:
         if coding in ("gzip", "x-gzip"):
-            return gzip.decompress(data)
+            return gunzip_at_most(data)
         if coding == "deflate":
-            return zlib.decompress(data)
-    except (OSError, EOFError, zlib.error) as error:
+            return inflate_at_most(data)
+    except TooLarge as error:
+        raise ReadError(str(error)) from None
+    except (EOFError, zlib.error) as error:
         raise ReadError(f"cannot decompress ({coding}): {error}") from None
     return data
 
