@@ -1,16 +1,16 @@
 """simhashes recomputed with XXH64 shingle hashes
 
-`newscrawl.fingerprint` now hashes shingles with XXH64 (25x faster than one blake2b call
-per shingle, issue 18). A fingerprint made the old way is unrelated to a new one, so stored
-articles would never be found as near-twins of new ones: every stored body is fingerprinted
-again, 1,000 rows at a time. Exact duplicates (`content_hash`) do not change.
+The simhash now hashes shingles with XXH64 instead of blake2b. A fingerprint made the old
+way is unrelated to a new one, so stored articles would never be found as near-twins of new
+ones: every stored body is fingerprinted again, 1,000 rows at a time, with the algorithm as
+this revision wrote it (`frozen_fingerprints.simhash_v1`, not the live module). Exact
+duplicates (`content_hash`) do not change.
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-from newscrawl.fingerprint import simhash
-from newscrawl.store.schema import Fingerprint
+from newscrawl.store.migrations.frozen_fingerprints import simhash_v1, to_column
 
 revision = "0004"
 down_revision = "0003"
@@ -30,7 +30,7 @@ articles = sa.table(
     "articles",
     sa.column("id", sa.Integer),
     sa.column("body", sa.Text),
-    sa.column("simhash", Fingerprint),
+    sa.column("simhash", sa.BigInteger),
     *(sa.column(f"simhash_band{i}", sa.Integer) for i in range(BANDS)),
 )
 
@@ -42,7 +42,7 @@ def upgrade() -> None:
         sa.update(articles)
         .where(articles.c.id == sa.bindparam("row_id"))
         .values(
-            simhash=sa.bindparam("fingerprint", type_=articles.c.simhash.type),
+            simhash=sa.bindparam("fingerprint"),
             **{name: sa.bindparam(name) for name in band_names},
         )
     )
@@ -58,12 +58,12 @@ def upgrade() -> None:
             return
         updates = []
         for row_id, body in rows:
-            fingerprint = simhash(body)
+            fingerprint = simhash_v1(body)
             parts = bands(fingerprint) if fingerprint is not None else (None,) * BANDS
             updates.append(
                 {
                     "row_id": row_id,
-                    "fingerprint": fingerprint,
+                    "fingerprint": to_column(fingerprint),
                     **dict(zip(band_names, parts, strict=True)),
                 }
             )

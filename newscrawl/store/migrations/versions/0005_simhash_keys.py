@@ -1,17 +1,16 @@
 """near-duplicate keys in their own table instead of simhash bands
 
 The four 16-bit band columns each matched corpus / 65,536 random rows, so finding a new
-article's near-twins fetched more rows the more were stored (59 per article at 1,000,000,
-issue 18). `simhash_keys` holds 14 keys of 32 bits per simhash
-(`newscrawl.fingerprint.lookup_keys`), built here from every stored simhash, 5,000 articles
-at a time; the band columns and their indexes are dropped. Every article is kept.
+article's near-twins fetched more rows the more were stored. `simhash_keys` holds 14 keys
+of 32 bits per simhash (`frozen_fingerprints.lookup_keys_v1`, the keys as this revision
+wrote them), built here from every stored simhash, 5,000 articles at a time; the band
+columns and their indexes are dropped. Every article is kept.
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-from newscrawl.fingerprint import lookup_keys
-from newscrawl.store.schema import Fingerprint
+from newscrawl.store.migrations.frozen_fingerprints import from_column, lookup_keys_v1
 
 revision = "0005"
 down_revision = "0004"
@@ -19,7 +18,7 @@ down_revision = "0004"
 BATCH = 5000
 
 # The tables as this revision knows them, not as `newscrawl.store.schema` declares them today.
-articles = sa.table("articles", sa.column("id", sa.Integer), sa.column("simhash", Fingerprint))
+articles = sa.table("articles", sa.column("id", sa.Integer), sa.column("simhash", sa.BigInteger))
 keys_table = sa.table("simhash_keys", sa.column("key", sa.BigInteger), sa.column("article_id"))
 
 
@@ -44,7 +43,11 @@ def upgrade() -> None:
             break
         conn.execute(
             sa.insert(keys_table),
-            [{"key": key, "article_id": row_id} for row_id, fp in rows for key in lookup_keys(fp)],
+            [
+                {"key": key, "article_id": row_id}
+                for row_id, stored in rows
+                for key in lookup_keys_v1(from_column(stored))
+            ],
         )
         after = rows[-1][0]
     for band in range(4):
