@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, make_dataclass
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from newscrawl.article import ITEM_FIELDS, ArticleField, Kind
+
+if TYPE_CHECKING:
+    from scrapy.http import Response
 
 
 @dataclass(slots=True)
@@ -33,6 +37,38 @@ class RawPage:
     """The listing page, feed, sitemap or API response the link was found on."""
     charset: str | None = None
     """The site config's charset override, which beats the HTTP header when decoding."""
+
+    @classmethod
+    def from_response(
+        cls,
+        response: Response,
+        *,
+        site: str,
+        referer: str | None = None,
+        charset: str | None = None,
+    ) -> RawPage:
+        """The page a spider yields for an article `response`, fetched now.
+
+        `url` is the URL first requested (before redirects); `referer` defaults to the
+        Referer header Scrapy sent (the listing the link was found on).
+        """
+        if referer is None and response.request is not None:
+            sent = response.request.headers.get("Referer")
+            referer = sent.decode("latin-1") if sent else None
+        return cls(
+            url=(response.meta.get("redirect_urls") or [response.url])[0],
+            final_url=response.url,
+            status=response.status,
+            headers={
+                key.decode("latin-1"): [value.decode("latin-1") for value in values]
+                for key, values in response.headers.items()
+            },
+            body=response.body,
+            fetched=datetime.now(UTC).isoformat(timespec="seconds"),
+            site=site,
+            referer=referer,
+            charset=charset,
+        )
 
 
 _PYTHON_TYPES: dict[Kind, Any] = {

@@ -149,56 +149,15 @@ PAGES = {
     ARTICLE_PATH: ARTICLE.encode(),
 }
 
-FOREIGN_SETTINGS = """\
-BOT_NAME = "foreignnews"
-SPIDER_MODULES = ["foreignnews.spiders"]
-NEWSPIDER_MODULE = "foreignnews.spiders"
-ROBOTSTXT_OBEY = True
-FEED_EXPORT_ENCODING = "utf-8"
-
-ADDONS = {{"newscrawl.addon.NewscrawlAddon": 0}}
-NEWSCRAWL_DB_URL = "{db_url}"
-"""
-FOREIGN_SPIDER = """\
-from datetime import UTC, datetime
-
-import scrapy
-
-from newscrawl.items import RawPage
-from newscrawl.middlewares.incremental import ARTICLE_META
+README = Path(__file__).resolve().parents[1] / "README.md"
+README_START_URL = "https://news.example.com/"
 
 
-class NewsSpider(scrapy.Spider):
-    name = "news"
-
-    def __init__(self, start, **kwargs):
-        super().__init__(**kwargs)
-        self.start_urls = [start]
-
-    def parse(self, response):
-        for href in response.css("a::attr(href)").getall():
-            yield response.follow(
-                href,
-                self.parse_article,
-                meta={ARTICLE_META: True},
-                cb_kwargs={"listing": response.url},
-            )
-
-    def parse_article(self, response, listing):
-        yield RawPage(
-            url=response.url,
-            final_url=response.url,
-            status=response.status,
-            headers={
-                name.decode("latin-1"): [value.decode("latin-1") for value in values]
-                for name, values in response.headers.items()
-            },
-            body=response.body,
-            fetched=datetime.now(UTC).isoformat(),
-            site=self.name,
-            referer=listing,
-        )
-"""
+def readme_block(first_line: str) -> str:
+    """The README's fenced code block that starts with `first_line`."""
+    blocks = re.findall(r"^```\w*\n(.*?)^```", README.read_text("utf-8"), re.M | re.S)
+    (block,) = [block for block in blocks if block.startswith(first_line + "\n")]
+    return block
 
 
 class PagesHandler(QuietHandler):
@@ -213,23 +172,34 @@ class PagesHandler(QuietHandler):
             send_page(self, 200, [("Content-Type", "text/html; charset=utf-8")], body)
 
 
-def foreign_project(root: Path, db_url: str) -> Path:
-    """A Scrapy project of its own in `root`: scrapy.cfg, settings and one spider."""
-    package = root / "foreignnews"
-    (package / "spiders").mkdir(parents=True)
-    (root / "scrapy.cfg").write_text("[settings]\ndefault = foreignnews.settings\n")
-    (package / "__init__.py").write_text("")
-    (package / "settings.py").write_text(FOREIGN_SETTINGS.format(db_url=db_url))
-    (package / "spiders" / "__init__.py").write_text("")
-    (package / "spiders" / "news.py").write_text(FOREIGN_SPIDER)
+def foreign_project(root: Path, db_url: str, start_url: str) -> Path:
+    """A Scrapy project of its own in `root`, set up as the README says: made by ``scrapy
+    startproject``, the README's ``ADDONS`` and store lines in its settings, the README's
+    spider (its start URL pointed at `start_url`)."""
+    subprocess.run(
+        [sys.executable, "-m", "scrapy", "startproject", "foreignnews", str(root)],
+        check=True,
+        capture_output=True,
+    )
+    settings_file = root / "foreignnews" / "settings.py"
+    settings = settings_file.read_text("utf-8")
+    assert settings.count("\nADDONS = {}\n") == 1, "startproject no longer writes ADDONS = {}"
+    readme_settings = readme_block("# yourproject/settings.py")
+    readme_settings = readme_settings.replace("sqlite:///data/articles.db", db_url)
+    settings_file.write_text(settings.replace("\nADDONS = {}\n", "\n" + readme_settings))
+    spider = readme_block("# yourproject/spiders/news.py")
+    assert README_START_URL in spider
+    (root / "foreignnews" / "spiders" / "news.py").write_text(
+        spider.replace(README_START_URL, start_url), "utf-8"
+    )
     return root
 
 
-def scrapy_crawl(project: Path, start_url: str, *arguments: str) -> dict[str, Any]:
+def scrapy_crawl(project: Path, *arguments: str) -> dict[str, Any]:
     """``scrapy crawl news`` in `project` (no SCRAPY_* variable of ours leaks in): its run
     summary (the add-on's RunSummaryExtension wrote it), and its log as ``"log"``."""
     summary = project / f"summary-{len(list(project.glob('summary-*')))}.json"
-    command = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start={start_url}"]
+    command = [sys.executable, "-m", "scrapy", "crawl", "news"]
     command += ["-s", f"NEWSCRAWL_SUMMARY_FILE={summary}", *arguments]
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCRAPY_")}
     done = subprocess.run(
@@ -241,14 +211,12 @@ def scrapy_crawl(project: Path, start_url: str, *arguments: str) -> dict[str, An
 
 def test_a_foreign_project_crawls_with_the_addon_alone(tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'articles.db'}"
-    project = foreign_project(tmp_path / "project", db_url)
     feed = tmp_path / "articles.jsonl"
     archive = tmp_path / "crawl.warc.gz"
     with LocalServer(PagesHandler) as server:
-        first = scrapy_crawl(
-            project, f"{server.url}/", "-O", str(feed), "-s", f"NEWSCRAWL_ARCHIVE={archive}"
-        )
-        second = scrapy_crawl(project, f"{server.url}/")
+        project = foreign_project(tmp_path / "project", db_url, f"{server.url}/")
+        first = scrapy_crawl(project, "-O", str(feed), "-s", f"NEWSCRAWL_ARCHIVE={archive}")
+        second = scrapy_crawl(project)
 
     (article,) = [json.loads(line) for line in feed.read_text("utf-8").splitlines()]
     assert article["title"] == TITLE and article["author"] == "李明"
