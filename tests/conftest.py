@@ -65,6 +65,7 @@ SLOW_MODULES = frozenset(
         "test_distributed",
         "test_download_stack",
         "test_reextract_crawl",
+        "test_readme_commands",
         "test_replay_incremental",
         "test_resume",
         "test_schedule",
