@@ -27,15 +27,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scrapy.settings import SETTINGS_PRIORITIES
-from spidermon.contrib.scrapy.extensions import Spidermon
 
 from newscrawl import settings as newscrawl_settings
 from newscrawl.archive.middleware import ArchiveRecorderMiddleware, ReplayMiddleware
 from newscrawl.gc_freeze import FreezeStartupObjects
 from newscrawl.middlewares.backoff import BackoffMiddleware
 from newscrawl.middlewares.incremental import IncrementalMiddleware
+from newscrawl.middlewares.unreachable import UnreachableHostMiddleware
 from newscrawl.monitoring.extension import RunSummaryExtension
 from newscrawl.monitoring.network_errors import NetworkErrorsInOneLine
+from newscrawl.monitoring.report import OneLineSpidermon
 from newscrawl.pipelines.extract import ExtractPipeline
 from newscrawl.pipelines.store import StorePipeline
 
@@ -53,6 +54,9 @@ COMPONENTS: dict[str, dict[type, int]] = {
         # Just outside RetryMiddleware (550): sees a 429/503 first and slows the host's slot
         # down before the retry is queued.
         BackoffMiddleware: 560,
+        # Just inside RetryMiddleware: sees the failures it gave up on, stops retrying a host
+        # that cannot be reached.
+        UnreachableHostMiddleware: 540,
         # Outermost, past HttpCacheMiddleware (900): the recorder sees the body as the server
         # sent it (before HttpCompressionMiddleware, 590, decompresses it) and the request
         # with every header set; replay answers there, so the built-in middlewares
@@ -64,7 +68,7 @@ COMPONENTS: dict[str, dict[type, int]] = {
         FreezeStartupObjects: 0,
         NetworkErrorsInOneLine: 0,
         # Spidermon runs the close suite (the verdict); the summary, after it, includes it.
-        Spidermon: 500,
+        OneLineSpidermon: 500,
         RunSummaryExtension: 600,
     },
 }

@@ -44,6 +44,7 @@ DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 32 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
 RETRY_TIMES = 3
+RETRY_GIVE_UP_LOG_LEVEL = "DEBUG"  # a failed request is one line, the spider's errback logs it
 # Retries of 429/503 wait: BackoffMiddleware raises the host's slot delay (RetryMiddleware
 # alone re-asks at once).
 NEWSCRAWL_BACKOFF_HTTP_CODES = [429, 503]

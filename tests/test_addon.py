@@ -37,6 +37,7 @@ PROJECT_COMPONENTS = {
     ],
     "DOWNLOADER_MIDDLEWARES": [
         ("newscrawl.middlewares.incremental.IncrementalMiddleware", 50),
+        ("newscrawl.middlewares.unreachable.UnreachableHostMiddleware", 540),
         ("newscrawl.middlewares.backoff.BackoffMiddleware", 560),
         ("newscrawl.archive.middleware.ArchiveRecorderMiddleware", 950),
         ("newscrawl.archive.middleware.ReplayMiddleware", 960),
@@ -44,7 +45,7 @@ PROJECT_COMPONENTS = {
     "EXTENSIONS": [
         ("newscrawl.gc_freeze.FreezeStartupObjects", 0),
         ("newscrawl.monitoring.network_errors.NetworkErrorsInOneLine", 0),
-        ("spidermon.contrib.scrapy.extensions.Spidermon", 500),
+        ("newscrawl.monitoring.report.OneLineSpidermon", 500),
         ("newscrawl.monitoring.extension.RunSummaryExtension", 600),
     ],
 }

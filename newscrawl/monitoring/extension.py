@@ -1,7 +1,10 @@
-"""`RunSummaryExtension`: the one line, the stats entry and the JSON file a crawl ends with.
+"""`RunSummaryExtension`: the lines, the stats entry and the JSON file a crawl ends with.
 
-Runs at spider close after Spidermon's suites (it is ordered after Spidermon in
-``EXTENSIONS``), so the verdict of `newscrawl.monitoring.monitors` is in the file too.
+The summary is taken at spider close after Spidermon's suites (it is ordered after
+Spidermon in ``EXTENSIONS``), so the verdict of `newscrawl.monitoring.monitors` is in the
+file too. It is logged when the engine has stopped, after Scrapy's stats dump and its
+"Spider closed" line: the run summary, then for a failed crawl ``crawl failed: <reasons>``,
+so a failed crawl's last line is why it failed.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Self
 from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 
-from newscrawl.monitoring.summary import summarize, summary_line
+from newscrawl.monitoring.summary import RunSummary, summarize, summary_line
 
 logger = logging.getLogger(__name__)
 
@@ -28,21 +31,30 @@ class RunSummaryExtension:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self.path = crawler.settings.get("NEWSCRAWL_SUMMARY_FILE") or ""
+        self.summary: RunSummary | None = None
+        """Taken when the spider closes, logged when the engine has stopped."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         extension = cls(crawler)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(extension.engine_stopped, signal=signals.engine_stopped)
         return extension
 
     def spider_closed(self, spider: Spider) -> None:
         stats = self.crawler.stats
         assert stats is not None
-        summary = summarize(stats.get_stats())
+        self.summary = summary = summarize(stats.get_stats())
         record = summary.to_dict()
         stats.set_value(SUMMARY_STAT, record)
-        logger.info(summary_line(summary))
         if self.path:
             path = Path(self.path)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+
+    def engine_stopped(self) -> None:
+        if self.summary is None:  # the spider never opened: what stopped it said so
+            return
+        logger.info(summary_line(self.summary))
+        if self.summary.failed_run:
+            logger.error("crawl failed: %s", "; ".join(self.summary.failed_run))

@@ -19,7 +19,6 @@ A crawl failed when (thresholds in `Thresholds`, settings ``NEWSCRAWL_FAIL_*``):
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,8 +29,6 @@ from spidermon.core.actions import Action
 
 from newscrawl.monitoring.summary import FAILED_RUN, RunSummary, summarize
 from newscrawl.pipelines.store import store_failure
-
-logger = logging.getLogger(__name__)
 
 __unittest = True
 """unittest (which Spidermon runs monitors with) leaves the frames of a module that sets this
@@ -115,14 +112,14 @@ class CrawlMonitor(Monitor):  # type: ignore[misc]  # Spidermon ships no type hi
 
 
 class RecordFailures(Action):  # type: ignore[misc]
-    """Put the failed monitors' reasons in the stats (`FAILED_RUN`) and log them as one line."""
+    """Put the failed monitors' reasons in the stats (`FAILED_RUN`), where the run summary
+    (`newscrawl.monitoring.extension`) takes them for the crawl's last line."""
 
     def run_action(self) -> None:
         reasons = [_reason(result) for result in self.result.monitors_failed_results]
         crawler: Crawler = self.data.crawler
         assert crawler.stats is not None
         crawler.stats.set_value(FAILED_RUN, reasons)
-        logger.error("crawl failed: %s", "; ".join(reasons))
 
 
 def _reason(result: Any) -> str:

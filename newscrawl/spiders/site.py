@@ -46,6 +46,7 @@ from newscrawl.extract import decode_html
 from newscrawl.extract.decode import looks_binary
 from newscrawl.items import RawPage
 from newscrawl.middlewares.incremental import ARTICLE_META, SeenArticle
+from newscrawl.monitoring.network_errors import failed_request_line
 from newscrawl.sites import EntryPoint, SiteConfig
 from newscrawl.spiders.errors import SpiderArgumentError
 
@@ -282,7 +283,7 @@ class SiteSpider(Spider):
         )
         self._count(f"failed/{reason}")
         request = getattr(failure, "request", None)  # set by Scrapy on errback failures
-        self.logger.info("request failed (%s): %s", reason, request.url if request else "?")
+        self.logger.log(*failed_request_line(error, request))
 
     def _entry_request(self, entry: EntryPoint) -> Request:
         """The request for a configured (or ``-a start_urls``) entry point."""
