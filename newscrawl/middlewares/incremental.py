@@ -111,7 +111,7 @@ class IncrementalMiddleware:
             known = self._store.is_known(url, older_than=older_than)
         except StoreError as exc:  # fetching again is safe; the store pipeline reports the outage
             if not self._lookup_failed:
-                logger.error("Incremental skip off, the store cannot be read: %s", exc)
+                logger.warning("Incremental skip off, the store cannot be read: %s", exc)
             self._lookup_failed = True
             return
         if known:

@@ -45,7 +45,7 @@ NETWORK_ERRORS = (
 QUIETED_LOGGERS = ("scrapy.downloadermiddlewares.robotstxt",)
 
 
-def failed_request_line(error: BaseException, request: Request | None) -> tuple[int, str]:
+def failed_request_line(error: BaseException | None, request: Request | None) -> tuple[int, str]:
     """The level and the one line for `request` having failed for good with `error`.
 
     A host that answered with an error status, or a request refused before download

@@ -4,11 +4,14 @@ A batch is committed when it holds `NEWSCRAWL_DB_BATCH_SIZE` articles or is
 `NEWSCRAWL_DB_BATCH_SECONDS` old, whichever comes first, and when the spider closes. Writes
 run in a worker thread, one batch at a time, so the crawl keeps downloading meanwhile.
 
-If the database fails, the crawl stops (close reason ``store_unavailable``) with the error
-logged, and the failed batch plus every article still arriving is spooled to a JSONL file
-whose path is logged: nothing is dropped silently. If it cannot even be opened, the spider
-closes before its first request with the same reason and one error line, no traceback;
-`store_failure` tells ``scrapy crawl`` either way, for its exit status.
+If the database fails, the crawl stops (close reason ``store_unavailable``) with one
+warning line (the driver's traceback at DEBUG: a lost database is an expected failure, not
+a bug), and the failed batch plus every article still arriving is spooled to a JSONL file:
+nothing is dropped silently. When the spider closes, the store error (`store_failure`)
+becomes one line of what happened and what was kept, the count of articles spooled and how
+to load them, which the crawl's verdict ends the log with. If the store cannot even be
+opened, the spider closes before its first request with the same reason and one error
+line, no traceback; `store_failure` tells ``scrapy crawl`` either way, for its exit status.
 """
 
 from __future__ import annotations
@@ -103,6 +106,11 @@ class StorePipeline:
         self._timer: task.LoopingCall | None = None
         self._spool: Spool | None = None
         """Set once the store has failed: from then on every batch goes here."""
+        self._error = ""
+        """Why the store failed (one line), once it has."""
+        self._unspooled = 0
+        """Articles the spool could not take either (a full disk): lost, and said so."""
+        self._spool_error = ""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -154,12 +162,8 @@ class StorePipeline:
         if self._store is not None:
             self._store.close()
         if self._spool is not None:
-            logger.error(
-                "Articles the store could not take are in %s; load them with: "
-                "newscrawl import-spool %s",
-                self._spool.path,
-                self._spool.path,
-            )
+            assert self._crawler.stats is not None
+            self._crawler.stats.set_value(ERROR_STAT, self._what_was_kept(self._spool))
 
     def _due(self) -> bool:
         return self._batch_seconds > 0 and monotonic() - self._batch_started >= self._batch_seconds
@@ -194,19 +198,25 @@ class StorePipeline:
             stats.inc_value(f"{STATS_PREFIX}{outcome}")
 
     def _fail(self, failure: Failure, batch: list[ArticleRecord]) -> None:
-        """Spool the batch, report the error once, and stop the crawl."""
+        """Spool the batch, say once that the store failed, and stop the crawl.
+
+        What was kept is counted when the spider closes, once every article still in flight
+        has arrived (`close_spider`)."""
+        self._spool = Spool(self._spool_dir, self._spider_name)
+        self._error = failure.getErrorMessage()
+        if isinstance(failure.value, StoreError):
+            logger.debug("The article store failed", exc_info=failure.value)
+            logger.warning(
+                "The article store failed; stopping the crawl, spooling what is left to %s. %s",
+                self._spool.path,
+                self._error,
+            )
+        else:  # not the database: a bug, whose traceback is wanted
+            logger.error("The article store broke; stopping the crawl", exc_info=failure.value)
         self._to_spool(batch)
-        assert self._spool is not None
-        logger.error(
-            "The article store failed; stopping the crawl. %d articles spooled to %s. Error: %s",
-            len(batch),
-            self._spool.path,
-            failure.getErrorMessage(),
-            exc_info=failure.value,
-        )
         assert self._crawler.stats is not None
         self._crawler.stats.set_value(f"{STATS_PREFIX}spool", str(self._spool.path))
-        self._crawler.stats.set_value(ERROR_STAT, failure.getErrorMessage())
+        self._crawler.stats.set_value(ERROR_STAT, self._error)
         if self._crawler.engine is not None:
             closing = deferred_from_coro(
                 self._crawler.engine.close_spider_async(reason=CLOSE_REASON)
@@ -214,8 +224,32 @@ class StorePipeline:
             closing.addErrback(lambda f: logger.error("Closing the spider failed: %s", f.value))
 
     def _to_spool(self, batch: list[ArticleRecord]) -> None:
-        if self._spool is None:
+        if self._spool is None:  # the store was never opened
             self._spool = Spool(self._spool_dir, self._spider_name)
-        written = self._spool.append(batch)
-        assert self._crawler.stats is not None
-        self._crawler.stats.inc_value(f"{STATS_PREFIX}dropped/spooled", written)
+        stats = self._crawler.stats
+        assert stats is not None
+        try:
+            written = self._spool.append(batch)
+        except OSError as error:
+            logger.debug("Spooling to %s failed", self._spool.path, exc_info=True)
+            self._unspooled += len(batch)
+            self._spool_error = error.strerror or str(error)
+            stats.inc_value(f"{STATS_PREFIX}dropped/unspooled", len(batch))
+            return
+        stats.inc_value(f"{STATS_PREFIX}dropped/spooled", written)
+
+    def _what_was_kept(self, spool: Spool) -> str:
+        """The store's failure in one line: why, how many articles the spool holds and how
+        to load them, and how many were lost when the spool could not be written."""
+        kept = []
+        if spool.count:
+            kept.append(
+                f"{spool.count} articles spooled to {spool.path}; "
+                f"`newscrawl import-spool {spool.path}` loads them"
+            )
+        if self._unspooled:
+            kept.append(
+                f"{self._unspooled} articles lost, the spool could not be written "
+                f"({self._spool_error})"
+            )
+        return f"the article store failed ({self._error or 'never opened'}): " + "; ".join(kept)

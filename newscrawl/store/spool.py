@@ -22,9 +22,13 @@ class Spool:
     def __init__(self, directory: Path, name: str) -> None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         self.path = directory / f"{name}-{stamp}-{os.getpid()}.jsonl"
+        self.count = 0
+        """Records written to the file so far, by every `append`."""
 
     def append(self, records: Iterable[ArticleRecord]) -> int:
-        """Write the records (flushed and fsynced before returning); how many were written."""
+        """Write the records (flushed and fsynced before returning); how many were written.
+
+        Raises `OSError` when the file cannot be written (a full disk, no permission)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         count = 0
         with self.path.open("a", encoding="utf-8") as out:
@@ -33,6 +37,7 @@ class Spool:
                 count += 1
             out.flush()
             os.fsync(out.fileno())
+        self.count += count
         return count
 
 
