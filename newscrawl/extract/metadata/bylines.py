@@ -18,15 +18,13 @@ from itertools import accumulate
 from urllib.parse import urlsplit
 
 from newscrawl.extract.blocks import DatedTag, Line, PageLines
+from newscrawl.extract.clean import tag_attributes
 
 BYLINE_WORDS = ("byline", "author", "writer", "reporter", "contributor", "dateline")
-_BYLINE_WORDS = f"(?:{'|'.join(BYLINE_WORDS)})"
-BYLINE_ATTRIBUTE_RE = re.compile(
-    rf"""\b(?:class|id|itemprop|rel)\s*=\s*["']?[^"'>]*?{_BYLINE_WORDS}""", re.IGNORECASE
-)
-"""An element that holds the byline: ``class="byline"``, ``class="article-author"``,
-``itemprop="author"``, ``id="js_author"``."""
-_BYLINE_WORD_RE = re.compile(_BYLINE_WORDS, re.IGNORECASE)
+_BYLINE_WORD_RE = re.compile(f"(?:{'|'.join(BYLINE_WORDS)})", re.IGNORECASE)
+BYLINE_ATTRIBUTES = ("class", "id", "itemprop", "rel")
+"""An element that holds the byline has a byline word in one of these attributes' values:
+``class="byline"``, ``class="article-author"``, ``itemprop="author"``, ``id="js_author"``."""
 BYLINE_LEVELS = 3
 """How many elements up from a line its byline element may be (a span in a p in the div)."""
 MAX_BYLINE_CHARS = 120
@@ -123,7 +121,7 @@ def structured(value: str | None) -> Structured | None:
 
 
 def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
-    """The lines inside byline elements (`BYLINE_ATTRIBUTE_RE`, up to `BYLINE_LEVELS`
+    """The lines inside byline elements (`byline_elements`, up to `BYLINE_LEVELS`
     elements up) that hold at most `MAX_BYLINE_CHARS` of text in all (a wrapper whose class
     says "author" around the headline and the category is no byline), outside boxes about
     other content, in page order."""
@@ -164,16 +162,24 @@ def _within_levels(parents: dict[int, int], marked: set[int]) -> set[int]:
 
 
 def byline_elements(page: PageLines) -> set[int]:
-    """The elements whose attributes match `BYLINE_ATTRIBUTE_RE`.
+    """The elements that have a `BYLINE_WORDS` word in a `BYLINE_ATTRIBUTES` value.
 
     The attribute texts are joined and searched once for the byline words; only the few
-    elements whose text holds one are matched in full. A full search of every element cost
-    more than the rest of the byline work."""
+    elements whose text holds one have their attributes parsed (`clean.tag_attributes`,
+    one forward pass) and those values searched. A full parse of every element cost more
+    than the rest of the byline work, and a pattern reading from each ``id=`` to a word
+    further on read a long attribute once per ``id=`` in it (quadratic)."""
     elements = list(page.attributes)
     texts = list(page.attributes.values())
     starts = list(accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
     worded = {bisect_right(starts, at) - 1 for at in _byline_word_starts("\n".join(texts))}
-    return {elements[i] for i in worded if BYLINE_ATTRIBUTE_RE.search(texts[i])}
+    return {elements[i] for i in worded if _names_a_byline(texts[i])}
+
+
+def _names_a_byline(attributes: str) -> bool:
+    """Whether a `BYLINE_ATTRIBUTES` value of the tag's `attributes` holds a byline word."""
+    values = tag_attributes(attributes)
+    return any(_BYLINE_WORD_RE.search(values.get(name, "")) for name in BYLINE_ATTRIBUTES)
 
 
 def _byline_word_starts(joined: str) -> Iterator[int]:

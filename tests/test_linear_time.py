@@ -1,0 +1,95 @@
+"""Hostile pages whose scans used to grow faster than the page: extraction must finish and
+still find what the page says.
+
+Each page repeats what made one scan of page content quadratic (or worse), at a size where
+that scan took minutes. Extraction runs in a forked process given a generous limit: a
+guard that it does not hang, not a timing measure (the timings are in
+``bench/bench_pathological.py`` and BENCHMARKS.md). The page's own article and byline
+must come out as from the page without the hostile part.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from multiprocessing.connection import Connection
+
+import pytest
+
+from newscrawl.extract import extract
+from newscrawl.extract.blocks import page_lines
+from newscrawl.extract.metadata.bylines import byline_elements
+
+LIMIT_SECONDS = 60.0
+"""Far above what any of these pages takes now (milliseconds), far below what they took."""
+ARTICLE = (
+    "<html><head><title>Storm closes the harbour - Daily News</title></head><body>"
+    "<h1>Storm closes the harbour</h1>{hostile}"
+    '<div class="byline">By Jane Doe</div>'
+    + "<p>The harbour closed on Monday as the storm reached the coast, and ships waited "
+    "offshore for the wind to drop.</p>" * 8 + "</body></html>"
+)
+
+
+def _extract_into(page: bytes, sender: Connection) -> None:
+    article = extract(page)
+    sender.send((article.title, article.body, article.metadata.author))
+
+
+def extract_within_limit(page: bytes) -> tuple[str, str, str | None]:
+    """(title, body, author) of `page`, extracted in a forked process that must finish
+    within `LIMIT_SECONDS`."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_extract_into, args=(page, sender), daemon=True)
+    process.start()
+    try:
+        if not receiver.poll(LIMIT_SECONDS):
+            pytest.fail(f"extract() still running after {LIMIT_SECONDS:.0f} s")
+        result: tuple[str, str, str | None] = receiver.recv()
+        return result
+    finally:
+        process.kill()
+        process.join()
+
+
+def hostile_page(hostile: str) -> bytes:
+    return ARTICLE.format(hostile=hostile).encode("utf-8")
+
+
+PLAIN = extract(hostile_page(""))
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        # A byline word, then a key (id=, class=) repeated in any attribute's value: every
+        # key started a search to the end of the value.
+        '<div title="author ' + "id=" * 60_000 + '">x</div>',
+    ],
+    ids=["id= in a title attribute"],
+)
+def test_a_hostile_page_is_extracted_as_the_page_without_it(hostile: str) -> None:
+    title, body, author = extract_within_limit(hostile_page(hostile))
+    assert (title, body, author) == (PLAIN.title, PLAIN.body, PLAIN.metadata.author)
+    assert author == "Jane Doe"
+
+
+@pytest.mark.parametrize(
+    ("attributes", "byline"),
+    [
+        ('class="byline"', True),
+        ('class="article-Author small"', True),
+        ("itemprop=author", True),
+        ("id='js_author'", True),
+        ('rel="author"', True),
+        ('title="id=author"', False),
+        ('data-id="author"', False),
+        ('class="meta" data-role="author"', False),
+        ('class="author', True),
+    ],
+)
+def test_a_byline_element_has_a_byline_word_in_its_class_id_itemprop_or_rel(
+    attributes: str, byline: bool
+) -> None:
+    page = page_lines(f"<body><div {attributes}>Jane Doe</div></body>")
+    assert bool(byline_elements(page)) is byline
