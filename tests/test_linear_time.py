@@ -10,11 +10,16 @@ must come out as from the page without the hostile part.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
+from collections.abc import Callable
 from multiprocessing.connection import Connection
+from typing import Any
 
 import pytest
 
+from newscrawl.discovery.apis import load_json_or_jsonp
+from newscrawl.discovery.model import MalformedListError
 from newscrawl.extract import extract
 from newscrawl.extract.blocks import page_lines
 from newscrawl.extract.metadata.bylines import byline_elements
@@ -30,26 +35,29 @@ ARTICLE = (
 )
 
 
-def _extract_into(page: bytes, sender: Connection) -> None:
-    article = extract(page)
-    sender.send((article.title, article.body, article.metadata.author))
+def _call_into(function: Callable[[Any], Any], argument: Any, sender: Connection) -> None:
+    sender.send(function(argument))
 
 
-def extract_within_limit(page: bytes) -> tuple[str, str, str | None]:
-    """(title, body, author) of `page`, extracted in a forked process that must finish
-    within `LIMIT_SECONDS`."""
+def within_limit(function: Callable[[Any], Any], argument: Any) -> Any:
+    """`function(argument)`, run in a forked process that must finish within
+    `LIMIT_SECONDS`."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_extract_into, args=(page, sender), daemon=True)
+    process = context.Process(target=_call_into, args=(function, argument, sender), daemon=True)
     process.start()
     try:
         if not receiver.poll(LIMIT_SECONDS):
-            pytest.fail(f"extract() still running after {LIMIT_SECONDS:.0f} s")
-        result: tuple[str, str, str | None] = receiver.recv()
-        return result
+            pytest.fail(f"{function.__name__}() still running after {LIMIT_SECONDS:.0f} s")
+        return receiver.recv()
     finally:
         process.kill()
         process.join()
+
+
+def title_body_author(page: bytes) -> tuple[str, str, str | None]:
+    article = extract(page)
+    return article.title, article.body, article.metadata.author
 
 
 def hostile_page(hostile: str) -> bytes:
@@ -69,7 +77,7 @@ PLAIN = extract(hostile_page(""))
     ids=["id= in a title attribute"],
 )
 def test_a_hostile_page_is_extracted_as_the_page_without_it(hostile: str) -> None:
-    title, body, author = extract_within_limit(hostile_page(hostile))
+    title, body, author = within_limit(title_body_author, hostile_page(hostile))
     assert (title, body, author) == (PLAIN.title, PLAIN.body, PLAIN.metadata.author)
     assert author == "Jane Doe"
 
@@ -93,3 +101,21 @@ def test_a_byline_element_has_a_byline_word_in_its_class_id_itemprop_or_rel(
 ) -> None:
     page = page_lines(f"<body><div {attributes}>Jane Doe</div></body>")
     assert bool(byline_elements(page)) is byline
+
+
+def jsonp_error(body: str) -> str:
+    """Why `body` is refused as JSON or JSONP ("" if it is read)."""
+    try:
+        load_json_or_jsonp(body)
+    except MalformedListError as error:
+        return str(error)
+    return ""
+
+
+def test_a_cut_list_api_answer_with_long_spaces_after_brackets_is_refused() -> None:
+    # Two whitespace runs around an optional ";" after each ")" split every long run of
+    # spaces every way, at each ")" the JSONP pattern backed over looking for its end.
+    items = [f"item {n})" + " " * 8_000 + "end" for n in range(40)]
+    body = "callback(" + json.dumps(items)  # cut before its ")"
+    assert within_limit(jsonp_error, body).startswith("not JSON or JSONP")
+    assert within_limit(jsonp_error, body + ");") == ""
