@@ -22,6 +22,7 @@ from site_fixtures import make_spider, project_settings
 from test_sites_config import MINIMAL, SITES, run_scrapy
 
 from newscrawl.cli import main
+from newscrawl.settings_check import check_settings
 from newscrawl.spiders.errors import (
     BrokenSiteError,
     CrawlUsageError,
@@ -446,3 +447,70 @@ def test_an_explicit_start_url_outside_the_domains_is_fetched_but_not_its_offsit
     loader_lines = [line for line in result.stderr.splitlines() if "spiders.loader]" in line]
     [warning] = loader_lines
     assert f"site 'broken' skipped, its config is invalid: {broken}: urls.article[0]" in warning
+
+
+# -- 8. bad settings and arguments: one line, exit 2, nothing created -----------------------
+
+BAD_CRAWL_OPTIONS = [
+    (
+        ["-s", "NEWSCRAWL_DB_BATCH_SIZE=-5"],
+        "NEWSCRAWL_DB_BATCH_SIZE='-5': must be 1 or more",
+    ),
+    (
+        ["-s", "NEWSCRAWL_RECRAWL_AGE=two days"],
+        "NEWSCRAWL_RECRAWL_AGE='two days': expected seconds or e.g. 2d/12h, got 'two days'",
+    ),
+    (
+        ["-s", "NEWSCRAWL_MIN_CONFIDENCE=2"],
+        "NEWSCRAWL_MIN_CONFIDENCE='2': must be a number from 0 to 1, not '2'",
+    ),
+    (["-s", "NEWSCRAWL_INCREMENTAL=maybe"], "NEWSCRAWL_INCREMENTAL='maybe': must be true or false"),
+    (
+        ["-s", "NEWSCRAWL_HOST_TWINS=m.x.cn:www.x.cn"],
+        "NEWSCRAWL_HOST_TWINS='m.x.cn:www.x.cn': must be a JSON object",
+    ),
+    (
+        ["-s", "NEWSCRAWL_EXTRACT_METHOD=readability"],
+        "NEWSCRAWL_EXTRACT_METHOD='readability': unknown method 'readability'; "
+        "choose one of paper, default",
+    ),
+    (
+        ["-s", "NEWSCRAWL_DB_URL=data/newscrawl.db"],
+        "not a database URL: data/newscrawl.db "
+        "(expected sqlite:///PATH or postgresql://USER@HOST/DB)",
+    ),
+    (
+        ["-s", "NEWSCRAWL_DB_URL=mysql://u@localhost/db"],
+        "cannot open the store at mysql://u@localhost/db: unsupported database 'mysql' "
+        "(use sqlite:///PATH or postgresql://USER@HOST/DB)",
+    ),
+    (["-a", "max_pages=-1"], "max_pages='-1' must be a positive integer"),
+]
+
+
+@pytest.mark.parametrize(("options", "message"), BAD_CRAWL_OPTIONS)
+def test_a_bad_setting_or_argument_is_one_line_exit_2_and_creates_nothing(
+    tmp_path: Path, options: list[str], message: str
+) -> None:
+    """With the default store and feed (``data/…`` in the working directory): neither may
+    appear, nor anything else."""
+    result = scrapy(tmp_path, "crawl", "sina", *options, "-s", "TELNETCONSOLE_ENABLED=False")
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    [line] = error_lines(result.stderr)
+    assert line.endswith(f": error: {message}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_defaults_and_every_documented_form_pass_the_settings_check() -> None:
+    check_settings(project_settings())
+    check_settings(
+        project_settings(
+            NEWSCRAWL_RECRAWL_AGE="2d",
+            NEWSCRAWL_MIN_CONFIDENCE="0.8",
+            NEWSCRAWL_HOST_TWINS='{"m.sohu.com": "www.sohu.com"}',
+            NEWSCRAWL_BACKOFF_HTTP_CODES="429,503",
+            NEWSCRAWL_REDIS_URL="redis://localhost:6379/0",
+            NEWSCRAWL_INCREMENTAL="false",
+        )
+    )

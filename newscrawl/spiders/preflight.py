@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from newscrawl.pipelines.store import store_failure
+from newscrawl.settings_check import check_settings
 from newscrawl.spiders.errors import CrawlUsageError, UnknownSpiderError
 from newscrawl.spiders.loader import check_sites_dir
 from newscrawl.spiders.site import check_spider_arguments
@@ -33,8 +34,9 @@ def check_crawl(
 ) -> None:
     """Everything that can be checked before crawling `spider_name` with `arguments` (the
     ``-a`` values): ``NEWSCRAWL_SITES_DIR``, the spider (a site with an invalid config, an
-    unknown name), the arguments, and the store (``NEWSCRAWL_DB_URL``, unless the store is
-    off). Raises `CrawlUsageError` (one line) at the first problem."""
+    unknown name), the arguments, the ``NEWSCRAWL_*`` settings, and last the store
+    (``NEWSCRAWL_DB_URL``, unless the store is off), which creates it. Raises
+    `CrawlUsageError` (one line) at the first problem."""
     check_sites_dir(settings)
     try:
         spider_cls = spider_loader.load(spider_name)
@@ -43,6 +45,7 @@ def check_crawl(
     except KeyError:  # a spider loader other than ours
         raise UnknownSpiderError(f"no spider named {spider_name!r}") from None
     check_spider_arguments(spider_cls, arguments)
+    check_settings(settings)
     check_crawl_store(settings)
 
 
