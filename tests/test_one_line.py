@@ -73,6 +73,8 @@ def test_an_offline_crawl_is_one_line_per_url_and_ends_with_its_reason(tmp_path:
         ENTRY_URLS
     )  # each URL once: its robots.txt, retries and give-up are not lines of their own
     assert all(": DNS lookup failed" in line for line in per_url)
+    # Each host's robots.txt used up the retries: its pages were then tried once each.
+    assert all(line.endswith("(not retried: its host was unreachable)") for line in per_url)
     [warning] = levelled(stderr, "WARNING")  # Spidermon's report: one line per monitor
     assert warning.endswith(f"WARNING: monitor newscrawl crawl/did its job: FAIL: {reason}")
     for noise in ("Traceback", "AssertionError", "[Spidermon]", "deprecated", "====="):
