@@ -20,8 +20,9 @@ import pytest
 
 from newscrawl.discovery.apis import load_json_or_jsonp
 from newscrawl.discovery.model import MalformedListError
-from newscrawl.extract import extract
+from newscrawl.extract import default, extract
 from newscrawl.extract.blocks import page_lines
+from newscrawl.extract.metadata import MAX_DATED_TAGS, dates, extract_metadata
 from newscrawl.extract.metadata.bylines import byline_elements
 
 LIMIT_SECONDS = 60.0
@@ -119,3 +120,41 @@ def test_a_cut_list_api_answer_with_long_spaces_after_brackets_is_refused() -> N
     body = "callback(" + json.dumps(items)  # cut before its ")"
     assert within_limit(jsonp_error, body).startswith("not JSON or JSONP")
     assert within_limit(jsonp_error, body + ");") == ""
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Count the calls of `module.name` (one entry per call)."""
+    calls: list[int] = []
+    original = getattr(module, name)
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_nested_articles_are_each_checked_for_a_named_box_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each <article> walked up through all its ancestors: 200 deep, 20,000 elements.
+    nest = "<article>" * 200 + "x" + "</article>" * 200
+    page = page_lines(f'<body><div class="comment">{nest}</div>{nest * 99}</body>')
+    calls = counting(monkeypatch, default, "noise_word")
+    marks = default.landmarks(page)
+    assert len(calls) <= len(page.tags)
+    articles = [element for element, tag in enumerate(page.tags) if tag == "article"]
+    assert marks == set(articles[200:])  # the first nest is inside the comment box
+
+
+def test_the_metadata_reads_the_first_dated_tags_of_a_page_of_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    times = "".join(f'<time data-n="{n}">x</time>' for n in range(50_000))
+    page = hostile_page('<time datetime="2024-05-10T10:30:00+08:00">May 10</time>' + times)
+    calls = counting(monkeypatch, dates, "tag_attributes")
+    metadata = extract_metadata(page)
+    assert len(calls) <= MAX_DATED_TAGS
+    assert metadata.published is not None
+    assert metadata.published.isoformat() == "2024-05-10T10:30:00+08:00"

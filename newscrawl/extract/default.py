@@ -229,8 +229,12 @@ def landmarks(page: PageLines) -> set[int]:
     }
     tags = page.tags
     if "main" in tags or "article" in tags:
+        in_named_box: dict[int, bool] = {}
         for element, tag in enumerate(tags):
-            if tag == "main" or (tag == "article" and not _inside_named_box(page, element)):
+            if tag == "main" or (
+                tag == "article"
+                and not _inside_named_box(page, page.parents.get(element, 0), in_named_box)
+            ):
                 marks.add(element)
     return marks
 
@@ -246,14 +250,22 @@ def _article_holders(page: PageLines, marks: set[int], headline: int | None) -> 
     return holders
 
 
-def _inside_named_box(page: PageLines, element: int) -> bool:
-    """Whether an ancestor of `element` is named boilerplate by its tag, class or id."""
-    element = page.parents.get(element, 0)
-    while element:
-        if page.tags[element] in NOISE_TAGS or noise_word(page.attributes.get(element, "").lower()):
-            return True
+def _inside_named_box(page: PageLines, element: int, known: dict[int, bool]) -> bool:
+    """Whether `element` or an ancestor is named boilerplate by its tag, class or id.
+    `known` holds the answers found so far (filled in on the way down from the nearest
+    known ancestor), so that a page of nested ``<article>``s is walked up once, not once
+    per article."""
+    path = []
+    while element and element not in known:
+        path.append(element)
         element = page.parents.get(element, 0)
-    return False
+    inside = known.get(element, False)
+    for element in reversed(path):
+        inside = inside or bool(
+            page.tags[element] in NOISE_TAGS or noise_word(page.attributes.get(element, "").lower())
+        )
+        known[element] = inside
+    return inside
 
 
 _ATTRIBUTE_VALUE_RE = re.compile(

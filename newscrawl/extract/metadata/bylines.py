@@ -212,12 +212,15 @@ def without_photo_credits(texts: Sequence[str]) -> list[str]:
     return [text for text in texts if not PHOTO_CREDIT_RE.search(text)]
 
 
+_ITEMPROP_AUTHOR_RE = re.compile(r"""itemprop\s*=\s*["']?author\b""", re.IGNORECASE)
+
+
 def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
     """The names of ``itemprop="author"`` tags: their own text, or that of the
     ``itemprop="name"`` tag right inside them."""
     names: list[str] = []
     for i, tag in enumerate(dated):
-        if not re.search(r"""itemprop\s*=\s*["']?author\b""", tag.attributes, re.IGNORECASE):
+        if not _ITEMPROP_AUTHOR_RE.search(tag.attributes):
             continue
         text = tag.text.strip()
         if not text and i + 1 < len(dated) and "name" in dated[i + 1].attributes.lower():
