@@ -11,12 +11,14 @@ passes here is one the crawl takes. ``scrapy crawl`` runs this before it opens t
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from redis.connection import parse_url as parse_redis_url
 from scrapy.settings import BaseSettings
 
 from newscrawl import settings as defaults
+from newscrawl.archive.parts import split_warc_name
 from newscrawl.extract import Options
 from newscrawl.items import confidence_threshold
 from newscrawl.middlewares.incremental import parse_age
@@ -57,6 +59,11 @@ def _http_codes(codes: list[Any]) -> None:
         raise ValueError("must be HTTP status codes")
 
 
+def _warc_name(path: str) -> None:
+    if split_warc_name(Path(path).name) is None:
+        raise ValueError("must name a *.warc or *.warc.gz file")
+
+
 def _optional(parse: Callable[[Any], Any]) -> Callable[[Any], None]:
     def check(value: Any) -> None:
         if value not in (None, ""):
@@ -70,6 +77,7 @@ PARSED: dict[str, Callable[[Any], Any]] = {
     "NEWSCRAWL_MIN_CONFIDENCE": _optional(confidence_threshold),
     "NEWSCRAWL_EXTRACT_METHOD": lambda method: Options(method=method or "default"),
     "NEWSCRAWL_REDIS_URL": _optional(parse_redis_url),
+    "NEWSCRAWL_ARCHIVE": _optional(_warc_name),
 }
 """Settings their component parses itself, from the value as written: that parser decides."""
 CHECKED: dict[str, Callable[[Any], Any]] = {

@@ -484,6 +484,10 @@ BAD_CRAWL_OPTIONS = [
         "cannot open the store at mysql://u@localhost/db: unsupported database 'mysql' "
         "(use sqlite:///PATH or postgresql://USER@HOST/DB)",
     ),
+    (
+        ["-s", "NEWSCRAWL_ARCHIVE=data/sina.warc.zip"],
+        "NEWSCRAWL_ARCHIVE='data/sina.warc.zip': must name a *.warc or *.warc.gz file",
+    ),
     (["-a", "max_pages=-1"], "max_pages='-1' must be a positive integer"),
 ]
 
