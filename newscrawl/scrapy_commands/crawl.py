@@ -4,10 +4,11 @@ Scrapy's own command exits 1 only when the crawl could not start ("bootstrap fai
 for any crawl that ran, even one that fetched nothing (scrapy#1231: the maintainers leave
 the judgement to the project). This one checks, before starting, what a user can get wrong
 (`newscrawl.spiders.preflight`: the spider's name, with the list of known ones; its site
-config; the ``-a`` arguments; ``NEWSCRAWL_SITES_DIR``; the database) and stops with one line
-and exit status 2; after the crawl, it asks whether the crawl did its job: the monitors of
-`newscrawl.monitoring.monitors` record why a crawl failed (or the store stopped it), and
-the command exits `FAILED_CRAWL` then.
+config; the ``-a`` arguments; ``NEWSCRAWL_SITES_DIR``; the ``NEWSCRAWL_*`` settings; the
+database, last, since checking it creates it) and stops with one line and exit status 2,
+having created nothing; after the crawl, it asks whether the crawl did its job: the
+monitors of `newscrawl.monitoring.monitors` record why a crawl failed (or the store stopped
+it), the crawl's last log line says so, and the command exits `FAILED_CRAWL` then.
 """
 
 from __future__ import annotations
