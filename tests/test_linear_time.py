@@ -10,6 +10,7 @@ must come out as from the page without the hostile part.
 
 from __future__ import annotations
 
+import html
 import json
 import multiprocessing
 from collections.abc import Callable
@@ -17,11 +18,14 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from newscrawl.discovery.apis import load_json_or_jsonp
 from newscrawl.discovery.model import MalformedListError
 from newscrawl.extract import default, extract
 from newscrawl.extract.blocks import page_lines
+from newscrawl.extract.clean import unescape
 from newscrawl.extract.metadata import MAX_DATED_TAGS, dates, extract_metadata
 from newscrawl.extract.metadata.bylines import byline_elements
 
@@ -158,3 +162,27 @@ def test_the_metadata_reads_the_first_dated_tags_of_a_page_of_them(
     assert len(calls) <= MAX_DATED_TAGS
     assert metadata.published is not None
     assert metadata.published.isoformat() == "2024-05-10T10:30:00+08:00"
+
+
+REFERENCE_PIECES = st.sampled_from(
+    ("&", "#", "x", "X", ";", " ", "\n", "<", "a", "1", "f", "amp", "ampamp", "lt", "not",
+     "notin", "nbsp", "copy", "Aacute", "CounterClockwiseContourIntegral", "&#", "&#x", "中",
+     "12345678901234567890", "&#1114112;", "&#0;", "&#xD800;", "&#x110000")
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(REFERENCE_PIECES, max_size=16).map("".join))
+def test_unescape_is_html_unescape(text: str) -> None:
+    assert unescape(text) == html.unescape(text)
+
+
+def test_ampersands_that_start_no_reference_cost_no_python_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # html.unescape calls its replacement for each "&" + a run (here "?a=1"): a megabyte
+    # of a URL shown as text took twenty times the median page.
+    calls = counting(monkeypatch, html, "_replace_charref")
+    text = "?a=1&b=2&#169;&copy;" * 10_000
+    assert unescape(text) == "?a=1&b=2©©" * 10_000
+    assert len(calls) == 10_000  # the numeric references only
