@@ -271,15 +271,20 @@ class Variant:
         unit = self.unit if len(self.unit) < 20 else self.unit[:8] + "…"
         return f"{unit!r} in {self.context.name}"
 
-    def page(self, size: int) -> str:
-        """The article with this variant's run in its slot, about `size` UTF-8 bytes."""
+    def run(self, size: int) -> str:
+        """The unit repeated into its context: markup of about `size` UTF-8 bytes."""
         wrap = self.context.wrap
-        fixed = len((ARTICLE_PAGE + self.context.head(self.unit) + wrap(self.unit, 0)).encode())
         probe = [len(wrap(self.unit, count).encode("utf-8")) for count in (PROBE, 2 * PROBE)]
         per_unit = (probe[1] - probe[0]) / PROBE
-        count = max(1, round((size - fixed) / max(per_unit, 1e-9)))
-        page = ARTICLE_PAGE.replace(self.context.slot, wrap(self.unit, count), 1)
-        return page.replace("<head>", "<head>" + self.context.head(self.unit), 1)
+        fixed = len(wrap(self.unit, 0).encode("utf-8"))
+        return wrap(self.unit, max(1, round((size - fixed) / max(per_unit, 1e-9))))
+
+    def page(self, size: int) -> str:
+        """The article with this variant's run in its slot, about `size` UTF-8 bytes."""
+        head = self.context.head(self.unit)
+        fixed = len((ARTICLE_PAGE + head).encode("utf-8"))
+        page = ARTICLE_PAGE.replace(self.context.slot, self.run(size - fixed), 1)
+        return page.replace("<head>", "<head>" + head, 1)
 
 
 def _variants(units: tuple[str, ...], contexts: tuple[Context, ...]) -> tuple[Variant, ...]:
@@ -301,6 +306,7 @@ CLASSES: dict[str, tuple[Variant, ...]] = {
     "lines against the head": _variants(HEAD_UNITS, LINES_AGAINST_THE_HEAD),
 }
 """The input classes, each a list of variants; a class's figure is its worst variant."""
+VARIANTS = tuple(variant for variants in CLASSES.values() for variant in variants)
 
 
 def article_repeated(size: int) -> str:

@@ -8,9 +8,13 @@ examples are derandomized so a run is reproducible; ``bench/fuzz_extract.py`` is
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import ModuleType
 
 from conftest import UNDER_CI
 from hypothesis import HealthCheck, given, settings
@@ -48,6 +52,22 @@ CLASSES = ("", "content", "article", "footer", "nav", "comment", "related", "ad"
 _LD_RE = re.compile(
     r"<script[^>]*application/ld\+json[^>]*>(.*?)</script", re.IGNORECASE | re.DOTALL
 )
+
+
+def _bench_pathological() -> ModuleType:
+    """bench/bench_pathological.py, whose hostile runs the fuzz mutations insert."""
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_pathological.py"
+    spec = importlib.util.spec_from_file_location("bench_pathological", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+HOSTILE_VARIANTS = _bench_pathological().VARIANTS
+"""Each a unit (``id=``, ``&``, ``<time>``, ``发布时间：`` ...) repeated into a context (an
+attribute, a script, JSON-LD, a URL, many lines ...)."""
 
 text_runs = st.lists(st.sampled_from(WORDS + ENTITIES + PUNCTUATION), max_size=30).map("".join)
 
@@ -92,12 +112,15 @@ def pages(draw: st.DrawFn) -> str:
 
 @st.composite
 def mutated_pages(draw: st.DrawFn) -> str:
-    """A generated page broken the ways real pages are: cut, tags lost or doubled, junk."""
+    """A generated page broken the ways real pages are: cut, tags lost or doubled, junk,
+    and the hostile runs of ``bench/bench_pathological.py`` (up to 30 KB here)."""
     page = draw(pages())
     for _ in range(draw(st.integers(0, 4))):
         at = draw(st.integers(0, len(page)))
         mutation = draw(
-            st.sampled_from(("truncate", "delete", "duplicate", "insert", "nest", "attribute"))
+            st.sampled_from(
+                ("truncate", "delete", "duplicate", "insert", "nest", "attribute", "hostile")
+            )
         )
         if mutation == "truncate":
             page = page[:at]
@@ -114,8 +137,12 @@ def mutated_pages(draw: st.DrawFn) -> str:
         elif mutation == "nest":
             depth = draw(st.integers(1, 2000))
             page = page[:at] + "<div><span>" * depth + page[at:]
-        else:
+        elif mutation == "attribute":
             page = page[:at] + f'<p title="{"x" * draw(st.integers(0, 100_000))}">' + page[at:]
+        else:
+            variant = draw(st.sampled_from(HOSTILE_VARIANTS))
+            run = variant.context.head(variant.unit) + variant.run(draw(st.integers(1, 30_000)))
+            page = page[:at] + run + page[at:]
     return page
 
 
