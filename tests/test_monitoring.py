@@ -1,14 +1,20 @@
-"""The run summary, the crawl's verdict and the scheduler's outcomes, from stats dicts and
-run records (issue 15): no crawl needed. The real crawls are in test_crawl_health.py."""
+"""The run summary, the crawl's verdict, its one-line Spidermon report and the scheduler's
+outcomes, from stats dicts and run records (issue 15): no crawl needed. The real crawls are
+in test_crawl_health.py and test_one_line.py."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
+from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
+from spidermon import Monitor, MonitorSuite, monitors
 
 from newscrawl.monitoring.monitors import Thresholds, failures
+from newscrawl.monitoring.report import OneLineRunner, OneLineSpidermon
 from newscrawl.monitoring.summary import RunSummary, summarize, summary_line
 from newscrawl.schedule.history import RunRecord
 from newscrawl.schedule.verdict import EXIT_STATUS, judge, worst
@@ -191,3 +197,44 @@ def test_the_worst_outcome_gives_the_exit_status() -> None:
         3,
         4,
     ]
+
+
+# --- the one-line Spidermon report --------------------------------------------------------
+
+
+@monitors.name("sample")
+class _SampleMonitor(Monitor):  # type: ignore[misc]
+    __test__ = False  # a unittest TestCase, run by Spidermon here, not collected by pytest
+
+    @monitors.name("passes")  # type: ignore[untyped-decorator]
+    def test_passes(self) -> None:
+        pass
+
+    @monitors.name("breaks")  # type: ignore[untyped-decorator]
+    def test_breaks(self) -> None:
+        raise ZeroDivisionError("division by zero")
+
+
+class _SampleSuite(MonitorSuite):  # type: ignore[misc]
+    monitors = [_SampleMonitor]  # noqa: RUF012
+
+
+def test_the_spidermon_report_is_one_line_per_monitor(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="newscrawl.monitoring.report")
+    OneLineRunner().run(_SampleSuite(), stats={}, crawler=None)
+    shown = [(r.levelname, r.getMessage()) for r in caplog.records if r.levelno >= logging.INFO]
+    assert sorted(shown) == [
+        ("ERROR", "monitor sample/breaks broke: ZeroDivisionError: division by zero"),
+        ("INFO", "monitor sample/passes: OK"),
+    ]
+    [traceback] = [r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG]
+    assert "Traceback" in traceback and "test_breaks" in traceback
+
+
+def test_the_one_line_report_stands_aside_for_spidermons_own_extension() -> None:
+    own = "spidermon.contrib.scrapy.extensions.Spidermon"
+    crawler = get_crawler(settings_dict={"SPIDERMON_ENABLED": True, "EXTENSIONS": {own: 500}})
+    with pytest.raises(NotConfigured):
+        OneLineSpidermon.from_crawler(crawler)
+    alone = get_crawler(settings_dict={"SPIDERMON_ENABLED": True})
+    assert isinstance(OneLineSpidermon.from_crawler(alone), OneLineSpidermon)
