@@ -55,8 +55,3 @@ def to_column(fingerprint: int | None) -> int | None:
         if fingerprint is not None and fingerprint >= 1 << 63
         else fingerprint
     )
-
-
-def from_column(value: int | None) -> int | None:
-    """The unsigned fingerprint behind a stored signed BIGINT."""
-    return value + (1 << 64) if value is not None and value < 0 else value

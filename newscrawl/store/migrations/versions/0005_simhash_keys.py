@@ -10,7 +10,7 @@ columns and their indexes are dropped. Every article is kept.
 import sqlalchemy as sa
 from alembic import op
 
-from newscrawl.store.migrations.frozen_fingerprints import from_column, lookup_keys_v1
+from newscrawl.store.migrations.frozen_fingerprints import lookup_keys_v1
 
 revision = "0005"
 down_revision = "0004"
@@ -46,7 +46,7 @@ def upgrade() -> None:
             [
                 {"key": key, "article_id": row_id}
                 for row_id, stored in rows
-                for key in lookup_keys_v1(from_column(stored))
+                for key in lookup_keys_v1(stored % (1 << 64))  # the unsigned fingerprint
             ],
         )
         after = rows[-1][0]
