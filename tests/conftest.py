@@ -47,8 +47,13 @@ def shared_dir() -> Path:
 def bench() -> ModuleType:
     """bench/bench_metadata.py as a module, so tests score exactly as its published table
     does (the metadata floors and the bench's own scoring rules)."""
-    path = Path(__file__).resolve().parents[1] / "bench" / "bench_metadata.py"
-    spec = importlib.util.spec_from_file_location("bench_metadata", path)
+    return load_bench("bench_metadata")
+
+
+def load_bench(name: str) -> ModuleType:
+    """bench/<name>.py imported as the module `name` (the bench folder is no package)."""
+    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there

@@ -8,15 +8,11 @@ examples are derandomized so a run is reproducible; ``bench/fuzz_extract.py`` is
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from types import ModuleType
 
-from conftest import UNDER_CI
+from conftest import UNDER_CI, load_bench
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -54,18 +50,7 @@ _LD_RE = re.compile(
 )
 
 
-def _bench_pathological() -> ModuleType:
-    """bench/bench_pathological.py, whose hostile runs the fuzz mutations insert."""
-    path = Path(__file__).resolve().parents[1] / "bench" / "bench_pathological.py"
-    spec = importlib.util.spec_from_file_location("bench_pathological", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-HOSTILE_VARIANTS = _bench_pathological().VARIANTS
+HOSTILE_VARIANTS = load_bench("bench_pathological").VARIANTS
 """Each a unit (``id=``, ``&``, ``<time>``, ``发布时间：`` ...) repeated into a context (an
 attribute, a script, JSON-LD, a URL, many lines ...)."""
 
