@@ -479,8 +479,8 @@ def test_non_article_pages_are_not_yielded() -> None:
     assert list(spider.parse(pdf)) == []
     assert stats(spider) == {
         "newscrawl/skipped/redirected_off_pattern": 1,
-        "newscrawl/skipped/not_html/binary": 1,
-        "newscrawl/skipped/not_html/application/pdf": 2,
+        "newscrawl/skipped/not_html/png": 1,
+        "newscrawl/skipped/not_html/pdf": 2,
     }
 
 

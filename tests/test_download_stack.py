@@ -266,7 +266,7 @@ def test_every_bad_response_is_counted_with_its_reason(crawl: Crawl) -> None:
     assert stats["retry/max_reached"] == 3
     assert stats["newscrawl/backoff/503"] == 3  # busy-once once, busy twice
     # The PNG served as text/html is skipped by the spider, never extracted nor stored.
-    assert stats["newscrawl/skipped/not_html/binary"] == 1
+    assert stats["newscrawl/skipped/not_html/png"] == 1
     assert not any(k.startswith("newscrawl/dropped/") for k in stats)
     assert stats["newscrawl/extracted"] == len(GOOD) == stats["item_scraped_count"]
     # The offsite redirect is filtered when scheduled: never requested.
@@ -283,8 +283,9 @@ def test_every_bad_response_is_counted_with_its_reason(crawl: Crawl) -> None:
 @pytest.mark.parametrize(
     ("body", "why"),
     [
-        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary"),
-        (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "binary"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "png"),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "jpeg"),
+        (b"\x00\x01\x02 no known format \x00", "binary"),
         ("<html><title>标题</title></html>".encode("utf-16"), None),  # BOM, then NULs
         ("<html><title>标题</title>\x0b</html>".encode("gbk"), None),  # a stray control
     ],

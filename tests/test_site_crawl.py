@@ -132,7 +132,7 @@ def test_crawl_writes_the_default_feed_and_counts_what_it_skipped(
     assert stats["newscrawl/failed/http_404"] == 1
     assert stats["newscrawl/failed/http_503"] == 1
     assert stats["newscrawl/backoff/503"] == 2  # the first answer and the one retry
-    assert stats["newscrawl/skipped/not_html/application/pdf"] == 1
+    assert stats["newscrawl/skipped/not_html/pdf"] == 1
     assert stats["robotstxt/forbidden"] == 1
 
 

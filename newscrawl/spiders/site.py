@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
@@ -43,7 +43,8 @@ from newscrawl.discovery import (
     sniff_kind,
 )
 from newscrawl.extract import decode_html
-from newscrawl.extract.decode import looks_binary
+from newscrawl.extract.formats import UNKNOWN_BINARY
+from newscrawl.extract.formats import not_html as binary_kind
 from newscrawl.items import RawPage
 from newscrawl.middlewares.incremental import ARTICLE_META, SeenArticle
 from newscrawl.monitoring.network_errors import failed_request_line
@@ -250,16 +251,8 @@ class SiteSpider(Spider):
             self._count("skipped/max_pages")
             return
         self.article_pages += 1
-        yield RawPage(
-            url=(response.meta.get("redirect_urls") or [response.url])[0],
-            final_url=response.url,
-            status=response.status,
-            headers={
-                key.decode("latin-1"): [value.decode("latin-1") for value in values]
-                for key, values in response.headers.items()
-            },
-            body=response.body,
-            fetched=datetime.now(UTC).isoformat(timespec="seconds"),
+        yield RawPage.from_response(
+            response,
             site=self.name,
             referer=response.meta.get(FOUND_ON),
             charset=self.site.charset,
@@ -367,19 +360,24 @@ class SiteSpider(Spider):
 
 
 def _not_html(response: Response) -> str | None:
-    """Why `response` cannot be an HTML page (its declared type, or ``binary``), else None.
+    """Why `response` cannot be an HTML page, else None: the kind its bytes are (``pdf``,
+    ``png`` … or ``binary``, as the extract pipeline counts them), else its declared
+    non-text type.
 
     Scrapy sniffs a text-looking body into a `TextResponse` whatever its Content-Type, so
     a declared non-text type (``application/pdf``) is checked as well. The other way round,
     a declared ``text/html`` makes an `HtmlResponse` of any body, and an image decoded as
-    GB18030 would be stored as an article of garbage: the body is checked too.
+    GB18030 would be stored as an article of garbage: the body is checked first.
     """
+    kind = binary_kind(response.body)
+    if kind:
+        return kind
     content_type = (response.headers.get("Content-Type") or b"").decode("latin-1")
     mime = content_type.split(";", 1)[0].strip().lower()
     if mime and mime not in HTML_TYPES and not mime.startswith("text/"):
         return mime
-    if not isinstance(response, TextResponse) or looks_binary(response.body):
-        return "binary"
+    if not isinstance(response, TextResponse):
+        return UNKNOWN_BINARY
     return None
 
 
