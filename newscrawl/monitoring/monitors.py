@@ -10,7 +10,9 @@ is an exit status: `RecordFailures` puts the failed monitors' reasons in the sta
 `FAILED_CRAWL`.
 
 A crawl failed when (thresholds in `Thresholds`, settings ``NEWSCRAWL_FAIL_*``):
-- no response arrived at all (a dead site, no network, a wrong host);
+- no response arrived at all (a dead site, no network, a wrong host), unless every article
+  page asked for was already stored (nothing new: the crawl did its job);
+- robots.txt forbade every URL requested;
 - article pages were requested and not one article came out (a changed layout drops every
   page, or every article request failed);
 - the share of requests that failed for good is over ``NEWSCRAWL_FAIL_MAX_FAILED_SHARE``;
@@ -66,8 +68,10 @@ class Thresholds:
 def failures(summary: RunSummary, thresholds: Thresholds) -> list[str]:
     """Why the crawl of `summary` failed, one line per reason; empty when it did not."""
     found = []
-    if summary.pages_fetched == 0:
+    if summary.pages_fetched == 0 and not summary.nothing_new:
         found.append(f"no response at all ({_failed_reasons(summary)})")
+    if summary.all_forbidden_by_robots:
+        found.append(f"robots.txt forbids every URL requested ({summary.robots_forbidden})")
     if thresholds.replay:
         return found
     if (

@@ -31,6 +31,10 @@ COVERED_FIELDS = ("published_at", "author")
 """The metadata whose share across a run shows a layout change (dates and bylines vanish)."""
 OLD_FIELD_NAMES = {"published": "published_at"}
 """Coverage keys in summaries recorded before the item's fields took the store's names."""
+ROBOTS_FORBIDDEN = "robotstxt/forbidden"
+"""Requests Scrapy's RobotsTxtMiddleware refused (robots.txt disallows them)."""
+ROBOTS_FETCHED = "robotstxt/response_count"
+"""robots.txt responses received (counted among the responses)."""
 FAILED_RUN = "newscrawl/failed_run"
 """Stats key: why the crawl failed (one-line strings, set by the crawl's monitors); absent
 when it did not."""
@@ -62,6 +66,30 @@ class RunSummary:
     finish_reason: str = ""
     failed_run: list[str] = field(default_factory=list)
     """Why the crawl failed, by its monitors (empty: it did its job)."""
+    robots_forbidden: int = 0
+    """Requests not sent because robots.txt disallows them."""
+    robots_fetched: int = 0
+    """robots.txt responses among `pages_fetched`."""
+
+    @property
+    def nothing_new(self) -> bool:
+        """Every article page asked for was already stored, and nothing failed: a re-crawl
+        that found nothing new did its job, fetched or not."""
+        return (
+            self.article_requests > 0
+            and self.skipped_seen == self.article_requests
+            and self.articles == 0
+            and not self.failed
+        )
+
+    @property
+    def all_forbidden_by_robots(self) -> bool:
+        """robots.txt refused requests and no other page was fetched nor found stored."""
+        return (
+            self.robots_forbidden > 0
+            and self.pages_fetched <= self.robots_fetched
+            and not self.skipped_seen
+        )
 
     @property
     def failed_requests(self) -> int:
@@ -113,6 +141,8 @@ def summarize(stats: Mapping[str, Any]) -> RunSummary:
         seconds=round(float(stats.get("elapsed_time_seconds", 0.0)), 1),
         finish_reason=str(stats.get("finish_reason", "")),
         failed_run=list(stats.get(FAILED_RUN) or []),
+        robots_forbidden=int(stats.get(ROBOTS_FORBIDDEN, 0)),
+        robots_fetched=int(stats.get(ROBOTS_FETCHED, 0)),
     )
 
 
@@ -142,6 +172,12 @@ def summary_line(summary: RunSummary) -> str:
         f"failed requests {_reasons(summary.failed)}",
         f"{summary.seconds:.0f}s",
     ]
+    if summary.robots_forbidden:
+        parts.insert(-1, f"{summary.robots_forbidden} forbidden by robots.txt")
+    if summary.nothing_new:
+        parts.insert(
+            0, f"nothing new ({summary.skipped_seen} article pages already stored, not fetched)"
+        )
     return "run summary: " + "; ".join(parts)
 
 

@@ -1,0 +1,66 @@
+"""A crawl's verdict matches what happened: real ``scrapy crawl`` runs against sites served
+on 127.0.0.1 where nothing is new, robots.txt forbids everything, or a hand-given start URL
+leads nowhere."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from archive_fixtures.server import Page, serve
+from test_site_crawl import PAGES, SITE, scrapy_crawl
+
+from newscrawl.monitoring.monitors import FAILED_CRAWL
+
+
+@pytest.fixture(name="site")
+def site_fixture(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The served site of test_site_crawl and a sites directory holding its config."""
+    sites_dir = tmp_path / "sites"
+    sites_dir.mkdir()
+    with serve(PAGES) as base_url:
+        (sites_dir / "local.toml").write_text(SITE.format(base_url=base_url), encoding="utf-8")
+        yield base_url, sites_dir
+
+
+def last_line(log: str) -> str:
+    return log.strip().splitlines()[-1]
+
+
+def test_recrawling_start_urls_all_stored_is_ok_nothing_new(
+    site: tuple[str, Path], tmp_path: Path
+) -> None:
+    base_url, sites_dir = site
+    store = ("-s", "NEWSCRAWL_DB_ENABLED=True", "-s", "NEWSCRAWL_INCREMENTAL=True")
+    store += ("-s", f"NEWSCRAWL_DB_URL=sqlite:///{tmp_path}/store.db")
+    start = ("-a", f"start_urls={base_url}/a/1.html,{base_url}/a/9.html")
+    first, _ = scrapy_crawl(tmp_path, sites_dir, *store, *start)
+    assert first["item_scraped_count"] == 2
+
+    again, log = scrapy_crawl(tmp_path, sites_dir, *store, *start)
+    assert again["exit status"] == 0
+    assert again["newscrawl/store/skipped_seen"] == 2
+    assert "crawl failed" not in log
+    assert "run summary: nothing new (2 article pages already stored, not fetched)" in log
+
+
+def test_a_site_whose_robots_txt_forbids_everything_fails_with_that_reason(
+    tmp_path: Path,
+) -> None:
+    sites_dir = tmp_path / "sites"
+    sites_dir.mkdir()
+    pages = {
+        **PAGES,
+        "/robots.txt": Page(
+            200, (("Content-Type", "text/plain"),), b"User-agent: *\nDisallow: /\n"
+        ),
+    }
+    with serve(pages) as base_url:
+        (sites_dir / "local.toml").write_text(SITE.format(base_url=base_url), encoding="utf-8")
+        stats, log = scrapy_crawl(tmp_path, sites_dir, status=FAILED_CRAWL)
+    assert stats["robotstxt/forbidden"] == 1
+    assert last_line(log).endswith(
+        "[newscrawl.monitoring.extension] ERROR: crawl failed: "
+        "robots.txt forbids every URL requested (1)"
+    )
