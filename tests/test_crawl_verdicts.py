@@ -9,17 +9,19 @@ from pathlib import Path
 
 import pytest
 from archive_fixtures.server import Page, serve
-from test_site_crawl import PAGES, SITE, scrapy_crawl
+from test_site_crawl import PAGES, PARAGRAPH, SITE, UTF8, article, read_jsonl, scrapy_crawl
 
 from newscrawl.monitoring.monitors import FAILED_CRAWL
 
 
 @pytest.fixture(name="site")
 def site_fixture(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """The served site of test_site_crawl and a sites directory holding its config."""
+    """The served site of test_site_crawl, plus an article at a path no article pattern
+    matches, and a sites directory holding its config."""
     sites_dir = tmp_path / "sites"
     sites_dir.mkdir()
-    with serve(PAGES) as base_url:
+    pages = {**PAGES, "/2019/story.html": Page(200, UTF8, article("旧文", "utf-8"))}
+    with serve(pages) as base_url:
         (sites_dir / "local.toml").write_text(SITE.format(base_url=base_url), encoding="utf-8")
         yield base_url, sites_dir
 
@@ -64,3 +66,41 @@ def test_a_site_whose_robots_txt_forbids_everything_fails_with_that_reason(
         "[newscrawl.monitoring.extension] ERROR: crawl failed: "
         "robots.txt forbids every URL requested (1)"
     )
+
+
+def test_a_start_url_read_as_a_listing_that_leads_nowhere_is_named_and_fails(
+    site: tuple[str, Path], tmp_path: Path
+) -> None:
+    """An article on another host of the site (its URL matches no article pattern) is read
+    as a listing: it has no link, so the crawl says so by name and fails."""
+    base_url, sites_dir = site
+    old_host = base_url.replace("127.0.0.1", "localhost") + "/a/1.html"
+    stats, log = scrapy_crawl(
+        tmp_path, sites_dir, "-a", f"start_urls={old_host}", status=FAILED_CRAWL
+    )
+    assert stats.get("item_scraped_count", 0) == 0
+    assert (
+        f"WARNING: start URL {old_host} (read as html) led to no article and no link to one; "
+        f"to have it extracted as an article: -a article_urls={old_host}"
+    ) in log
+    assert last_line(log).endswith(
+        f"ERROR: crawl failed: no article and no link to one on the start URLs {old_host} "
+        "(-a article_urls=URL extracts a page as an article)"
+    )
+
+
+def test_article_urls_are_extracted_as_articles_whatever_the_patterns_say(
+    site: tuple[str, Path], tmp_path: Path
+) -> None:
+    base_url, sites_dir = site
+    old_host = base_url.replace("127.0.0.1", "localhost") + "/a/1.html"
+    off_pattern = f"{base_url}/2019/story.html"
+    stats, log = scrapy_crawl(tmp_path, sites_dir, "-a", f"article_urls={old_host},{off_pattern}")
+    [feed] = (tmp_path / "data" / "local").glob("*.jsonl")
+    items = {str(item["url"]): item for item in read_jsonl(feed)}
+    assert items[old_host]["title"] == "第一篇"
+    assert PARAGRAPH in str(items[off_pattern]["body"])
+    assert stats["newscrawl/requests/article"] == 2
+    assert "crawl failed" not in log
+    assert f"article URL {old_host} is outside allowed_domains" in log
+    assert base_url + "/index.html" not in log  # the config's entry point is not crawled

@@ -275,7 +275,8 @@ BAD_ARGUMENTS = [
     ({"recrawl": "maybe"}, "recrawl='maybe' must be true or false"),
     (
         {"max_page": "5"},
-        "unknown spider argument 'max_page' (known: max_pages, recrawl, since, start_urls)",
+        "unknown spider argument 'max_page' "
+        "(known: article_urls, max_pages, recrawl, since, start_urls)",
     ),
 ]
 

@@ -13,6 +13,8 @@ A crawl failed when (thresholds in `Thresholds`, settings ``NEWSCRAWL_FAIL_*``):
 - no response arrived at all (a dead site, no network, a wrong host), unless every article
   page asked for was already stored (nothing new: the crawl did its job);
 - robots.txt forbade every URL requested;
+- start URLs given by hand led to no article and no link to one, and no article page was
+  asked for at all;
 - article pages were requested and not one article came out (a changed layout drops every
   page, or every article request failed);
 - the share of requests that failed for good is over ``NEWSCRAWL_FAIL_MAX_FAILED_SHARE``;
@@ -72,6 +74,12 @@ def failures(summary: RunSummary, thresholds: Thresholds) -> list[str]:
         found.append(f"no response at all ({_failed_reasons(summary)})")
     if summary.all_forbidden_by_robots:
         found.append(f"robots.txt forbids every URL requested ({summary.robots_forbidden})")
+    if summary.empty_start_urls and summary.article_requests == 0:
+        found.append(
+            "no article and no link to one on the start URLs "
+            f"{', '.join(summary.empty_start_urls)} (-a article_urls=URL extracts a page "
+            "as an article)"
+        )
     if thresholds.replay:
         return found
     if (

@@ -35,6 +35,8 @@ ROBOTS_FORBIDDEN = "robotstxt/forbidden"
 """Requests Scrapy's RobotsTxtMiddleware refused (robots.txt disallows them)."""
 ROBOTS_FETCHED = "robotstxt/response_count"
 """robots.txt responses received (counted among the responses)."""
+EMPTY_START_URLS = "newscrawl/start_urls/led_nowhere"
+"""Stats key: the ``-a start_urls`` URLs whose page yielded no article and no link."""
 FAILED_RUN = "newscrawl/failed_run"
 """Stats key: why the crawl failed (one-line strings, set by the crawl's monitors); absent
 when it did not."""
@@ -70,6 +72,8 @@ class RunSummary:
     """Requests not sent because robots.txt disallows them."""
     robots_fetched: int = 0
     """robots.txt responses among `pages_fetched`."""
+    empty_start_urls: list[str] = field(default_factory=list)
+    """``-a start_urls`` URLs whose page yielded no article and no link."""
 
     @property
     def nothing_new(self) -> bool:
@@ -143,6 +147,7 @@ def summarize(stats: Mapping[str, Any]) -> RunSummary:
         failed_run=list(stats.get(FAILED_RUN) or []),
         robots_forbidden=int(stats.get(ROBOTS_FORBIDDEN, 0)),
         robots_fetched=int(stats.get(ROBOTS_FETCHED, 0)),
+        empty_start_urls=list(stats.get(EMPTY_START_URLS) or []),
     )
 
 

@@ -7,14 +7,19 @@ requests; `parse_article` yields one `RawPage` per article page for the pipeline
 
 Spider arguments: ``-a since=YYYY-MM-DD`` skips feed, sitemap and API entries dated before
 it; ``-a max_pages=N`` stops after N article pages; ``-a start_urls=u1,u2`` replaces the
-config's entry points (each one's kind is sniffed from the response); ``-a recrawl=true``
-fetches stored articles again. `parse_spider_arguments` checks them all (the spider on
-construction, ``scrapy crawl`` before it starts, through `check_spider_arguments`), so a
-typo is one line of error, not a traceback or an argument silently ignored.
+config's entry points (each one's kind is sniffed from the response; one that leads to no
+article and no link is named in a WARNING, and a crawl where none did fails);
+``-a article_urls=u1,u2`` has those pages extracted as articles whatever the site's article
+patterns say (with them alone, the config's entry points are not crawled);
+``-a recrawl=true`` fetches stored articles again. `parse_spider_arguments` checks them all
+(the spider on construction, ``scrapy crawl`` before it starts, through
+`check_spider_arguments`), so a typo is one line of error, not a traceback or an argument
+silently ignored.
 
-A ``start_urls`` URL outside the site's ``allowed_domains`` is fetched all the same, since
-the user asked for it by name: its request alone carries ``allow_offsite`` (honoured by
-Scrapy's OffsiteMiddleware, and kept across its redirects), with one INFO line saying so.
+A ``start_urls`` or ``article_urls`` URL outside the site's ``allowed_domains`` is fetched
+all the same, since the user asked for it by name: its request alone carries
+``allow_offsite`` (honoured by Scrapy's OffsiteMiddleware, and kept across its redirects),
+with one INFO line saying so.
 Links found on it are followed only inside ``allowed_domains``, as everywhere else.
 """
 
@@ -48,6 +53,7 @@ from newscrawl.extract.formats import not_html as binary_kind
 from newscrawl.items import RawPage
 from newscrawl.middlewares.incremental import ARTICLE_META, SeenArticle
 from newscrawl.monitoring.network_errors import failed_request_line
+from newscrawl.monitoring.summary import EMPTY_START_URLS
 from newscrawl.sites import EntryPoint, SiteConfig
 from newscrawl.spiders.errors import SpiderArgumentError
 
@@ -59,7 +65,9 @@ HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 """Besides ``text/*``, the declared types an article or listing page may come with."""
 FOUND_ON = "newscrawl_found_on"
 """Request meta key: the URL of the page, feed or API response a link was found on."""
-SPIDER_ARGUMENTS = ("max_pages", "recrawl", "since", "start_urls")
+GIVEN_ARTICLE = "newscrawl_given_article"
+"""Request meta key: an ``-a article_urls`` page, extracted whatever the article patterns say."""
+SPIDER_ARGUMENTS = ("article_urls", "max_pages", "recrawl", "since", "start_urls")
 """The ``-a`` names a site spider takes. Any other is refused (``max_page=5`` would otherwise
 be ignored without a word), except names starting with ``_``, which scrapyd adds (``_job``)."""
 _BOOLEAN_WORDS = frozenset({"", "0", "1", "false", "true", "no", "yes", "off", "on"})
@@ -72,6 +80,7 @@ class SpiderArguments:
     since: datetime | None = None
     max_pages: int | None = None
     start_urls: tuple[str, ...] = ()
+    article_urls: tuple[str, ...] = ()
 
 
 def parse_spider_arguments(site: SiteConfig, arguments: Mapping[str, Any]) -> SpiderArguments:
@@ -93,7 +102,8 @@ def parse_spider_arguments(site: SiteConfig, arguments: Mapping[str, Any]) -> Sp
     return SpiderArguments(
         since=parsed_since,
         max_pages=_positive_int("max_pages", arguments.get("max_pages")),
-        start_urls=_start_urls(arguments.get("start_urls")),
+        start_urls=_urls("start_urls", arguments.get("start_urls")),
+        article_urls=_urls("article_urls", arguments.get("article_urls")),
     )
 
 
@@ -113,25 +123,28 @@ class SiteSpider(Spider):
     become ``%C2%A0`` and a dead URL.
 
     Arguments (``-a``) are those of `SPIDER_ARGUMENTS`; a bad one raises
-    `SpiderArgumentError`. A ``start_urls`` URL outside ``allowed_domains`` is fetched
-    anyway (the user named it), but links found on it only inside them.
+    `SpiderArgumentError`. A ``start_urls`` or ``article_urls`` URL outside
+    ``allowed_domains`` is fetched anyway (the user named it), but links found on it only
+    inside them.
     """
 
     site: ClassVar[SiteConfig]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         arguments = parse_spider_arguments(self.site, kwargs)
-        parsed = ("since", "max_pages", "start_urls")
+        parsed = ("since", "max_pages", "start_urls", "article_urls")
         super().__init__(*args, **{k: v for k, v in kwargs.items() if k not in parsed})
         self.since = arguments.since
         self.max_pages = arguments.max_pages
         self.article_pages = 0
+        self.article_urls = arguments.article_urls
+        given = bool(arguments.start_urls or arguments.article_urls)
         self.entries: tuple[EntryPoint, ...] = (
             tuple(EntryPoint("html", url) for url in arguments.start_urls)
-            if arguments.start_urls
+            if given
             else self.site.entries
         )
-        self.sniff_entries = bool(arguments.start_urls)
+        self.sniff_entries = given
         self.link_extractor = LinkExtractor(
             tags=("a", "area"),
             canonicalize=False,
@@ -168,6 +181,8 @@ class SiteSpider(Spider):
     async def start(self) -> AsyncIterator[Request]:
         for entry in self.entries:
             yield self._entry_request(entry)
+        for url in self.article_urls:
+            yield self._given_article_request(url)
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Request]:
         """An HTML listing page: request its article links and follow its listing links."""
@@ -229,14 +244,27 @@ class SiteSpider(Spider):
             return
         yield from self._entry_requests(entries, response.url)
 
-    def parse_sniffed(self, response: Response) -> Iterable[Request]:
-        """A ``-a start_urls`` entry: a feed, a sitemap or an HTML listing, judged by its body."""
+    def parse_sniffed(self, response: Response) -> list[Request]:
+        """A ``-a start_urls`` entry: a feed, a sitemap or an HTML listing, judged by its body.
+
+        One that yields no request at all is named in a WARNING and in the stats
+        (`EMPTY_START_URLS`, for the crawl's verdict): the user asked for it by name.
+        """
         kind = sniff_kind(response.body)
-        if kind == "rss":
-            return self.parse_feed(response)
-        if kind == "sitemap":
-            return self.parse_sitemap(response)
-        return self.parse(response)
+        parse = {"rss": self.parse_feed, "sitemap": self.parse_sitemap}.get(kind, self.parse)
+        requests = list(parse(response))
+        if not requests:
+            assert self.crawler.stats is not None
+            empty = self.crawler.stats.get_value(EMPTY_START_URLS) or []
+            self.crawler.stats.set_value(EMPTY_START_URLS, [*empty, response.url])
+            self.logger.warning(
+                "start URL %s (read as %s) led to no article and no link to one; to have it "
+                "extracted as an article: -a article_urls=%s",
+                response.url,
+                kind,
+                response.url,
+            )
+        return requests
 
     def parse_article(self, response: Response) -> Iterator[RawPage]:
         """An article page: yield it whole for the extract pipeline."""
@@ -244,7 +272,8 @@ class SiteSpider(Spider):
         if not_html:
             self._count(f"skipped/not_html/{not_html}")
             return
-        if not self.site.is_article(self.site.clean_url(response.url)):
+        given = response.meta.get(GIVEN_ARTICLE)
+        if not given and not self.site.is_article(self.site.clean_url(response.url)):
             self._count("skipped/redirected_off_pattern")
             return
         if self.max_pages is not None and self.article_pages >= self.max_pages:
@@ -297,19 +326,30 @@ class SiteSpider(Spider):
         )
 
     def _start_url_request(self, url: str) -> Request:
-        """The request for a ``-a start_urls`` URL: exempt from the offsite filter, itself
-        only, when outside ``allowed_domains`` (the user named it)."""
+        """The request for a ``-a start_urls`` URL."""
         cleaned = self.site.clean_url(url)
         if self.site.is_article(cleaned):
             request = self._article_request(cleaned, None)
         else:
             request = Request(url, callback=self.parse_sniffed, errback=self.on_error)
-        if not self.site.is_allowed(url):
+        return self._as_asked(request, "start URL")
+
+    def _given_article_request(self, url: str) -> Request:
+        """The request for an ``-a article_urls`` URL: an article whatever the patterns say."""
+        request = self._article_request(self.site.clean_url(url), None)
+        request.meta[GIVEN_ARTICLE] = True
+        return self._as_asked(request, "article URL")
+
+    def _as_asked(self, request: Request, what: str) -> Request:
+        """`request`, for a URL the user named, exempt from the offsite filter (itself
+        only) when outside ``allowed_domains``."""
+        if not self.site.is_allowed(request.url):
             request.meta["allow_offsite"] = True
             self.logger.info(
-                "start URL %s is outside allowed_domains (%s): fetched as asked; links found "
+                "%s %s is outside allowed_domains (%s): fetched as asked; links found "
                 "on it are followed only inside those domains",
-                url,
+                what,
+                request.url,
                 ", ".join(self.site.allowed_domains),
             )
         return request
@@ -394,14 +434,14 @@ def _positive_int(name: str, value: object) -> int | None:
     return number
 
 
-def _start_urls(value: object) -> tuple[str, ...]:
-    """``-a start_urls=u1,u2``: each an absolute http(s) URL."""
+def _urls(name: str, value: object) -> tuple[str, ...]:
+    """``-a start_urls=u1,u2`` or ``-a article_urls=u1,u2``: each an absolute http(s) URL."""
     if value is None:
         return ()
     urls = tuple(url.strip() for url in str(value).split(",") if url.strip())
     for url in urls:
         if not url.startswith(("http://", "https://")) or not urlsplit(url).hostname:
-            raise SpiderArgumentError(f"start_urls: {url!r} is not an absolute http(s) URL")
+            raise SpiderArgumentError(f"{name}: {url!r} is not an absolute http(s) URL")
     if not urls:
-        raise SpiderArgumentError("start_urls is empty: give one URL or more, comma-separated")
+        raise SpiderArgumentError(f"{name} is empty: give one URL or more, comma-separated")
     return urls
