@@ -104,3 +104,50 @@ def test_article_urls_are_extracted_as_articles_whatever_the_patterns_say(
     assert "crawl failed" not in log
     assert f"article URL {old_host} is outside allowed_domains" in log
     assert base_url + "/index.html" not in log  # the config's entry point is not crawled
+
+
+FEED_SITE = SITE.replace(
+    'kind = "html"\nurl = "{base_url}/index.html"', 'kind = "rss"\nurl = "{base_url}/feed.xml"'
+)
+NBSP_DTD = b'<!ENTITY nbsp "&#160;">'
+LAUGHS_DTD = b'<!ENTITY a "aaaaaaaaaa">' + b"".join(
+    b'<!ENTITY e%d "%s">' % (i, (b"&e%d;" % (i - 1) if i else b"&a;") * 10) for i in range(9)
+)
+
+
+def feed_with_entities(dtd: bytes, use: bytes) -> bytes:
+    """An RSS feed of articles 1 and 9 whose DTD declares `dtd`, used (`use`) in its titles."""
+    items = b"".join(
+        b"<item><title>%s %d</title><link>/a/%d.html</link></item>" % (use, n, n) for n in (1, 9)
+    )
+    return (
+        b'<?xml version="1.0"?>\n<!DOCTYPE rss [' + dtd + b"]>\n"
+        b'<rss version="2.0"><channel><title>news</title>' + items + b"</channel></rss>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("dtd", "use", "articles", "why"),
+    [
+        (NBSP_DTD, b"&nbsp;", 2, "DTD entities not expanded (refused): nbsp; 2 entries read"),
+        (
+            LAUGHS_DTD,
+            b"&e8;",
+            0,
+            "DTD entities not expanded (refused): a, e0, e1, e2, e3 and 5 more; 0 entries read",
+        ),
+    ],
+)
+def test_a_feed_with_a_refused_dtd_entity_is_counted_malformed_and_read_where_it_can_be(
+    tmp_path: Path, dtd: bytes, use: bytes, articles: int, why: str
+) -> None:
+    sites_dir = tmp_path / "sites"
+    sites_dir.mkdir()
+    feed = Page(200, (("Content-Type", "application/rss+xml"),), feed_with_entities(dtd, use))
+    with serve({**PAGES, "/feed.xml": feed}) as base_url:
+        config = FEED_SITE.format(base_url=base_url)
+        (sites_dir / "local.toml").write_text(config, encoding="utf-8")
+        stats, log = scrapy_crawl(tmp_path, sites_dir, status=None)
+    assert stats["newscrawl/discovery/malformed/rss"] == 1
+    assert f"WARNING: malformed rss at {base_url}/feed.xml: {why}" in log
+    assert stats.get("item_scraped_count", 0) == articles

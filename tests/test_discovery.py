@@ -363,6 +363,22 @@ def test_sitemap_links_are_resolved_and_empty_ones_dropped() -> None:
     ]
 
 
+def test_a_gzipped_sitemap_declaring_entities_says_they_were_refused() -> None:
+    body = gzip.compress(
+        b'<?xml version="1.0"?>\n<!DOCTYPE urlset [<!ENTITY host "www.people.cn">]>\n'
+        b"<urlset><url><loc>http://www.people.cn/a.html</loc><lastmod>&host;</lastmod></url>"
+        b"<url><loc>http://www.people.cn/b.html</loc></url></urlset>"
+    )
+    sitemap = parse_sitemap(body, "http://www.people.cn/s.xml.gz", SHANGHAI)
+    assert sitemap.refused == "DTD entities not expanded (refused): host"
+    assert [entry.url for entry in sitemap.entries] == [
+        "http://www.people.cn/a.html",
+        "http://www.people.cn/b.html",
+    ]
+    plain = parse_sitemap(gzip.decompress(body).split(b"]>\n", 1)[1], "http://a.cn/", SHANGHAI)
+    assert plain.refused is None
+
+
 def test_utf16_sitemap_is_read() -> None:
     text = (
         '<?xml version="1.0" encoding="UTF-16"?><urlset><url><loc>http://a.cn/a?b=1&amp;c=中</loc>'

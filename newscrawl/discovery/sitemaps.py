@@ -29,7 +29,7 @@ from scrapy.utils.sitemap import Sitemap as SitemapReader
 
 from newscrawl.discovery.dates import parse_datetime
 from newscrawl.discovery.model import Entry, MalformedListError
-from newscrawl.discovery.xml import escape_bare_ampersands
+from newscrawl.discovery.xml import escape_bare_ampersands, refused_entities
 
 _GZIP_MAGIC = b"\x1f\x8b"
 SITEMAP_ROOTS = frozenset({"urlset", "sitemapindex"})
@@ -42,6 +42,8 @@ class Sitemap:
     is_index: bool
     entries: list[Entry]
     """Each ``<loc>`` with its ``<lastmod>``."""
+    refused: str | None = None
+    """Why the sitemap was read without some of it (`xml.refused_entities`), or None."""
 
 
 def parse_sitemap(body: bytes, base_url: str, zone: tzinfo, *, max_size: int = 0) -> Sitemap:
@@ -63,4 +65,6 @@ def parse_sitemap(body: bytes, base_url: str, zone: tzinfo, *, max_size: int = 0
         for item in reader
         if item["loc"]
     ]
-    return Sitemap(is_index=reader.type == "sitemapindex", entries=entries)
+    return Sitemap(
+        is_index=reader.type == "sitemapindex", entries=entries, refused=refused_entities(body)
+    )

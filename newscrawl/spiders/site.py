@@ -47,6 +47,7 @@ from newscrawl.discovery import (
     parse_sitemap,
     sniff_kind,
 )
+from newscrawl.discovery.xml import refused_entities
 from newscrawl.extract import decode_html
 from newscrawl.extract.formats import UNKNOWN_BINARY
 from newscrawl.extract.formats import not_html as binary_kind
@@ -206,8 +207,11 @@ class SiteSpider(Spider):
         try:
             entries = parse_feed(response.body, response.url, self.site.timezone)
         except MalformedListError as error:
-            self._malformed("rss", response, error)
+            self._malformed("rss", response, str(error))
             return
+        refused = refused_entities(response.body)
+        if refused:
+            self._malformed("rss", response, f"{refused}; {len(entries)} entries read")
         yield from self._entry_requests(entries, response.url)
 
     def parse_sitemap(self, response: Response) -> Iterator[Request]:
@@ -225,8 +229,12 @@ class SiteSpider(Spider):
                 response.body, response.url, self.site.timezone, max_size=max_size
             )
         except MalformedListError as error:
-            self._malformed("sitemap", response, error)
+            self._malformed("sitemap", response, str(error))
             return
+        if sitemap.refused:
+            self._malformed(
+                "sitemap", response, f"{sitemap.refused}; {len(sitemap.entries)} entries read"
+            )
         if not sitemap.is_index:
             yield from self._entry_requests(sitemap.entries, response.url)
             return
@@ -240,7 +248,7 @@ class SiteSpider(Spider):
         try:
             entries = API_PARSERS[parser](response.text, response.url, self.site.timezone)
         except MalformedListError as error:
-            self._malformed(f"api/{parser}", response, error)
+            self._malformed(f"api/{parser}", response, str(error))
             return
         yield from self._entry_requests(entries, response.url)
 
@@ -390,9 +398,9 @@ class SiteSpider(Spider):
         http_charset = content_type.decode("latin-1") if content_type else None
         return decode_html(response.body, http_charset).encoding
 
-    def _malformed(self, kind: str, response: Response, error: MalformedListError) -> None:
+    def _malformed(self, kind: str, response: Response, why: str) -> None:
         self._count(f"discovery/malformed/{kind}")
-        self.logger.warning("malformed %s at %s: %s", kind, response.url, error)
+        self.logger.warning("malformed %s at %s: %s", kind, response.url, why)
 
     def _count(self, key: str) -> None:
         assert self.crawler.stats is not None
