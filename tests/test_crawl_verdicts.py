@@ -62,6 +62,7 @@ def test_a_site_whose_robots_txt_forbids_everything_fails_with_that_reason(
         (sites_dir / "local.toml").write_text(SITE.format(base_url=base_url), encoding="utf-8")
         stats, log = scrapy_crawl(tmp_path, sites_dir, status=FAILED_CRAWL)
     assert stats["robotstxt/forbidden"] == 1
+    assert not [key for key in stats if key.startswith("newscrawl/failed/")]  # refused, not failed
     assert last_line(log).endswith(
         "[newscrawl.monitoring.extension] ERROR: crawl failed: "
         "robots.txt forbids every URL requested (1)"

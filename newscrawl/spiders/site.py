@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
 from scrapy import Request, Spider
-from scrapy.exceptions import CloseSpider
+from scrapy.exceptions import CloseSpider, IgnoreRequest
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
@@ -114,6 +114,11 @@ def check_spider_arguments(spider_cls: type[Spider], arguments: Mapping[str, Any
     site = getattr(spider_cls, "site", None)
     if isinstance(site, SiteConfig):
         parse_spider_arguments(site, arguments)
+
+
+ROBOTS_FORBIDDEN_MESSAGE = "Forbidden by robots.txt"
+"""What Scrapy's RobotsTxtMiddleware refuses a request with (it counts the refusal itself,
+as ``robotstxt/forbidden``)."""
 
 
 class SiteSpider(Spider):
@@ -300,11 +305,14 @@ class SiteSpider(Spider):
     def on_error(self, failure: Failure) -> None:
         """Count a failed request by its reason (HTTP status or exception class).
 
-        A stored article skipped by the incremental middleware is not a failure; that
-        middleware counts it.
+        A stored article skipped by the incremental middleware is not a failure, nor is a
+        request robots.txt forbids: the incremental middleware and Scrapy's robots.txt
+        middleware count those, and the run summary shows them apart from failures.
         """
         error = failure.value
         if isinstance(error, SeenArticle):
+            return
+        if isinstance(error, IgnoreRequest) and str(error) == ROBOTS_FORBIDDEN_MESSAGE:
             return
         reason = (
             f"http_{error.response.status}"
