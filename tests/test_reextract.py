@@ -382,9 +382,12 @@ def test_corrupt_record_midway_exits_1(
     with path.open("ab") as stream:
         stream.write(b"this is not a WARC record\r\n\r\n")
     out = tmp_path / "out.jsonl"
-    assert reextract(path, "-o", out, "--sites", sites) == 1
+    db_url = f"sqlite:///{tmp_path}/store.db"
+    open_store(db_url).close()
+    assert reextract(path, "-o", out, "--db", db_url, "--sites", sites) == 1
     assert "reading the archive failed after 1 response record(s)" in capsys.readouterr().err
     assert [item["url"] for item in read_jsonl(out)] == [BUS.url]
+    assert list(stored(db_url)) == ["https://news.example.cn/2024/bus.html"]  # committed
 
 
 def test_tunables_a_method_ignores_are_named(

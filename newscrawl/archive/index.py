@@ -10,22 +10,30 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from newscrawl.archive.model import ArchivedResponse
-from newscrawl.archive.reader import read_response_at, scan_responses, url_key
+from newscrawl.archive.reader import SkippedRecords, read_response_at, scan_responses, url_key
+from newscrawl.bounded import PAGE_SIZE_LIMIT
 from newscrawl.closing import Closing
 
 
 class ArchiveIndex(Closing):
     """Open WARC files and the offset of each URL's response; the last record of a URL wins.
 
-    Reads seek a shared file handle, so one index serves one thread (Scrapy's reactor).
+    Only HTTP responses of at most `limit` bytes are served; the other records are counted
+    in `skipped` (`newscrawl.archive.reader`). Reads seek a shared file handle, so one index
+    serves one thread (Scrapy's reactor).
     """
 
-    def __init__(self, paths: Sequence[Path]) -> None:
+    def __init__(self, paths: Sequence[Path], *, limit: int = PAGE_SIZE_LIMIT) -> None:
+        self.skipped = SkippedRecords()
         self._streams = [path.open("rb") for path in paths]
         self._offsets: dict[str, tuple[int, int]] = {}
-        for number, stream in enumerate(self._streams):
-            for offset, url in scan_responses(stream):
-                self._offsets[url_key(url)] = (number, offset)
+        try:
+            for number, stream in enumerate(self._streams):
+                for offset, url in scan_responses(stream, self.skipped, limit=limit):
+                    self._offsets[url_key(url)] = (number, offset)
+        except BaseException:
+            self.close()
+            raise
 
     def __len__(self) -> int:
         return len(self._offsets)

@@ -26,6 +26,7 @@ do not know, so other tools read these archives unchanged):
 from __future__ import annotations
 
 import logging
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -36,6 +37,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Headers, Response
 from scrapy.responsetypes import responsetypes
 from scrapy.statscollectors import StatsCollector
+from warcio.exceptions import ArchiveLoadFailed
 
 from newscrawl.archive.index import ArchiveIndex
 from newscrawl.archive.model import ArchivedRequest, ArchivedResponse, HeaderPairs
@@ -127,8 +129,17 @@ class ReplayMiddleware:
         if not files:
             raise SettingError(f"NEWSCRAWL_REPLAY={','.join(sources)}: no WARC files found")
         assert crawler.stats is not None
-        index = ArchiveIndex(files)
+        # Scrapy's 0 (no limit) as "any size"; a larger record would be refused live too.
+        limit = crawler.settings.getint("DOWNLOAD_MAXSIZE") or sys.maxsize
+        try:
+            index = ArchiveIndex(files, limit=limit)
+        except ArchiveLoadFailed as error:
+            raise SettingError(f"NEWSCRAWL_REPLAY: {error}") from None
         logger.info("Replaying %d URLs from %d WARC file(s)", len(index), len(files))
+        if index.skipped:
+            logger.info("Replay archive: skipped records: %s", index.skipped.summary())
+            for kind, count in index.skipped.items():
+                crawler.stats.set_value(f"newscrawl/replay/skipped_records/{kind}", count)
         middleware = cls(index, crawler.stats)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware

@@ -37,6 +37,7 @@ from warcio.exceptions import ArchiveLoadFailed
 
 from newscrawl.archive import ArchivedResponse, archive_files, iter_responses
 from newscrawl.archive.page_kind import ArticleSites
+from newscrawl.archive.reader import SkippedRecords
 from newscrawl.article import ITEM_FIELDS, extract_fields, for_crawl
 from newscrawl.commands import UsageError, fail, is_terminal, write_utf8
 from newscrawl.commands.export import store_failed
@@ -134,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
     except ArchiveLoadFailed as error:
         where = f"after {job.responses} response record(s)"
         return fail(COMMAND, f"reading the archive failed {where}: {_problem(error)}", 1)
+    except Exception as error:  # a bug: one line, what was extracted before it is written
+        where = f"after {job.responses} response record(s)"
+        return fail(COMMAND, f"failed {where}: {type(error).__name__}: {error}", 1)
     if job.responses and not job.extracted:
         return fail(COMMAND, f"no article extracted from {job.responses} response record(s)", 1)
     return 0
@@ -161,11 +165,13 @@ class Reextraction:
         self.extracted = 0
         self.outcomes: Counter[WriteOutcome] = Counter()
         self.skipped: Counter[str] = Counter()
+        self.skipped_records = SkippedRecords()
+        """Records that are no HTTP response this run can read, by kind."""
         self.dropped: Counter[str] = Counter()
 
     def process(self, files: Sequence[Path]) -> None:
         """Read every response of `files`. Raises `StoreError` or warcio's `ArchiveLoadFailed`
-        midway; what was written before stays written."""
+        midway; what was extracted before is written all the same."""
         total = sum(path.stat().st_size for path in files)
         with tqdm(
             total=total,
@@ -176,9 +182,13 @@ class Reextraction:
             file=sys.stderr,
             disable=not is_terminal(sys.stderr),
         ) as bar:
-            for response in iter_responses(files, on_read=bar.update):
-                self.add(response)
-            self.flush()
+            try:
+                for response in iter_responses(
+                    files, skipped=self.skipped_records, on_read=bar.update
+                ):
+                    self.add(response)
+            finally:
+                self.flush()
 
     def add(self, response: ArchivedResponse) -> None:
         """Extract one response if it is an article page; count it either way."""
@@ -243,12 +253,14 @@ class Reextraction:
             self.flush()
 
     def flush(self) -> None:
-        """Write the pending batch (one transaction) and count its outcomes."""
+        """Write the pending batch (one transaction) and count its outcomes; a batch the
+        store failed to write is not tried again."""
         if self._store is None or not self._pending:
             return
-        outcomes = self._store.write(list(self._pending.values()), changed_at=self._changed_at)
-        self.outcomes.update(outcomes.values())
+        batch = list(self._pending.values())
         self._pending.clear()
+        outcomes = self._store.write(batch, changed_at=self._changed_at)
+        self.outcomes.update(outcomes.values())
 
     def summary(self, files: Sequence[Path], output: str | None) -> str:
         """What the run did, a few lines for stderr."""
@@ -267,6 +279,8 @@ class Reextraction:
             lines.append(f"reextract: {self.extracted} JSON line(s) written to {where}")
         lines.append(_counted("dropped", self.dropped))
         lines.append(_counted("skipped", self.skipped))
+        if self.skipped_records:
+            lines.append(f"reextract: skipped records: {self.skipped_records.summary()}")
         return "\n".join(lines)
 
 
