@@ -15,6 +15,7 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
+from store_support import db_url_fixture  # noqa: F401 (fixture)
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
@@ -353,6 +354,19 @@ def test_store_outcomes_and_a_page_archived_twice(
     assert stored(db_url)["https://news.example.cn/2024/bus.html"]["body"] == edited.body
 
 
+def test_a_store_that_does_not_exist_yet_is_created(
+    archive: Path, sites: Path, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Filling a new store (SQLite file, or PostgreSQL tables) from an archive."""
+    assert reextract(archive, "--db", db_url, "--sites", sites) == 0
+    assert "store: 3 new, 0 changed" in capsys.readouterr().err
+    assert sorted(stored(db_url)) == [
+        "https://news.example.cn/2024/bus.html",
+        "https://news.example.cn/2024/library.html",
+        "https://news.example.cn/2024/rain.html",
+    ]
+
+
 def test_store_failing_midway_exits_1(
     sites: Path,
     archive: Path,
@@ -409,7 +423,11 @@ def test_tunables_a_method_ignores_are_named(
         (["{archive}"], "give --db URL (the store to update), -o FILE (JSON lines), or both"),
         (["{tmp}/notes.txt", "-o", "{tmp}/o"], "notes.txt: not a WARC file (Unknown archive"),
         (["{archive}", "-o", "{tmp}/o", "--sites", "{tmp}/none"], "--sites {tmp}/none: no such"),
-        (["{archive}", "--db", "sqlite:///{tmp}/none.db"], "none.db"),
+        (
+            ["{archive}", "-o", "{tmp}/o", "--db", "postgresql://postgres@127.0.0.1:1/test"],
+            "cannot open the store at postgresql://postgres@127.0.0.1:1/test",
+        ),
+        (["{archive}", "--db", "sqlite:///{tmp}/s.db", "-o", "{tmp}"], "cannot write {tmp}: is a"),
         (["{archive}", "-o", "{tmp}/no/such/dir/o"], "cannot write {tmp}/no/such/dir/o"),
     ],
 )
@@ -427,3 +445,4 @@ def test_usage_errors_exit_2_in_one_line(
     assert message.format(tmp=tmp_path) in err
     assert err.startswith("newscrawl reextract: error: ") and "Traceback" not in err
     assert not (tmp_path / "o").exists()
+    assert not (tmp_path / "s.db").exists()

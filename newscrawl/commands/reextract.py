@@ -71,7 +71,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "to, which stands for that file if it exists and then its parts name-00000.warc.gz, "
         "name-00001.warc.gz, … in order) again, as the crawl that recorded it did, and "
         "update the store's articles by canonical URL (--db) and/or write one JSON line per "
-        "article (-o), the crawl's item fields. Article pages are those the archive recorded "
+        "article (-o), the crawl's item fields; a store that does not exist yet is created. "
+        "Article pages are those the archive recorded "
         "as such, or, in archives recorded before page kinds were, those a site config's "
         "URL patterns call articles. A summary on stderr counts new, changed, unchanged and "
         "duplicate articles and every record skipped or dropped, by reason; a progress bar "
@@ -91,7 +92,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--db",
         metavar="URL",
         help="update the articles of the store at this database URL (sqlite:///… or "
-        "postgresql://…); the store must exist",
+        "postgresql://…), creating it (file, tables) as a crawl does when it does not exist",
     )
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write JSON lines to FILE ('-': stdout)"
@@ -118,29 +119,45 @@ def run(args: argparse.Namespace) -> int:
     sites = ArticleSites(_site_configs(args.sites))
     options = for_crawl(build_options(args))  # as the crawl's extract pipeline does
     warn_ignored_tunables(COMMAND, args, options)
+    if args.output not in (None, "-"):
+        _check_writable(Path(args.output))  # before the store is created
     try:
         with ExitStack() as stack:
-            store = stack.enter_context(open_store(args.db, create=False)) if args.db else None
+            # Created as a crawl creates it: filling a new store from an archive is a first use.
+            store = stack.enter_context(open_store(args.db)) if args.db else None
             try:
                 write_line = stack.enter_context(_line_writer(args.output)) if args.output else None
             except OSError as error:
                 return fail(COMMAND, f"cannot write {args.output}: {error.strerror or error}")
             job = Reextraction(sites, options, store, write_line)
-            try:
-                job.process(files)
-            finally:
-                print(job.summary(files, args.output), file=sys.stderr)
+            problem = _process(job, files, args.output)
     except StoreError as error:  # could not open (status 2), or failed midway (1)
         return store_failed(COMMAND, error)
-    except ArchiveLoadFailed as error:
-        where = f"after {job.responses} response record(s)"
-        return fail(COMMAND, f"reading the archive failed {where}: {_problem(error)}", 1)
-    except Exception as error:  # a bug: one line, what was extracted before it is written
-        where = f"after {job.responses} response record(s)"
-        return fail(COMMAND, f"failed {where}: {type(error).__name__}: {error}", 1)
+    if problem is not None:
+        return fail(COMMAND, problem, 1)
     if job.responses and not job.extracted:
         return fail(COMMAND, f"no article extracted from {job.responses} response record(s)", 1)
     return 0
+
+
+def _process(job: Reextraction, files: Sequence[Path], output: str | None) -> str | None:
+    """Run `job` over `files` and print its summary; what stopped it early, if anything
+    (not a store failure: `StoreError` is raised). What was extracted is written either way."""
+    try:
+        job.process(files)
+    except StoreError:
+        raise
+    except ArchiveLoadFailed as error:
+        return f"reading the archive failed {_after(job)}: {_problem(error)}"
+    except Exception as error:  # a bug: one line, not a traceback through a long run
+        return f"failed {_after(job)}: {type(error).__name__}: {error}"
+    finally:
+        print(job.summary(files, output), file=sys.stderr)
+    return None
+
+
+def _after(job: Reextraction) -> str:
+    return f"after {job.responses} response record(s)"
 
 
 class Reextraction:
@@ -308,6 +325,17 @@ def _readable_archives(paths: Sequence[Path]) -> list[Path]:
         except OSError as error:
             raise UsageError(f"{path}: {error.strerror or error}") from None
     return files
+
+
+def _check_writable(output: Path) -> None:
+    """A usage error unless a file can be written at `output` (nothing is created)."""
+    folder = output.parent
+    if output.is_dir():
+        raise UsageError(f"cannot write {output}: is a directory")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {output}: no such directory {folder}")
+    if not os.access(output if output.exists() else folder, os.W_OK):
+        raise UsageError(f"cannot write {output}: permission denied")
 
 
 def _problem(error: ArchiveLoadFailed) -> str:
