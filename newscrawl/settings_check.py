@@ -18,7 +18,7 @@ from redis.connection import parse_url as parse_redis_url
 from scrapy.settings import BaseSettings
 
 from newscrawl import settings as defaults
-from newscrawl.archive.parts import split_warc_name
+from newscrawl.archive.parts import existing_archive_files, split_warc_name
 from newscrawl.extract import Options
 from newscrawl.items import confidence_threshold
 from newscrawl.middlewares.incremental import parse_age
@@ -64,6 +64,13 @@ def _warc_name(path: str) -> None:
         raise ValueError("must name a *.warc or *.warc.gz file")
 
 
+def _replay_archives(value: Any) -> None:
+    """The archives a replay reads exist (read as the replay middleware does, a list)."""
+    sources = BaseSettings({"NEWSCRAWL_REPLAY": value}).getlist("NEWSCRAWL_REPLAY")
+    if sources:
+        existing_archive_files(sources)
+
+
 def _optional(parse: Callable[[Any], Any]) -> Callable[[Any], None]:
     def check(value: Any) -> None:
         if value not in (None, ""):
@@ -78,6 +85,7 @@ PARSED: dict[str, Callable[[Any], Any]] = {
     "NEWSCRAWL_EXTRACT_METHOD": lambda method: Options(method=method or "default"),
     "NEWSCRAWL_REDIS_URL": _optional(parse_redis_url),
     "NEWSCRAWL_ARCHIVE": _optional(_warc_name),
+    "NEWSCRAWL_REPLAY": _replay_archives,
 }
 """Settings their component parses itself, from the value as written: that parser decides."""
 CHECKED: dict[str, Callable[[Any], Any]] = {

@@ -42,7 +42,7 @@ from warcio.exceptions import ArchiveLoadFailed
 from newscrawl.archive.index import ArchiveIndex
 from newscrawl.archive.model import ArchivedRequest, ArchivedResponse, HeaderPairs
 from newscrawl.archive.page_kind import PageKind
-from newscrawl.archive.parts import archive_files, split_warc_name
+from newscrawl.archive.parts import existing_archive_files, split_warc_name
 from newscrawl.archive.writer import RotatingArchiveWriter
 from newscrawl.middlewares.incremental import ARTICLE_META
 from newscrawl.pipelines.extract import SettingError
@@ -122,12 +122,10 @@ class ReplayMiddleware:
         sources = crawler.settings.getlist("NEWSCRAWL_REPLAY")
         if not sources:
             raise NotConfigured
-        files = archive_files(sources)
-        # Switching off here would silently turn the replay into a live crawl.
-        if missing := [str(path) for path in files if not path.exists()]:
-            raise SettingError(f"NEWSCRAWL_REPLAY: no such archive: {', '.join(missing)}")
-        if not files:
-            raise SettingError(f"NEWSCRAWL_REPLAY={','.join(sources)}: no WARC files found")
+        try:  # checked before the crawl starts (settings_check); here for Scrapy's API
+            files = existing_archive_files(sources)
+        except ValueError as error:  # switching off would turn the replay into a live crawl
+            raise SettingError(f"NEWSCRAWL_REPLAY: {error}") from None
         assert crawler.stats is not None
         # Scrapy's 0 (no limit) as "any size"; a larger record would be refused live too.
         limit = crawler.settings.getint("DOWNLOAD_MAXSIZE") or sys.maxsize
