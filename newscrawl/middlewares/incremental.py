@@ -10,7 +10,9 @@ known URLs loaded at start: memory stays flat however large the store grows, and
 stored earlier in the same crawl, or by another worker on a shared PostgreSQL, count as well.
 ``bench/bench_store.py`` measures the lookup.
 
-``-a recrawl=true`` turns the skip off for a run; `NEWSCRAWL_RECRAWL_AGE` (seconds, or a
+A replay (``NEWSCRAWL_REPLAY``) re-runs what was recorded, so it skips nothing: every
+archived article page is extracted into the store again. ``-a recrawl=true`` turns the skip
+off for a live run; `NEWSCRAWL_RECRAWL_AGE` (seconds, or a
 number with s/m/h/d such as ``2d``) fetches again articles younger than that age.
 """
 
@@ -75,6 +77,9 @@ class IncrementalMiddleware:
             settings.getbool("NEWSCRAWL_DB_ENABLED") and settings.getbool("NEWSCRAWL_INCREMENTAL")
         ):
             raise NotConfigured("the store or the incremental skip is off")
+        if settings.getlist("NEWSCRAWL_REPLAY"):
+            logger.info("Replay: the incremental skip is off, every recorded article is extracted")
+            raise NotConfigured  # no message: Scrapy would log it as a warning
         middleware = cls(
             crawler,
             database_url(settings.get("NEWSCRAWL_DB_URL")),
