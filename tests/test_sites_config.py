@@ -109,6 +109,21 @@ def test_the_readme_example_is_a_valid_config(tmp_path: Path) -> None:
     assert [entry.kind for entry in site.entries] == ["rss", "sitemap", "api", "api", "api", "html"]
 
 
+def test_not_article_pages_are_followed_but_never_articles(tmp_path: Path) -> None:
+    text = MINIMAL.replace(
+        "[urls]\n",
+        "[urls]\nnot_article = ['/a/0$']\nfollow = ['/a/\\d+$']\ndeny = ['/a/9$']\n",
+    )
+    site = load_site(write_site(tmp_path, "example", text))
+    assert site.is_article("https://example.com/a/1") and site.is_followed(
+        "https://example.com/a/1"
+    )
+    assert not site.is_article("https://example.com/a/0")
+    assert site.is_followed("https://example.com/a/0")
+    assert not site.is_article("https://example.com/a/9")
+    assert not site.is_followed("https://example.com/a/9")
+
+
 def test_clean_url_drops_tracking_parameters_and_fragment(tmp_path: Path) -> None:
     text = MINIMAL.replace("[urls]\n", '[urls]\ndrop_params = ["spm", "utm_*"]\n')
     site = load_site(write_site(tmp_path, "example", text))
@@ -157,6 +172,18 @@ INVALID = [
         "urls.article",
         "at least one",
         id="no-article-pattern",
+    ),
+    pytest.param(
+        MINIMAL.replace("[urls]\n", "[urls]\nfollow = ['/list/(?!0)\\d+$']\n"),
+        "urls.follow[0]",
+        "no lookahead or lookbehind",
+        id="lookaround",
+    ),
+    pytest.param(
+        MINIMAL.replace("[urls]\n", "[urls]\ndeny = ['/(\\w+)/\\1/']\n"),
+        "urls.deny[0]",
+        "no backreferences",
+        id="backreference",
     ),
     pytest.param(
         MINIMAL.replace('"html"', '"atom"'), "entry[0].kind", "not one of", id="entry-kind"

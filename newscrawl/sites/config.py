@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from newscrawl.config_table import ConfigError, Table
 from newscrawl.discovery.apis import API_PARSERS
+from newscrawl.sites.patterns import PatternSyntaxError, UrlPattern
 from newscrawl.urls import Canonicalizer
 
 EntryKind = Literal["html", "rss", "sitemap", "api"]
@@ -55,16 +56,20 @@ class Politeness:
 
 @dataclass(frozen=True, slots=True)
 class SiteConfig:
-    """A validated site config. Patterns are searched (`re.search`) in cleaned absolute URLs."""
+    """A validated site config. Patterns (RE2, `UrlPattern`) are searched in cleaned absolute
+    URLs."""
 
     name: str
     path: Path
     description: str
     allowed_domains: tuple[str, ...]
     entries: tuple[EntryPoint, ...]
-    article: tuple[re.Pattern[str], ...]
-    follow: tuple[re.Pattern[str], ...]
-    deny: tuple[re.Pattern[str], ...]
+    article: tuple[UrlPattern, ...]
+    not_article: tuple[UrlPattern, ...]
+    """Pages never taken as articles though an article pattern matches, but followed when a
+    follow pattern does (what a negative lookahead said, which RE2 lacks)."""
+    follow: tuple[UrlPattern, ...]
+    deny: tuple[UrlPattern, ...]
     drop_params: tuple[str, ...]
     """The site's tracking parameters, on top of `urls.DEFAULT_TRACKING_PARAMS`; a trailing
     ``*`` matches a prefix (``utm_*``)."""
@@ -95,7 +100,11 @@ class SiteConfig:
 
     def is_article(self, url: str) -> bool:
         """Whether `url` (cleaned) is an article page that goes to the extract pipeline."""
-        return _matches(self.article, url) and not _matches(self.deny, url)
+        return (
+            _matches(self.article, url)
+            and not _matches(self.not_article, url)
+            and not _matches(self.deny, url)
+        )
 
     def is_followed(self, url: str) -> bool:
         """Whether `url` (cleaned) is a listing page to follow (pagination, channel pages)."""
@@ -138,6 +147,7 @@ def parse_site(data: dict[str, object], path: Path) -> SiteConfig:
         allowed_domains=_domains(top),
         entries=tuple(entry for table in _entry_tables(top) for entry in _entry_points(table)),
         article=_patterns(urls, "article", required=True),
+        not_article=_patterns(urls, "not_article"),
         follow=_patterns(urls, "follow"),
         deny=_patterns(urls, "deny"),
         drop_params=tuple(urls.str_list("drop_params")),
@@ -198,15 +208,15 @@ def _entry_points(table: Table) -> list[EntryPoint]:
     ]
 
 
-def _patterns(table: Table, key: str, *, required: bool = False) -> tuple[re.Pattern[str], ...]:
+def _patterns(table: Table, key: str, *, required: bool = False) -> tuple[UrlPattern, ...]:
     sources = table.str_list(key)
     if required and not sources:
         raise table.error(key, "list at least one regular expression")
     compiled = []
     for index, source in enumerate(sources):
         try:
-            compiled.append(re.compile(source))
-        except re.error as error:
+            compiled.append(UrlPattern.compile(source))
+        except PatternSyntaxError as error:
             problem = f"bad regular expression {source!r}: {error}"
             raise table.error(f"{key}[{index}]", problem) from None
     return tuple(compiled)
@@ -237,5 +247,5 @@ def _at_least(table: Table, key: str, kind: type[N], minimum: N) -> N | None:
     return value
 
 
-def _matches(patterns: tuple[re.Pattern[str], ...], url: str) -> bool:
+def _matches(patterns: tuple[UrlPattern, ...], url: str) -> bool:
     return any(pattern.search(url) for pattern in patterns)
