@@ -79,10 +79,10 @@ def archive_files(paths: Iterable[str | Path]) -> list[Path]:
 def existing_archive_files(sources: Iterable[str | Path]) -> list[Path]:
     """`archive_files` of `sources`, which must name at least one WARC file; a ValueError
     (one line) naming what does not exist, or saying no WARC file was found."""
-    sources = [str(source) for source in sources]
-    files = archive_files(sources)
+    names = [str(source) for source in sources]
+    files = archive_files(names)
     if missing := [str(path) for path in files if not path.exists()]:
         raise ValueError(f"no such archive: {', '.join(missing)}")
     if not files:
-        raise ValueError(f"no WARC files (*.warc, *.warc.gz) in {', '.join(sources)}")
+        raise ValueError(f"no WARC files (*.warc, *.warc.gz) in {', '.join(names)}")
     return files
