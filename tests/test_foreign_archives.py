@@ -13,12 +13,16 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
+from scrapy import Request, Spider
+from scrapy.statscollectors import StatsCollector
+from scrapy.utils.test import get_crawler
 from test_reextract import BUS, FETCHED, HTML, LIBRARY, RAIN, chunked, read_jsonl, reextract
 from test_reextract import sites as sites  # (fixture)
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from newscrawl.archive import ArchivedResponse, ArchiveIndex, iter_responses
+from newscrawl.archive.middleware import ReplayMiddleware
 from newscrawl.archive.reader import SkippedRecords
 from newscrawl.commands.reextract import Reextraction
 from newscrawl.store import open_store
@@ -259,3 +263,17 @@ def test_an_unexpected_error_is_one_line_and_keeps_what_came_before(
     )
     with open_store(db_url, create=False) as store:
         assert [a["canonical_url"] for a in store.iter_articles()] == [BUS_CANONICAL]
+
+
+def test_replay_skips_records_over_the_crawls_download_maxsize(tmp_path: Path) -> None:
+    path = tmp_path / "pages.warc.gz"
+    heritrix_archive(path, "1.1")
+    limit = len(RAIN.html().encode()) - 1  # under BUS's record, over RAIN's gzip-encoded one
+    crawler = get_crawler(Spider, {"NEWSCRAWL_REPLAY": str(path), "DOWNLOAD_MAXSIZE": limit})
+    crawler.stats = StatsCollector(crawler)
+    middleware = ReplayMiddleware.from_crawler(crawler)
+    assert middleware.process_request(Request(BUS.url)).status == 404
+    assert middleware.process_request(Request(RAIN.url)).status == 200
+    assert crawler.stats.get_value("newscrawl/replay/skipped_records/too large") == 1
+    assert crawler.stats.get_value("newscrawl/replay/skipped_records/dns") == 1
+    middleware.spider_closed()
