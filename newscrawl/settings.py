@@ -35,6 +35,10 @@ CONCURRENT_REQUESTS_PER_DOMAIN = 2
 # of 100 starts that many asyncio tasks per callback, which measurably slows a replay crawl
 # (bench/bench_replay_crawl.py: 2,000 pages 10.1 s -> 8.0 s with 10).
 CONCURRENT_ITEMS = 10
+# Downloaded pages waiting for the spider and the pipelines, in bytes (Scrapy: 5 MB). On Ctrl-C
+# or SIGTERM Scrapy finishes every page downloaded before it stops: with a slow pipeline stage
+# 5 MB of news pages (50-100 pages) took minutes; 512 KB is a few pages of them.
+SCRAPER_SLOT_MAX_ACTIVE_SIZE = 512 * 1024
 DOWNLOAD_DELAY = 1.0
 AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 2.0
@@ -91,6 +95,12 @@ NEWSCRAWL_FAIL_MAX_FAILED_SHARE = 0.5
 (after retries): a site that is down or blocks us."""
 NEWSCRAWL_FAIL_MIN_REQUESTS = 10
 """The failed share is judged over at least this many requests."""
+NEWSCRAWL_STOP_DRAIN_SECONDS = 5.0
+"""After Ctrl-C or SIGTERM, pages already fetched go on through extraction and the item
+pipelines for this long; those still waiting then go back to the request queue (a JOBDIR
+keeps them for the resumed crawl), so a stopped crawl closes within seconds with its store,
+feed and run summary complete (newscrawl.middlewares.stop). A second Ctrl-C forces Scrapy's
+unclean stop at once."""
 NEWSCRAWL_SUMMARY_FILE = ""
 """Write the run summary (JSON) here at the end of the crawl; the scheduler sets it per run."""
 NEWSCRAWL_GC_FREEZE = True

@@ -1,0 +1,95 @@
+"""Ctrl-C (SIGINT) and SIGTERM stop a crawl promptly while a slow pipeline stage holds items
+back, and the store keeps exactly what the run summary says it stored, every row complete."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from local_server import wait_for
+from schedule_support import count_rows
+from store_support import Site
+from test_store_site_crawl import SITE_TOML
+
+from newscrawl.monitoring.summary import RunSummary
+from newscrawl.store import open_store
+
+TESTS = Path(__file__).resolve().parent
+PAGE_PADDING = 64 * 1024
+"""Bytes added to each article page: the size of a real news page."""
+STOP_BOUND = 45.0
+"""Seconds a stop may take here; the 5 MB of pages Scrapy queues by default took 80 s."""
+
+
+class NewsSite(Site):
+    """The local site with article pages of a real page's size."""
+
+    def page(self, path: str) -> tuple[int, dict[str, str], bytes]:
+        status, headers, body = super().page(path)
+        if path.startswith("/a/") and status == 200:
+            body = body.replace(b"</body>", b"<!--" + b"x" * PAGE_PADDING + b"--></body>")
+        return status, headers, body
+
+
+def start_crawl(site: Site, workdir: Path) -> subprocess.Popen[str]:
+    sites = workdir / "sites"
+    sites.mkdir()
+    (sites / "local.toml").write_text(SITE_TOML.format(base=site.url), encoding="utf-8")
+    pipelines = {
+        "newscrawl.pipelines.extract.ExtractPipeline": 300,
+        "slow_stage.SlowSerialStage": 500,
+        "newscrawl.pipelines.store.StorePipeline": 800,
+    }
+    env = {
+        **os.environ,
+        "SCRAPY_SETTINGS_MODULE": "newscrawl.settings",
+        "NEWSCRAWL_SITES_DIR": str(sites),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])),
+    }
+    command = [sys.executable, "-m", "scrapy", "crawl", "local"]
+    for setting in (
+        "NEWSCRAWL_DEFAULT_FEED=",
+        "AUTOTHROTTLE_ENABLED=False",
+        "ROBOTSTXT_OBEY=False",
+        "TELNETCONSOLE_ENABLED=False",
+        f"NEWSCRAWL_DB_URL=sqlite:///{workdir}/store.db",
+        f"NEWSCRAWL_SUMMARY_FILE={workdir}/summary.json",
+        "NEWSCRAWL_DB_BATCH_SECONDS=1",
+        f"ITEM_PIPELINES={json.dumps(pipelines)}",
+    ):
+        command += ["-s", setting]
+    return subprocess.Popen(
+        command, cwd=workdir, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+    )
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_stops_the_crawl_promptly_and_the_store_matches_its_summary(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    with NewsSite(articles=300) as site:
+        crawl = start_crawl(site, tmp_path)
+        try:
+            wait_for(lambda: count_rows(tmp_path) >= 3, "the first articles stored")
+            crawl.send_signal(signum)
+            sent = time.monotonic()
+            _, log = crawl.communicate(timeout=STOP_BOUND)
+            took = time.monotonic() - sent
+        finally:
+            crawl.kill()
+    assert crawl.returncode == 0, log[-3000:]
+    assert took < STOP_BOUND
+    summary = RunSummary.from_dict(json.loads((tmp_path / "summary.json").read_text()))
+    assert summary.finish_reason == "shutdown"
+    assert 3 <= summary.articles < 300  # stopped midway
+    with open_store(f"sqlite:///{tmp_path}/store.db") as store:
+        rows = list(store.iter_articles())
+    assert len(rows) == summary.stored["new"] == summary.articles
+    assert all(row["title"] and row["body"] and row["content_hash"] for row in rows)
+    assert f"stored {len(rows)} new" in log
