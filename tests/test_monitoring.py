@@ -5,6 +5,7 @@ in test_crawl_health.py and test_one_line.py."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from newscrawl.monitoring.monitors import Thresholds, failures
 from newscrawl.monitoring.report import OneLineRunner, OneLineSpidermon
 from newscrawl.monitoring.summary import RunSummary, summarize, summary_line
 from newscrawl.schedule.history import RunRecord
-from newscrawl.schedule.verdict import EXIT_STATUS, judge, worst
+from newscrawl.schedule.verdict import EXIT_STATUS, Stop, judge, worst
 
 THRESHOLDS = Thresholds(max_failed_share=0.5, min_requests=10)
 
@@ -182,8 +183,9 @@ def test_a_crawl_without_a_summary_failed() -> None:
 
 
 def test_stopped_and_timed_out_win_over_the_rest() -> None:
-    assert judge(None, 137, "timed_out", []) == ("timed_out", [])
-    assert judge(summary_of(0), 0, "stopped", usual()) == ("stopped", [])
+    timed_out = Stop("timed_out", timedelta(minutes=50), kill_after=timedelta(seconds=30))
+    assert judge(None, 137, timed_out, [])[0] == "timed_out"
+    assert judge(summary_of(0), 0, Stop("stopped", timedelta(hours=1)), usual())[0] == "stopped"
 
 
 def test_the_worst_outcome_gives_the_exit_status() -> None:

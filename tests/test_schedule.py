@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+from datetime import timedelta
 from pathlib import Path
 
 from schedule_support import (
@@ -22,7 +23,7 @@ from store_support import Site
 
 from newscrawl.schedule import ALREADY_RUNNING, StateDir, read_runs
 from newscrawl.schedule.lock import job_lock
-from newscrawl.schedule.verdict import EXIT_STATUS
+from newscrawl.schedule.verdict import EXIT_STATUS, Stop, judge
 
 
 def test_once_runs_the_job_to_its_end(tmp_path: Path) -> None:
@@ -49,8 +50,22 @@ def test_time_limit_terminates_then_kills(tmp_path: Path) -> None:
         [run] = read_runs(StateDir(tmp_path / "state").history)
     assert run.outcome == "timed_out"
     assert run.exit_code == 128 + signal.SIGKILL
+    assert run.reasons == ["time limit 8s reached: SIGTERM, then SIGKILL 1s later"]
     assert done.returncode == EXIT_STATUS["timed_out"]
     assert "shutting down gracefully" in Path(run.log).read_text(encoding="utf-8")
+
+
+def test_a_stopped_run_says_why_and_how() -> None:
+    timed_out = Stop("timed_out", timedelta(minutes=50))
+    assert judge(None, 0, timed_out, []) == (
+        "timed_out",
+        ["time limit 50m reached: stopped with SIGTERM"],
+    )
+    stopped = Stop("stopped", timedelta(hours=2), kill_after=timedelta(seconds=30))
+    assert judge(None, 137, stopped, []) == (
+        "stopped",
+        ["the scheduler was told to stop: SIGTERM, then SIGKILL 30s later"],
+    )
 
 
 def test_a_locked_job_is_skipped(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ from newscrawl.schedule.history import (
 from newscrawl.schedule.jobs import Job
 from newscrawl.schedule.layout import StateDir
 from newscrawl.schedule.lock import job_lock
-from newscrawl.schedule.verdict import EXIT_STATUS, judge, worst
+from newscrawl.schedule.verdict import EXIT_STATUS, Stop, judge, worst
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,7 @@ class _Crawl:
     jobdir: Path | None
     stop_reason: RunOutcome | None = None
     signalled_at: float | None = None
+    killed: bool = False
 
 
 def run_job(job: Job, state: StateDir, stop: threading.Event) -> int:
@@ -143,6 +144,7 @@ def _supervise(
                     "crawl of %s still running %.0fs after SIGTERM: SIGKILL", crawl.site, kill_after
                 )
                 crawl.process.kill()
+                crawl.killed = True
         if stop.is_set():
             time.sleep(POLL_SECONDS)
         else:
@@ -165,7 +167,11 @@ def _finish(
         _settle_jobdir(crawl.jobdir, resumable=crawl.stop_reason is not None)
     summary = _read_summary(crawl.summary)
     earlier = [run for run in history if run.site == crawl.site]
-    outcome, reasons = judge(summary, exit_code, crawl.stop_reason, earlier)
+    stop = None
+    if crawl.stop_reason is not None:
+        kill_after = job.kill_after if crawl.killed else None
+        stop = Stop(crawl.stop_reason, job.time_limit, kill_after)
+    outcome, reasons = judge(summary, exit_code, stop, earlier)
     append_run(
         state.history,
         RunRecord(

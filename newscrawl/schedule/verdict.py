@@ -14,6 +14,8 @@ status 200. The scheduler holds the site's earlier runs, so it judges that here:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
 from statistics import median
 
 from newscrawl.monitoring.summary import RunSummary
@@ -44,16 +46,39 @@ SEVERITY: tuple[RunOutcome, ...] = ("failed", "degraded", "timed_out", "stopped"
 """Outcomes from worst to best."""
 
 
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Why the scheduler stopped a crawl, and how: SIGTERM, then SIGKILL if it did not close."""
+
+    outcome: RunOutcome
+    """``timed_out`` (the job's time limit) or ``stopped`` (the scheduler was told to stop)."""
+    time_limit: timedelta
+    kill_after: timedelta | None = None
+    """Set when the crawl was still running this long after SIGTERM and was killed."""
+
+    @property
+    def reason(self) -> str:
+        """E.g. ``time limit 50m reached: stopped with SIGTERM``."""
+        why = (
+            f"time limit {_duration(self.time_limit)} reached"
+            if self.outcome == "timed_out"
+            else "the scheduler was told to stop"
+        )
+        if self.kill_after is None:
+            return f"{why}: stopped with SIGTERM"
+        return f"{why}: SIGTERM, then SIGKILL {_duration(self.kill_after)} later"
+
+
 def judge(
     summary: RunSummary | None,
     exit_code: int,
-    stop_reason: RunOutcome | None,
+    stop: Stop | None,
     earlier: Sequence[RunRecord],
 ) -> tuple[RunOutcome, list[str]]:
     """The outcome of one crawl and the reasons for it (`earlier`: the same job and site's
     earlier runs, oldest first)."""
-    if stop_reason is not None:
-        return stop_reason, []
+    if stop is not None:
+        return stop.outcome, [stop.reason]
     if exit_code != 0:
         reasons = list(summary_reasons(summary)) or [f"the crawl exited with status {exit_code}"]
         return "failed", reasons
@@ -106,3 +131,12 @@ def _usual(earlier: Sequence[RunRecord]) -> list[RunSummary]:
 def worst(outcomes: Sequence[RunOutcome]) -> RunOutcome:
     """The worst of `outcomes` by `SEVERITY` (ok for none)."""
     return min(outcomes, key=SEVERITY.index, default="ok")
+
+
+def _duration(value: timedelta) -> str:
+    """`value` as a job file writes it: ``50m``, ``2h``, ``90s``."""
+    seconds = value.total_seconds()
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds / size:g}{unit}"
+    return f"{seconds:g}s"
