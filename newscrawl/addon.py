@@ -31,6 +31,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from newscrawl import settings as newscrawl_settings
 from newscrawl.archive.middleware import ArchiveRecorderMiddleware, ReplayMiddleware
 from newscrawl.gc_freeze import FreezeStartupObjects
+from newscrawl.identity import ROBOTS_TOKEN, user_agent
 from newscrawl.middlewares.backoff import BackoffMiddleware
 from newscrawl.middlewares.incremental import IncrementalMiddleware
 from newscrawl.middlewares.unreachable import UnreachableHostMiddleware
@@ -83,6 +84,7 @@ DEFAULTS: dict[str, Any] = {
 sets them for this project; another project gets the same defaults."""
 
 _PROJECT = SETTINGS_PRIORITIES["project"]
+_ADDON = SETTINGS_PRIORITIES["addon"]
 
 
 class NewscrawlAddon:
@@ -90,6 +92,13 @@ class NewscrawlAddon:
 
     def update_settings(self, settings: BaseSettings) -> None:
         settings.update(DEFAULTS, priority="addon")
+        identity = {
+            "USER_AGENT": user_agent(settings.get("NEWSCRAWL_CONTACT") or ""),
+            "ROBOTSTXT_USER_AGENT": ROBOTS_TOKEN,
+        }
+        for name, value in identity.items():  # unless a project, a spider or -s set them
+            if (settings.getpriority(name) or 0) < _ADDON:
+                settings.set(name, value, priority="addon")
         for name, components in COMPONENTS.items():
             if (settings.getpriority(name) or 0) > _PROJECT:
                 continue  # given whole by a spider or -s: it is the complete list

@@ -18,12 +18,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
-from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any, NamedTuple
 
 from newscrawl.extract import Article, Options, extract
 from newscrawl.fingerprint import content_hash, simhash
+from newscrawl.identity import release
 
 
 class Kind(StrEnum):
@@ -73,16 +72,8 @@ class ArticleField:
     """How an extractor field is read off `newscrawl.extract.Article` (its plain value)."""
 
 
-@cache
-def _release() -> str | None:
-    try:
-        return version("newscrawl")
-    except PackageNotFoundError:  # a source tree that was never installed
-        return None
-
-
 def _version(_: Article) -> str | None:
-    return _release()
+    return release()
 
 
 F, E, H, S = Origin.FETCH, Origin.EXTRACTOR, Origin.FINGERPRINT, Origin.STORE

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 
 from newscrawl.commands import UsageError
@@ -23,6 +22,7 @@ from newscrawl.commands import import_spool as import_spool_command
 from newscrawl.commands import reextract as reextract_command
 from newscrawl.commands import schedule as schedule_command
 from newscrawl.commands import stats as stats_command
+from newscrawl.identity import release
 
 COMMANDS: tuple[ModuleType, ...] = (
     extract_command,
@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Crawling itself runs through Scrapy (`scrapy crawl <site>`); these commands "
         "work on pages and results.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_package_version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {release() or 'unknown'}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.register(subparsers)
@@ -94,13 +94,6 @@ def _detach_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-
-
-def _package_version() -> str:
-    try:
-        return version("newscrawl")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "unknown"
 
 
 if __name__ == "__main__":

@@ -21,10 +21,12 @@ NEWSCRAWL_SITES_DIR = os.environ.get("NEWSCRAWL_SITES_DIR", "")
 
 # Politeness fit for real portals (about one request per second per host; sites.md).
 ROBOTSTXT_OBEY = True
-USER_AGENT = (
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
-    "(KHTML, like Gecko) Chrome/124.0 Safari/537.36"
-)
+# USER_AGENT is newscrawl's own, set by the add-on (newscrawl.identity): newscrawl/<version>
+# (+NEWSCRAWL_CONTACT); robots.txt is read for the token "newscrawl". A site config's
+# user_agent replaces the agent for that site only.
+NEWSCRAWL_CONTACT = os.environ.get("NEWSCRAWL_CONTACT", "")
+"""A URL or e-mail address where a site's operators can reach whoever runs the crawl, sent
+in the User-Agent: ``newscrawl/0.1.0 (+https://example.org/crawler)``."""
 DEFAULT_REQUEST_HEADERS = {
     "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
     "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8",

@@ -77,6 +77,9 @@ class SiteConfig:
     """Twin host -> the host its articles are stored under (``m.sohu.com = "www.sohu.com"``)."""
     charset: str | None
     headers: Mapping[str, str]
+    user_agent: str | None
+    """The User-Agent this site is sent instead of newscrawl's own (`newscrawl.identity`),
+    for a site that refuses unknown agents; robots.txt is still read as ``newscrawl``."""
     politeness: Politeness
     timezone: ZoneInfo
     """The zone of dates given without an offset in feeds, sitemaps and APIs."""
@@ -153,7 +156,8 @@ def parse_site(data: dict[str, object], path: Path) -> SiteConfig:
         drop_params=tuple(urls.str_list("drop_params")),
         host_twins=MappingProxyType(urls.str_table("host_twins")),
         charset=_charset(top),
-        headers=MappingProxyType(top.str_table("headers")),
+        headers=MappingProxyType(_headers(top)),
+        user_agent=top.get("user_agent", str, "").strip() or None,
         politeness=Politeness(
             download_delay=_at_least(politeness, "download_delay", float, 0.0),
             concurrency=_at_least(politeness, "concurrency", int, 1),
@@ -220,6 +224,13 @@ def _patterns(table: Table, key: str, *, required: bool = False) -> tuple[UrlPat
             problem = f"bad regular expression {source!r}: {error}"
             raise table.error(f"{key}[{index}]", problem) from None
     return tuple(compiled)
+
+
+def _headers(top: Table) -> dict[str, str]:
+    headers = top.str_table("headers")
+    if any(name.lower() == "user-agent" for name in headers):
+        raise top.error("headers", 'set the agent with the top-level key user_agent = "..."')
+    return headers
 
 
 def _charset(top: Table) -> str | None:

@@ -159,9 +159,9 @@ class SiteSpider(Spider):
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
-        """Apply the site's politeness, headers and URL canonicalisation (its tracking
-        parameters and twin hosts, for the store's canonical URLs), and the default JSONL
-        feed if none is set.
+        """Apply the site's politeness, headers, User-Agent and URL canonicalisation (its
+        tracking parameters and twin hosts, for the store's canonical URLs), and the default
+        JSONL feed if none is set.
 
         Set at ``spider`` priority, so ``-s`` on the command line still wins.
         """
@@ -173,6 +173,7 @@ class SiteSpider(Spider):
             "DEPTH_LIMIT": politeness.depth_limit,
             "NEWSCRAWL_TRACKING_PARAMS": list(cls.site.drop_params) or None,
             "NEWSCRAWL_HOST_TWINS": dict(cls.site.host_twins) or None,
+            "USER_AGENT": cls.site.user_agent,
         }
         if cls.site.headers:
             headers = {**settings.getdict("DEFAULT_REQUEST_HEADERS"), **cls.site.headers}
