@@ -133,6 +133,12 @@ def usual(count: int = 5, articles: int = 100) -> list[RunRecord]:
     return [record("ok", articles) for _ in range(count)]
 
 
+def record_of(summary: RunSummary) -> RunRecord:
+    return RunRecord(
+        "job", "run", "site", "2026-01-01T00:00:00+00:00", "", "ok", 0, "", summary.to_dict()
+    )
+
+
 def summary_of(articles: int, **fields: Any) -> RunSummary:
     base = summarize({})
     return RunSummary.from_dict(
@@ -148,6 +154,14 @@ def test_a_yield_under_a_quarter_of_the_usual_is_degraded() -> None:
     outcome, [reason] = judge(summary_of(20), 0, None, usual())
     assert outcome == "degraded"
     assert reason == "20 articles, under 25% of the usual 100 (median of the last 5 runs)"
+
+
+def test_a_recrawl_with_nothing_new_is_ok_and_not_the_usual_yield() -> None:
+    nothing_new = {"articles": 0, "article_requests": 4, "skipped_seen": 4}
+    assert judge(summary_of(**nothing_new), 0, None, usual()) == ("ok", [])
+    earlier = [*usual(count=3), *(record_of(summary_of(**nothing_new)) for _ in range(5))]
+    outcome, [reason] = judge(summary_of(20), 0, None, earlier)
+    assert outcome == "degraded" and "the usual 100 (median of the last 3 runs)" in reason
 
 
 def test_a_yield_is_not_judged_without_enough_earlier_runs() -> None:

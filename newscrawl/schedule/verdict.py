@@ -6,9 +6,10 @@ layout change that leaves a few pages readable, a site that now serves error pag
 status 200. The scheduler holds the site's earlier runs, so it judges that here:
 
 - ``degraded``: the articles stored fall under `MIN_YIELD_SHARE` of the median of the
-  site's last `RECENT_RUNS` good runs; or most pages were dropped
-  (`MAX_DROPPED_SHARE`) and one reason holds most of them; or the share of articles with a
-  publish time falls under half its median (the dates' markup changed).
+  site's last `RECENT_RUNS` good runs (a re-crawl that found every article page it asked
+  for already stored is not judged by its yield, nor counted in the usual one); or most
+  pages were dropped (`MAX_DROPPED_SHARE`) and one reason holds most of them; or the share
+  of articles with a publish time falls under half its median (the dates' markup changed).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def summary_reasons(summary: RunSummary | None) -> list[str]:
 def degraded_reasons(summary: RunSummary, usual: Sequence[RunSummary]) -> list[str]:
     """Why `summary` is far from the `usual` runs of its site (empty: it is not)."""
     reasons = []
-    if len(usual) >= MIN_RUNS:
+    if len(usual) >= MIN_RUNS and not summary.nothing_new:
         typical = median(run.articles for run in usual)
         if typical and summary.articles < MIN_YIELD_SHARE * typical:
             reasons.append(
@@ -119,13 +120,14 @@ def degraded_reasons(summary: RunSummary, usual: Sequence[RunSummary]) -> list[s
 
 
 def _usual(earlier: Sequence[RunRecord]) -> list[RunSummary]:
-    """The summaries of the last `RECENT_RUNS` earlier runs that were ok or degraded."""
+    """The summaries of the last `RECENT_RUNS` earlier runs that were ok or degraded and
+    found something new (a re-crawl that found nothing new says nothing of the yield)."""
     good = [
         RunSummary.from_dict(run.summary)
         for run in earlier
         if run.outcome in ("ok", "degraded") and run.summary is not None
     ]
-    return good[-RECENT_RUNS:]
+    return [summary for summary in good if not summary.nothing_new][-RECENT_RUNS:]
 
 
 def worst(outcomes: Sequence[RunOutcome]) -> RunOutcome:
