@@ -34,6 +34,7 @@ from newscrawl.gc_freeze import FreezeStartupObjects
 from newscrawl.identity import ROBOTS_TOKEN, user_agent
 from newscrawl.middlewares.backoff import BackoffMiddleware
 from newscrawl.middlewares.incremental import IncrementalMiddleware
+from newscrawl.middlewares.stop import StopDrainMiddleware
 from newscrawl.middlewares.unreachable import UnreachableHostMiddleware
 from newscrawl.monitoring.extension import RunSummaryExtension
 from newscrawl.monitoring.network_errors import NetworkErrorsInOneLine
@@ -64,6 +65,11 @@ COMPONENTS: dict[str, dict[type, int]] = {
         # decompress, redirect and count stats as they would live.
         ArchiveRecorderMiddleware: 950,
         ReplayMiddleware: 960,
+    },
+    "SPIDER_MIDDLEWARES": {
+        # Outermost (output runs from high to low numbers): sees the items as they go to the
+        # pipelines, and gives a stopping crawl's backlog back to the queue.
+        StopDrainMiddleware: 5,
     },
     "EXTENSIONS": {
         FreezeStartupObjects: 0,
