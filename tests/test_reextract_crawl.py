@@ -177,7 +177,7 @@ def test_reextract_updates_exactly_the_articles_whose_body_changed(
             (changed if new != old else unchanged).add(canonical[response.url])
     assert changed and unchanged
 
-    monkeypatch.setattr(article_fields, "_release", lambda: "9.9-reextract")
+    monkeypatch.setattr(article_fields, "release", lambda: "9.9-reextract")
     out = tmp_path / "items.jsonl"
     arguments = ["reextract", str(archive), "--db", db_url, "-o", str(out)]
     arguments += [
