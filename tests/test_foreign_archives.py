@@ -9,6 +9,7 @@ hand for Heritrix's ``dns:`` response record (a ``text/dns`` block, no HTTP head
 from __future__ import annotations
 
 import gzip
+from collections.abc import Callable
 from io import BytesIO
 from pathlib import Path
 
@@ -277,3 +278,97 @@ def test_replay_skips_records_over_the_crawls_download_maxsize(tmp_path: Path) -
     assert crawler.stats.get_value("newscrawl/replay/skipped_records/too large") == 1
     assert crawler.stats.get_value("newscrawl/replay/skipped_records/dns") == 1
     middleware.spider_closed()
+
+
+def response_record(url: str, block: bytes, *, date: str | None = FETCHED) -> bytes:
+    """A hand-written WARC/1.1 response record (warcio writes only well-formed ones)."""
+    fields = ["WARC/1.1", "WARC-Type: response"]
+    fields += [f"WARC-Target-URI: {url}"] if url else []
+    fields += [f"WARC-Date: {date}"] if date else []
+    fields += [
+        "WARC-Record-ID: <urn:uuid:6f1c1e5c-9f3a-4b8e-8a52-0c0ffee00002>",
+        "Content-Type: application/http; msgtype=response",
+        f"Content-Length: {len(block)}",
+    ]
+    return "\r\n".join(fields).encode() + b"\r\n\r\n" + block + b"\r\n\r\n"
+
+
+NO_STATUS = "response without an HTTP status line"
+NO_DATE = "response without a WARC-Date"
+BUS_RESPONSE = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + BUS.html().encode()
+
+
+@pytest.mark.parametrize(
+    ("record", "kind"),
+    [
+        (response_record(RAIN.url, b"<html>no status line</html>"), NO_STATUS),
+        (response_record(RAIN.url, b"200 OK\r\n\r\n<html></html>"), NO_STATUS),
+        (response_record(RAIN.url, b""), NO_STATUS),
+        (response_record(RAIN.url, BUS_RESPONSE, date=None), NO_DATE),
+        (response_record(RAIN.url, BUS_RESPONSE, date="yesterday"), NO_DATE),
+        (response_record("", BUS_RESPONSE), "response without a URL"),
+    ],
+)
+def test_a_response_lacking_what_a_response_needs_is_counted(
+    record: bytes, kind: str, sites: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "odd.warc"
+    path.write_bytes(record + response_record(BUS.url, BUS_RESPONSE))
+    out = tmp_path / "out.jsonl"
+
+    assert reextract(path, "-o", out, "--sites", sites) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert [item["url"] for item in read_jsonl(out)] == [BUS.url]
+    assert f"skipped records: 1 {kind}\n" in err
+    with ArchiveIndex([path]) as index:  # a replay serves the good one, skips the other
+        assert len(index) == 1 and index.get(BUS.url) is not None
+        assert sum(index.skipped.values()) == 1
+
+
+def test_a_record_just_over_the_size_limit_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "pages.warc"
+    path.write_bytes(response_record(BUS.url, BUS_RESPONSE))
+    size = len(BUS_RESPONSE)  # the record's Content-Length
+    for limit, read in [(size, [BUS.url]), (size - 1, [])]:
+        skipped = SkippedRecords()
+        decoded = iter_responses([path], skipped=skipped, limit=limit)
+        assert [response.url for response in decoded] == read
+        assert skipped == ({} if read else {"too large": 1})
+        with ArchiveIndex([path], limit=limit) as index:
+            assert len(index) == len(read) and index.skipped == skipped
+
+
+WHOLE_FILE_GZIP = (
+    "gzip-compressed as one stream, not record by record: "
+    "`warcio recompress FILE NEW_FILE` makes it a readable .warc.gz"
+)
+
+
+def whole_file_gzip(path: Path) -> None:
+    """Two response records in one gzip stream (``gzip pages.warc``), not one per record."""
+    data = response_record(BUS.url, BUS_RESPONSE) + response_record(RAIN.url, BUS_RESPONSE)
+    path.write_bytes(gzip.compress(data))
+
+
+@pytest.mark.parametrize(
+    ("write", "message"),
+    [
+        (whole_file_gzip, WHOLE_FILE_GZIP),
+        (lambda path: path.write_bytes(b"<html>a page</html>\n"), "not a WARC file"),
+    ],
+)
+def test_an_archive_that_is_no_warc_file_is_one_line_exit_2_and_creates_nothing(
+    write: Callable[[Path], object],
+    message: str,
+    sites: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "pages.warc.gz"
+    write(path)
+    db = tmp_path / "store.db"
+    assert reextract(path, "--db", f"sqlite:///{db}", "--sites", sites) == 2
+    error = capsys.readouterr().err.splitlines()[0]
+    assert error == f"newscrawl reextract: error: {path}: {message}"
+    assert not db.exists()

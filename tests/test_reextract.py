@@ -421,7 +421,7 @@ def test_tunables_a_method_ignores_are_named(
     [
         (["{tmp}/nope.warc.gz", "-o", "{tmp}/o"], "no such archive"),
         (["{archive}"], "give --db URL (the store to update), -o FILE (JSON lines), or both"),
-        (["{tmp}/notes.txt", "-o", "{tmp}/o"], "notes.txt: not a WARC file (Unknown archive"),
+        (["{tmp}/notes.txt", "-o", "{tmp}/o"], "notes.txt: not a WARC file"),
         (["{archive}", "-o", "{tmp}/o", "--sites", "{tmp}/none"], "--sites {tmp}/none: no such"),
         (
             ["{archive}", "-o", "{tmp}/o", "--db", "postgresql://postgres@127.0.0.1:1/test"],

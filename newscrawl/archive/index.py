@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from warcio.exceptions import ArchiveLoadFailed
+
 from newscrawl.archive.model import ArchivedResponse
 from newscrawl.archive.reader import SkippedRecords, read_response_at, scan_responses, url_key
 from newscrawl.bounded import PAGE_SIZE_LIMIT
@@ -19,8 +21,9 @@ class ArchiveIndex(Closing):
     """Open WARC files and the offset of each URL's response; the last record of a URL wins.
 
     Only HTTP responses of at most `limit` bytes are served; the other records are counted
-    in `skipped` (`newscrawl.archive.reader`). Reads seek a shared file handle, so one index
-    serves one thread (Scrapy's reactor).
+    in `skipped` (`newscrawl.archive.reader`); `ArchiveLoadFailed` names a file that is no
+    WARC file. Reads seek a shared file handle, so one index serves one thread (Scrapy's
+    reactor).
     """
 
     def __init__(self, paths: Sequence[Path], *, limit: int = PAGE_SIZE_LIMIT) -> None:
@@ -28,9 +31,12 @@ class ArchiveIndex(Closing):
         self._streams = [path.open("rb") for path in paths]
         self._offsets: dict[str, tuple[int, int]] = {}
         try:
-            for number, stream in enumerate(self._streams):
-                for offset, url in scan_responses(stream, self.skipped, limit=limit):
-                    self._offsets[url_key(url)] = (number, offset)
+            for number, (path, stream) in enumerate(zip(paths, self._streams, strict=True)):
+                try:
+                    for offset, url in scan_responses(stream, self.skipped, limit=limit):
+                        self._offsets[url_key(url)] = (number, offset)
+                except ArchiveLoadFailed as error:
+                    raise ArchiveLoadFailed(f"{path}: {error}") from None
         except BaseException:
             self.close()
             raise

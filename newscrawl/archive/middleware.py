@@ -42,7 +42,8 @@ from warcio.exceptions import ArchiveLoadFailed
 from newscrawl.archive.index import ArchiveIndex
 from newscrawl.archive.model import ArchivedRequest, ArchivedResponse, HeaderPairs
 from newscrawl.archive.page_kind import PageKind
-from newscrawl.archive.parts import existing_archive_files, split_warc_name
+from newscrawl.archive.parts import split_warc_name
+from newscrawl.archive.reader import readable_archive_files
 from newscrawl.archive.writer import RotatingArchiveWriter
 from newscrawl.middlewares.incremental import ARTICLE_META
 from newscrawl.pipelines.extract import SettingError
@@ -123,7 +124,7 @@ class ReplayMiddleware:
         if not sources:
             raise NotConfigured
         try:  # checked before the crawl starts (settings_check); here for Scrapy's API
-            files = existing_archive_files(sources)
+            files = readable_archive_files(sources)
         except ValueError as error:  # switching off would turn the replay into a live crawl
             raise SettingError(f"NEWSCRAWL_REPLAY: {error}") from None
         assert crawler.stats is not None

@@ -32,12 +32,11 @@ from typing import Any
 
 from scrapy.settings import Settings
 from tqdm import tqdm
-from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 
-from newscrawl.archive import ArchivedResponse, archive_files, iter_responses
+from newscrawl.archive import ArchivedResponse, iter_responses
 from newscrawl.archive.page_kind import ArticleSites
-from newscrawl.archive.reader import SkippedRecords
+from newscrawl.archive.reader import SkippedRecords, readable_archive_files
 from newscrawl.article import ITEM_FIELDS, extract_fields, for_crawl
 from newscrawl.commands import UsageError, fail, is_terminal, write_utf8
 from newscrawl.commands.export import store_failed
@@ -148,7 +147,7 @@ def _process(job: Reextraction, files: Sequence[Path], output: str | None) -> st
     except StoreError:
         raise
     except ArchiveLoadFailed as error:
-        return f"reading the archive failed {_after(job)}: {_problem(error)}"
+        return f"reading the archive failed {_after(job)}: {error}"
     except Exception as error:  # a bug: one line, not a traceback through a long run
         return f"failed {_after(job)}: {type(error).__name__}: {error}"
     finally:
@@ -307,24 +306,13 @@ def _counted(what: str, counts: Counter[str]) -> str:
 
 
 def _readable_archives(paths: Sequence[Path]) -> list[Path]:
-    """The WARC files named, in write order (`archive_files`); a usage error for a path that
-    names no file, directory or archive parts, a directory without WARC files, or a file
-    that cannot be read or whose first record is not a WARC record."""
-    files = archive_files(paths)
-    missing = [str(path) for path in files if not path.exists()]
-    if missing:
-        raise UsageError(f"no such archive: {', '.join(missing)}")
-    if not files:
-        raise UsageError("no WARC files (*.warc, *.warc.gz) in the given directories")
-    for path in files:
-        try:
-            with path.open("rb") as stream:
-                next(iter(ArchiveIterator(stream)), None)
-        except ArchiveLoadFailed as error:
-            raise UsageError(f"{path}: not a WARC file ({_problem(error)})") from None
-        except OSError as error:
-            raise UsageError(f"{path}: {error.strerror or error}") from None
-    return files
+    """The WARC files named, in write order (`readable_archive_files`); a usage error for a
+    path that names no file, directory or archive parts, a directory without WARC files, or
+    a file that cannot be read or does not begin as a WARC file."""
+    try:
+        return readable_archive_files(paths)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _check_writable(output: Path) -> None:
@@ -336,11 +324,6 @@ def _check_writable(output: Path) -> None:
         raise UsageError(f"cannot write {output}: no such directory {folder}")
     if not os.access(output if output.exists() else folder, os.W_OK):
         raise UsageError(f"cannot write {output}: permission denied")
-
-
-def _problem(error: ArchiveLoadFailed) -> str:
-    """warcio's message without the bytes it quotes (binary junk on a terminal)."""
-    return str(error).split(",", 1)[0]
 
 
 def _site_configs(directory: str | None) -> list[SiteConfig]:
