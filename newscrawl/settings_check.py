@@ -18,7 +18,8 @@ from redis.connection import parse_url as parse_redis_url
 from scrapy.settings import BaseSettings
 
 from newscrawl import settings as defaults
-from newscrawl.archive.parts import existing_archive_files, split_warc_name
+from newscrawl.archive.parts import split_warc_name
+from newscrawl.archive.reader import readable_archive_files
 from newscrawl.extract import Options
 from newscrawl.items import confidence_threshold
 from newscrawl.middlewares.incremental import parse_age
@@ -65,10 +66,11 @@ def _warc_name(path: str) -> None:
 
 
 def _replay_archives(value: Any) -> None:
-    """The archives a replay reads exist (read as the replay middleware does, a list)."""
+    """The archives a replay reads exist and begin as WARC files (read as the replay
+    middleware does, a list)."""
     sources = BaseSettings({"NEWSCRAWL_REPLAY": value}).getlist("NEWSCRAWL_REPLAY")
     if sources:
-        existing_archive_files(sources)
+        readable_archive_files(sources)
 
 
 def _optional(parse: Callable[[Any], Any]) -> Callable[[Any], None]:
