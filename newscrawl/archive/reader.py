@@ -184,10 +184,10 @@ def readable_archive_files(sources: Iterable[str | Path]) -> list[Path]:
 def scan_responses(
     stream: BinaryIO, skipped: SkippedRecords, *, limit: int = PAGE_SIZE_LIMIT
 ) -> Iterator[tuple[int, str]]:
-    """(offset, target URI) of every usable HTTP response record (its head read, its body
-    not)."""
+    """(offset, target URI) of every HTTP response record `read_response` takes, checked
+    by `_checked_target` (a scan that leaves HTTP headers and bodies unread)."""
     return scan_records(
-        stream, lambda offset, record: (offset, _response_head(record).url), skipped, limit=limit
+        stream, lambda offset, record: (offset, _checked_target(record)), skipped, limit=limit
     )
 
 
@@ -201,17 +201,35 @@ def read_response_at(stream: BinaryIO, offset: int) -> ArchivedResponse:
 def _http_headers(record: ArcWarcRecord) -> StatusAndHeaders:
     """The HTTP status line and headers of a response record, parsed from its block when
     warcio left them unparsed (kept on the record: its `content_stream` decodes by them);
-    `UnusableResponse` when there is no HTTP status line."""
+    `UnusableResponse` for an empty block."""
     if record.http_headers is None:
         try:
             record.http_headers = _HTTP_HEADERS.parse(record.raw_stream)
         except EOFError:  # an empty block
             raise UnusableResponse(NO_STATUS_LINE) from None
     http: StatusAndHeaders = record.http_headers
-    code = http.get_statuscode()
-    if not (http.protocol.upper().startswith("HTTP/") and len(code) == 3 and code.isdecimal()):
-        raise UnusableResponse(NO_STATUS_LINE)
     return http
+
+
+def _status_code(protocol: str, status: str) -> int:
+    """The code of an HTTP status line split as warcio splits it (``HTTP/1.1``, ``200 OK``);
+    `UnusableResponse` when it is no HTTP status line."""
+    code = status.split(" ", 1)[0]
+    is_code = len(code) == 3 and code.isascii() and code.isdecimal()
+    if not (is_code and protocol.upper().startswith("HTTP/")):
+        raise UnusableResponse(NO_STATUS_LINE)
+    return int(code)
+
+
+def _checked_target(record: ArcWarcRecord) -> str:
+    """The target URI of a response record `read_response` will take, checked by reading its
+    status line only (no headers, no body): the status line and the WARC-Date are what it can
+    lack; `UnusableResponse` then."""
+    line = StatusAndHeadersParser.decode_header(record.raw_stream.readline()).rstrip()
+    protocol, _, status = line.partition(" ")
+    _status_code(protocol, status.strip())
+    _fetched(record.rec_headers.get_header("WARC-Date"))
+    return str(record.rec_headers.get_header("WARC-Target-URI"))
 
 
 def _fetched(date: str | None) -> datetime:
@@ -231,7 +249,7 @@ def _response_head(record: ArcWarcRecord) -> ArchivedResponse:
     warc = record.rec_headers
     return ArchivedResponse(
         url=warc.get_header("WARC-Target-URI"),
-        status=int(http.get_statuscode()),
+        status=_status_code(http.protocol, http.statusline),
         headers=tuple(http.headers),
         body=b"",
         fetched=_fetched(warc.get_header("WARC-Date")),
