@@ -47,25 +47,34 @@ def test_recrawling_start_urls_all_stored_is_ok_nothing_new(
     assert "run summary: nothing new (2 article pages already stored, not fetched)" in log
 
 
-def test_a_site_whose_robots_txt_forbids_everything_fails_with_that_reason(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("robots", "forbidden", "reason"),
+    [
+        (b"Disallow: /\n", 1, "robots.txt forbids every URL requested (1)"),
+        (
+            b"Disallow: /a/\nDisallow: /private/\n",
+            8,
+            "8 article pages requested, no article came out (8 forbidden by robots.txt)",
+        ),
+    ],
+    ids=["everything", "every article"],
+)
+def test_a_site_whose_robots_txt_forbids_its_pages_fails_with_that_reason(
+    tmp_path: Path, robots: bytes, forbidden: int, reason: str
 ) -> None:
     sites_dir = tmp_path / "sites"
     sites_dir.mkdir()
     pages = {
         **PAGES,
-        "/robots.txt": Page(
-            200, (("Content-Type", "text/plain"),), b"User-agent: *\nDisallow: /\n"
-        ),
+        "/robots.txt": Page(200, (("Content-Type", "text/plain"),), b"User-agent: *\n" + robots),
     }
     with serve(pages) as base_url:
         (sites_dir / "local.toml").write_text(SITE.format(base_url=base_url), encoding="utf-8")
         stats, log = scrapy_crawl(tmp_path, sites_dir, status=FAILED_CRAWL)
-    assert stats["robotstxt/forbidden"] == 1
+    assert stats["robotstxt/forbidden"] == forbidden
     assert not [key for key in stats if key.startswith("newscrawl/failed/")]  # refused, not failed
     assert last_line(log).endswith(
-        "[newscrawl.monitoring.extension] ERROR: crawl failed: "
-        "robots.txt forbids every URL requested (1)"
+        f"[newscrawl.monitoring.extension] ERROR: crawl failed: {reason}"
     )
 
 

@@ -16,7 +16,7 @@ A crawl failed when (thresholds in `Thresholds`, settings ``NEWSCRAWL_FAIL_*``):
 - start URLs given by hand led to no article and no link to one, and no article page was
   asked for at all;
 - article pages were requested and not one article came out (a changed layout drops every
-  page, or every article request failed);
+  page, every article request failed, or robots.txt forbade them: the reason names which);
 - the share of requests that failed for good is over ``NEWSCRAWL_FAIL_MAX_FAILED_SHARE``;
 - the article store could not be opened or failed (`store_failure`), whatever else.
 """
@@ -89,6 +89,8 @@ def failures(summary: RunSummary, thresholds: Thresholds) -> list[str]:
     ):
         fetched = summary.article_requests - summary.skipped_seen
         lost = summary.dropped | summary.skipped | summary.failed
+        if summary.robots_forbidden:
+            lost["forbidden by robots.txt"] = summary.robots_forbidden
         why = ", ".join(f"{count} {reason}" for reason, count in lost.items()) or "no reason"
         found.append(f"{fetched} article pages requested, no article came out ({why})")
     requests = summary.failed_requests + summary.pages_fetched
