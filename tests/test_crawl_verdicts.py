@@ -11,7 +11,8 @@ import pytest
 from archive_fixtures.server import Page, serve
 from test_site_crawl import PAGES, PARAGRAPH, SITE, UTF8, article, read_jsonl, scrapy_crawl
 
-from newscrawl.monitoring.monitors import FAILED_CRAWL
+from newscrawl.monitoring.monitors import FAILED_CRAWL, Thresholds, failures
+from newscrawl.monitoring.summary import summarize
 
 
 @pytest.fixture(name="site")
@@ -24,6 +25,12 @@ def site_fixture(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     with serve(pages) as base_url:
         (sites_dir / "local.toml").write_text(SITE.format(base_url=base_url), encoding="utf-8")
         yield base_url, sites_dir
+
+
+FEED_SITE = SITE.replace(
+    'kind = "html"\nurl = "{base_url}/index.html"', 'kind = "rss"\nurl = "{base_url}/feed.xml"'
+)
+"""The site of test_site_crawl with its feed, not its listing, as entry point."""
 
 
 def last_line(log: str) -> str:
@@ -99,6 +106,61 @@ def test_a_start_url_read_as_a_listing_that_leads_nowhere_is_named_and_fails(
     )
 
 
+@pytest.mark.parametrize(
+    ("index", "reason"),
+    [
+        (
+            Page(200, UTF8, b'<html><body><a href="/about.html">about</a></body></html>'),
+            "no article page found (1 page read: no link matched the article patterns)",
+        ),
+        (Page(404, UTF8, b"gone"), "no article page found (1 page read: 1 http_404)"),
+    ],
+    ids=["listing of no article", "entry point gone"],
+)
+def test_a_crawl_that_finds_no_article_page_fails_saying_why(
+    tmp_path: Path, index: Page, reason: str
+) -> None:
+    """The config's own entry point yields nothing (its layout changed, it is gone): the
+    crawl did nothing, whatever it fetched."""
+    sites_dir = tmp_path / "sites"
+    sites_dir.mkdir()
+    with serve({**PAGES, "/index.html": index}) as base_url:
+        (sites_dir / "local.toml").write_text(SITE.format(base_url=base_url), encoding="utf-8")
+        stats, log = scrapy_crawl(tmp_path, sites_dir, status=FAILED_CRAWL)
+    assert stats.get("newscrawl/requests/article", 0) == 0
+    assert last_line(log).endswith(f"ERROR: crawl failed: {reason}")
+
+
+def test_a_distributed_workers_share_of_listing_pages_only_is_no_failure() -> None:
+    """Another worker took the article pages this one's listings led to."""
+    listings_only = summarize({"response_received_count": 3, "robotstxt/response_count": 1})
+    assert failures(listings_only, Thresholds(0.5, 10, shared=True)) == []
+    assert failures(listings_only, Thresholds(0.5, 10)) == [
+        "no article page found (2 pages read: no link matched the article patterns)"
+    ]
+
+
+def test_a_feed_whose_entries_are_all_older_than_since_is_ok_nothing_new(
+    tmp_path: Path,
+) -> None:
+    sites_dir = tmp_path / "sites"
+    sites_dir.mkdir()
+    items = b"".join(
+        b"<item><link>/a/%d.html</link><pubDate>Mon, 02 Jan 2023 08:00:00 +0800</pubDate></item>"
+        % n
+        for n in (1, 9)
+    )
+    feed = b'<?xml version="1.0"?><rss version="2.0"><channel>' + items + b"</channel></rss>"
+    rss = Page(200, (("Content-Type", "application/rss+xml"),), feed)
+    with serve({**PAGES, "/feed.xml": rss}) as base_url:
+        config = FEED_SITE.format(base_url=base_url)
+        (sites_dir / "local.toml").write_text(config, encoding="utf-8")
+        stats, log = scrapy_crawl(tmp_path, sites_dir, "-a", "since=2024-01-01")
+    assert stats["newscrawl/discovery/too_old"] == 2
+    assert "crawl failed" not in log
+    assert "run summary: nothing new (2 entries older than -a since)" in log
+
+
 def test_article_urls_are_extracted_as_articles_whatever_the_patterns_say(
     site: tuple[str, Path], tmp_path: Path
 ) -> None:
@@ -116,9 +178,6 @@ def test_article_urls_are_extracted_as_articles_whatever_the_patterns_say(
     assert base_url + "/index.html" not in log  # the config's entry point is not crawled
 
 
-FEED_SITE = SITE.replace(
-    'kind = "html"\nurl = "{base_url}/index.html"', 'kind = "rss"\nurl = "{base_url}/feed.xml"'
-)
 NBSP_DTD = b'<!ENTITY nbsp "&#160;">'
 LAUGHS_DTD = b'<!ENTITY a "aaaaaaaaaa">' + b"".join(
     b'<!ENTITY e%d "%s">' % (i, (b"&e%d;" % (i - 1) if i else b"&a;") * 10) for i in range(9)
@@ -151,6 +210,8 @@ def feed_with_entities(dtd: bytes, use: bytes) -> bytes:
 def test_a_feed_with_a_refused_dtd_entity_is_counted_malformed_and_read_where_it_can_be(
     tmp_path: Path, dtd: bytes, use: bytes, articles: int, why: str
 ) -> None:
+    """Entries read without the entity are crawled; a feed that lost them all fails the
+    crawl, naming the malformed feed."""
     sites_dir = tmp_path / "sites"
     sites_dir.mkdir()
     feed = Page(200, (("Content-Type", "application/rss+xml"),), feed_with_entities(dtd, use))
@@ -161,3 +222,10 @@ def test_a_feed_with_a_refused_dtd_entity_is_counted_malformed_and_read_where_it
     assert stats["newscrawl/discovery/malformed/rss"] == 1
     assert f"WARNING: malformed rss at {base_url}/feed.xml: {why}" in log
     assert stats.get("item_scraped_count", 0) == articles
+    if not articles:
+        assert stats["exit status"] == FAILED_CRAWL
+        assert last_line(log).endswith(
+            "ERROR: crawl failed: no article page found (1 page read: 1 malformed/rss)"
+        )
+    else:
+        assert stats["exit status"] == 0

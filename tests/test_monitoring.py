@@ -102,7 +102,12 @@ def test_failed_share_over_the_threshold_is_a_failure() -> None:
 
 
 def test_failed_share_is_not_judged_over_a_handful_of_requests() -> None:
-    stats = {"response_received_count": 2, "newscrawl/failed/TimeoutError": 3}
+    stats = {
+        "response_received_count": 2,
+        "newscrawl/requests/article": 4,
+        "item_scraped_count": 1,
+        "newscrawl/failed/TimeoutError": 3,
+    }
     assert failures(summarize(stats), THRESHOLDS) == []
 
 

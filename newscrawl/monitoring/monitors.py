@@ -15,6 +15,9 @@ A crawl failed when (thresholds in `Thresholds`, settings ``NEWSCRAWL_FAIL_*``):
 - robots.txt forbade every URL requested;
 - start URLs given by hand led to no article and no link to one, and no article page was
   asked for at all;
+- pages were read but no article page was found to ask for (a listing whose layout or URLs
+  changed, an entry point answered 404, a feed read as malformed), unless every entry was
+  older than ``-a since`` (nothing new) or the crawl is a distributed worker's share;
 - article pages were requested and not one article came out (a changed layout drops every
   page, every article request failed, or robots.txt forbade them: the reason names which);
 - the share of requests that failed for good is over ``NEWSCRAWL_FAIL_MAX_FAILED_SHARE``;
@@ -23,6 +26,7 @@ A crawl failed when (thresholds in `Thresholds`, settings ``NEWSCRAWL_FAIL_*``):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +58,9 @@ class Thresholds:
     replay: bool = False
     """A replay crawl (``NEWSCRAWL_REPLAY``) fails only when nothing was answered: what its
     archive lacks is answered 404, which says nothing of a site."""
+    shared: bool = False
+    """A worker of a distributed crawl (``NEWSCRAWL_REDIS_URL``) fetches its share of the
+    run's requests: a share holding listing pages only is no sign of a site gone wrong."""
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> Thresholds:
@@ -64,6 +71,7 @@ class Thresholds:
             share,
             settings.getint("NEWSCRAWL_FAIL_MIN_REQUESTS"),
             bool(settings.get("NEWSCRAWL_REPLAY")),
+            bool(settings.get("NEWSCRAWL_REDIS_URL")),
         )
 
 
@@ -82,16 +90,25 @@ def failures(summary: RunSummary, thresholds: Thresholds) -> list[str]:
         )
     if thresholds.replay:
         return found
+    pages = summary.pages_fetched - summary.robots_fetched
+    if (
+        pages > 0
+        and summary.article_requests == 0
+        and summary.articles == 0
+        and not summary.nothing_new
+        and not summary.empty_start_urls
+        and not thresholds.shared
+    ):
+        read = f"{pages} page{'s' if pages > 1 else ''} read"
+        why = _losses(summary, summary.discovery) or "no link matched the article patterns"
+        found.append(f"no article page found ({read}: {why})")
     if (
         summary.pages_fetched
         and summary.article_requests > summary.skipped_seen
         and summary.articles == 0
     ):
         fetched = summary.article_requests - summary.skipped_seen
-        lost = summary.dropped | summary.skipped | summary.failed
-        if summary.robots_forbidden:
-            lost["forbidden by robots.txt"] = summary.robots_forbidden
-        why = ", ".join(f"{count} {reason}" for reason, count in lost.items()) or "no reason"
+        why = _losses(summary) or "no reason"
         found.append(f"{fetched} article pages requested, no article came out ({why})")
     requests = summary.failed_requests + summary.pages_fetched
     if requests >= thresholds.min_requests and summary.failed_share > thresholds.max_failed_share:
@@ -100,6 +117,15 @@ def failures(summary: RunSummary, thresholds: Thresholds) -> list[str]:
             f"(over {thresholds.max_failed_share:.0%}: {_failed_reasons(summary)})"
         )
     return found
+
+
+def _losses(summary: RunSummary, not_asked: Mapping[str, int] | None = None) -> str:
+    """What the crawl lost on the way to articles, by reason ('' for nothing): `not_asked`
+    (entries discovery did not ask for), drops, skips, failures, robots.txt refusals."""
+    lost = {**(not_asked or {}), **summary.dropped, **summary.skipped, **summary.failed}
+    if summary.robots_forbidden:
+        lost["forbidden by robots.txt"] = summary.robots_forbidden
+    return ", ".join(f"{count} {reason}" for reason, count in lost.items())
 
 
 def _failed_reasons(summary: RunSummary) -> str:

@@ -21,6 +21,11 @@ SKIPPED_PREFIX = "newscrawl/skipped/"
 """Responses the spider did not hand on as articles, by reason (not HTML, max_pages …)."""
 FAILED_PREFIX = "newscrawl/failed/"
 """Requests that failed for good (after retries), by HTTP status or exception class."""
+DISCOVERY_PREFIX = "newscrawl/discovery/"
+"""Feed, sitemap and API entries not asked for, and lists not read as written, by reason
+(``too_old``, ``not_article``, ``malformed/rss`` …)."""
+TOO_OLD = "too_old"
+"""The `DISCOVERY_PREFIX` reason of entries dated before ``-a since``."""
 ARTICLE_REQUESTS = "newscrawl/requests/article"
 """Article pages the spider asked for (the incremental skip's hits included)."""
 STORE_SKIPPED = f"{STORE_PREFIX}skipped_seen"
@@ -74,17 +79,25 @@ class RunSummary:
     """robots.txt responses among `pages_fetched`."""
     empty_start_urls: list[str] = field(default_factory=list)
     """``-a start_urls`` URLs whose page yielded no article and no link."""
+    discovery: dict[str, int] = field(default_factory=dict)
+    """Entries of feeds, sitemaps and APIs not asked for, and lists not read as written,
+    by reason."""
 
     @property
     def nothing_new(self) -> bool:
-        """Every article page asked for was already stored, and nothing failed: a re-crawl
-        that found nothing new did its job, fetched or not."""
-        return (
-            self.article_requests > 0
-            and self.skipped_seen == self.article_requests
-            and self.articles == 0
-            and not self.failed
-        )
+        """Nothing failed and there was nothing new to fetch: every article page asked for
+        was already stored, or no article page was asked for because every entry found
+        was older than ``-a since``. Such a re-crawl did its job, fetched or not."""
+        if self.articles or self.failed:
+            return False
+        if self.article_requests:
+            return self.skipped_seen == self.article_requests
+        return self.too_old > 0
+
+    @property
+    def too_old(self) -> int:
+        """Entries not asked for because they were older than ``-a since``."""
+        return self.discovery.get(TOO_OLD, 0)
 
     @property
     def all_forbidden_by_robots(self) -> bool:
@@ -148,6 +161,7 @@ def summarize(stats: Mapping[str, Any]) -> RunSummary:
         robots_forbidden=int(stats.get(ROBOTS_FORBIDDEN, 0)),
         robots_fetched=int(stats.get(ROBOTS_FETCHED, 0)),
         empty_start_urls=list(stats.get(EMPTY_START_URLS) or []),
+        discovery=_by_reason(stats, DISCOVERY_PREFIX),
     )
 
 
@@ -180,10 +194,14 @@ def summary_line(summary: RunSummary) -> str:
     if summary.robots_forbidden:
         parts.insert(-1, f"{summary.robots_forbidden} forbidden by robots.txt")
     if summary.nothing_new:
-        parts.insert(
-            0, f"nothing new ({summary.skipped_seen} article pages already stored, not fetched)"
-        )
+        parts.insert(0, f"nothing new ({_nothing_new_why(summary)})")
     return "run summary: " + "; ".join(parts)
+
+
+def _nothing_new_why(summary: RunSummary) -> str:
+    if summary.skipped_seen:
+        return f"{summary.skipped_seen} article pages already stored, not fetched"
+    return f"{summary.too_old} entries older than -a since"
 
 
 def _reasons(counts: Mapping[str, int]) -> str:
