@@ -229,3 +229,33 @@ def test_a_feed_with_a_refused_dtd_entity_is_counted_malformed_and_read_where_it
         )
     else:
         assert stats["exit status"] == 0
+
+
+def test_a_sitemap_declaring_entities_after_a_long_comment_is_counted_malformed(
+    tmp_path: Path,
+) -> None:
+    """However long the prolog before its DTD, the refused entity is counted and named;
+    the entries are read without it and crawled."""
+    sites_dir = tmp_path / "sites"
+    sites_dir.mkdir()
+    urls = b"".join(b"<url><loc>/a/%d.html</loc></url>" % n for n in (1, 9))
+    body = (
+        b'<?xml version="1.0"?>\n<!-- ' + b"generated " * 1000 + b"-->\n"
+        b'<!DOCTYPE urlset [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<url><loc>/a/2.html&x;</loc></url>" + urls + b"</urlset>"
+    )
+    sitemap = Page(200, (("Content-Type", "application/xml"),), body)
+    with serve({**PAGES, "/sitemap.xml": sitemap}) as base_url:
+        config = SITE.replace(
+            'kind = "html"\nurl = "{base_url}/index.html"',
+            'kind = "sitemap"\nurl = "{base_url}/sitemap.xml"',
+        ).format(base_url=base_url)
+        (sites_dir / "local.toml").write_text(config, encoding="utf-8")
+        stats, log = scrapy_crawl(tmp_path, sites_dir)
+    assert stats["newscrawl/discovery/malformed/sitemap"] == 1
+    assert (
+        f"WARNING: malformed sitemap at {base_url}/sitemap.xml: "
+        "DTD entities not expanded (refused): x; 3 entries read"
+    ) in log
+    assert stats["item_scraped_count"] == 3  # /a/2.html read without its entity

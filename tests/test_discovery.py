@@ -28,6 +28,7 @@ from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from twisted.python.failure import Failure
 
 from newscrawl.discovery import MalformedListError, parse_datetime, parse_feed, parse_sitemap
+from newscrawl.discovery.xml import refused_entities
 from newscrawl.items import RawPage
 from newscrawl.spiders.site import FOUND_ON, SiteSpider
 
@@ -543,3 +544,18 @@ def test_failed_requests_are_counted_by_reason() -> None:
 )
 def test_list_dates_are_read_leniently(value: object, expected: datetime | None) -> None:
     assert parse_datetime(value, SHANGHAI) == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "refused"),
+    [
+        (b'\xef\xbb\xbf<?xml version="1.0"?><?xml-stylesheet href="s.xsl"?>\n', "x"),
+        (b"<!-- a comment <!DOCTYPE x [<!ENTITY y 'z'>]> -->\n<!-- " + b"-" * 9000 + b" -->", "x"),
+        (b"<rss><![CDATA[", None),  # a DOCTYPE in the content is no DTD
+        (b"<!-- never closed ", None),
+    ],
+)
+def test_refused_entities_are_found_in_the_dtd_only(body: bytes, refused: str | None) -> None:
+    document = body + b'<!DOCTYPE rss [<!ENTITY x "y">]><rss/>'
+    expected = refused and f"DTD entities not expanded (refused): {refused}"
+    assert refused_entities(document) == expected

@@ -24,8 +24,10 @@ _CDATA_OR_BARE_AMPERSAND_RE = re.compile(
 """A CDATA section (its ``&`` is literal: kept as it is) or a bare ``&``. Ten times slower
 to scan than the bare ``&`` alone, so run only on bodies where that one matched."""
 _ENTITY_DECLARATION_RE = re.compile(rb"<!ENTITY\s+(?:%\s+)?([^\s\"'>%]+)")
-_PROLOG_BYTES = 4096
-"""How far into a body its ``<!DOCTYPE`` is looked for (it comes before the root element)."""
+_PROLOG_SKIPPED = ((b"<?", b"?>"), (b"<!--", b"-->"))
+"""What may come before a ``<!DOCTYPE``: the XML declaration, processing instructions and
+comments (each skipped whole), and white space."""
+_NOT_SPACE_RE = re.compile(rb"\S")
 _MAX_NAMED = 5
 
 
@@ -63,10 +65,11 @@ def refused_entities(body: bytes) -> str | None:
     is how a billion-laughs body explodes, and an external one reads local files. So text
     using one is read without it, and a body libxml2 finds too amplifying loses everything
     after its DTD: either way the list is not read as written, which the crawl counts and
-    says (`newscrawl.spiders.site`) rather than losing entries without a word.
+    says (`newscrawl.spiders.site`) rather than losing entries without a word. The DTD is
+    looked for where a parser finds it, after any prolog (`_doctype_start`).
     """
-    start = body.find(b"<!DOCTYPE", 0, _PROLOG_BYTES)
-    if start < 0:
+    start = _doctype_start(body)
+    if start is None:
         return None
     end = body.find(b"]>", start)
     names = _ENTITY_DECLARATION_RE.findall(body, start, end if end >= 0 else len(body))
@@ -75,6 +78,29 @@ def refused_entities(body: bytes) -> str | None:
     listed = ", ".join(name.decode("latin-1") for name in names[:_MAX_NAMED])
     more = f" and {len(names) - _MAX_NAMED} more" if len(names) > _MAX_NAMED else ""
     return f"DTD entities not expanded (refused): {listed}{more}"
+
+
+def _doctype_start(body: bytes) -> int | None:
+    """Where the ``<!DOCTYPE`` of `body` starts, or None: it may follow a prolog of any
+    length (a long comment does not hide it), and nothing after the root element's start
+    can be one."""
+    if b"<!DOCTYPE" not in body:  # most bodies: no prolog to walk
+        return None
+    position = 3 if body.startswith(b"\xef\xbb\xbf") else 0
+    while True:
+        next_mark = _NOT_SPACE_RE.search(body, position)
+        if next_mark is None:
+            return None
+        position = next_mark.start()
+        for opening, closing in _PROLOG_SKIPPED:
+            if body.startswith(opening, position):
+                end = body.find(closing, position + len(opening))
+                if end < 0:
+                    return None
+                position = end + len(closing)
+                break
+        else:
+            return position if body.startswith(b"<!DOCTYPE", position) else None
 
 
 def local_name(element: etree._Element) -> str:
