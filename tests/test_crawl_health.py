@@ -102,6 +102,36 @@ def test_a_site_turning_to_error_pages_is_degraded_then_health_says_so(tmp_path:
     assert because == f"local: degraded: {reason}"
 
 
+def test_a_re_crawl_with_nothing_new_is_ok_and_health_says_nothing_new(tmp_path: Path) -> None:
+    with Site(articles=6) as site:
+        write_job(tmp_path, site)
+        first = run_schedule(tmp_path, "--once", "local-news")
+        assert first.returncode == 0, first.stderr[-3000:]
+        again = run_schedule(tmp_path, "--once", "local-news")
+    assert again.returncode == 0, again.stderr[-3000:]
+    runs = read_runs(StateDir(tmp_path / "state").history)
+    assert [(run.outcome, run.reasons) for run in runs] == [("ok", []), ("ok", [])]
+    assert runs[1].summary is not None and runs[1].summary["nothing_new"] is True
+    assert runs[1].summary["skipped_seen"] == 6
+
+    [_, row] = health_lines(tmp_path)
+    assert row.split()[0] == "local" and " ok " in row
+    assert "█▁ 0 (nothing new)" in row  # 6 articles, then none: none was new
+
+
+def health_lines(tmp_path: Path) -> list[str]:
+    """``newscrawl health``'s table for the state directory under `tmp_path`."""
+    done = subprocess.run(
+        [sys.executable, "-m", "newscrawl.cli", "health", "--state-dir", "state"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
 def write_history(tmp_path: Path, outcomes: list[str]) -> Path:
     """A state directory whose history holds runs of site ``a`` with `outcomes`."""
     import json

@@ -44,6 +44,11 @@ class SiteHealth:
         return next((run for run in reversed(self.runs) if run.outcome == "ok"), None)
 
     @property
+    def nothing_new(self) -> bool:
+        """The last run found nothing new to fetch (its 0 articles are no drop in yield)."""
+        return bool((self.last.summary or {}).get("nothing_new"))
+
+    @property
     def yields(self) -> list[int]:
         """Articles per run (0 for a run without a summary: it died or could not start)."""
         return [int(run.summary["articles"]) if run.summary else 0 for run in self.runs]
@@ -158,7 +163,8 @@ def render(sites: Sequence[SiteHealth]) -> str:
                 health.last.ended[:16].replace("T", " "),
                 health.last.outcome,
                 last_ok.ended[:16].replace("T", " ") if last_ok else "never",
-                f"{sparkline(health.yields)} {health.yields[-1]}",
+                f"{sparkline(health.yields)} {health.yields[-1]}"
+                + (" (nothing new)" if health.nothing_new else ""),
                 ", ".join(f"{n} {reason}" for reason, n in dropped.items()) or "-",
                 _number(stored.mean_confidence if stored else None, "{:.2f}"),
                 _number(stored.mean_body_chars if stored else None, "{:.0f}"),

@@ -123,7 +123,8 @@ class RunSummary:
         return sum(self.stored.values())
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The counts, and `nothing_new` for readers of the JSON (``newscrawl health``)."""
+        return {**asdict(self), "nothing_new": self.nothing_new}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunSummary:
