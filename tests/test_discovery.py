@@ -553,6 +553,7 @@ def test_list_dates_are_read_leniently(value: object, expected: datetime | None)
         (b"<!-- a comment <!DOCTYPE x [<!ENTITY y 'z'>]> -->\n<!-- " + b"-" * 9000 + b" -->", "x"),
         (b"<rss><![CDATA[", None),  # a DOCTYPE in the content is no DTD
         (b"<!-- never closed ", None),
+        (b'<!DOCTYPE rss SYSTEM "rss.dtd"><rss><![CDATA[', None),  # no internal subset
     ],
 )
 def test_refused_entities_are_found_in_the_dtd_only(body: bytes, refused: str | None) -> None:

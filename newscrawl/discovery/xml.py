@@ -71,8 +71,11 @@ def refused_entities(body: bytes) -> str | None:
     start = _doctype_start(body)
     if start is None:
         return None
-    end = body.find(b"]>", start)
-    names = _ENTITY_DECLARATION_RE.findall(body, start, end if end >= 0 else len(body))
+    subset = body.find(b"[", start)
+    if subset < 0 or body.find(b">", start, subset) >= 0:
+        return None  # no internal subset: ``<!DOCTYPE rss SYSTEM "…">`` declares nothing here
+    end = body.find(b"]>", subset)
+    names = _ENTITY_DECLARATION_RE.findall(body, subset, end if end >= 0 else len(body))
     if not names:
         return None
     listed = ", ".join(name.decode("latin-1") for name in names[:_MAX_NAMED])
