@@ -7,21 +7,18 @@ resumed from its JOBDIR fetches the pages put back, so none is lost."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from local_server import wait_for
 from store_support import Site
-from test_store_site_crawl import SITE_TOML
+from test_store_site_crawl import SITE_TOML, local_crawl_command
 
 from newscrawl.monitoring.summary import RunSummary
 from newscrawl.store import open_store
 
-TESTS = Path(__file__).resolve().parent
 ARTICLES = 300
 BACKLOG = 32
 """Article pages fetched before the signal: at a second each, Scrapy's own stop took a minute."""
@@ -36,30 +33,16 @@ PIPELINES = {
 
 def crawl_command(workdir: Path, site: Site, *settings: str) -> tuple[list[str], dict[str, str]]:
     """``scrapy crawl local`` of `site` (32 requests at a time) storing in workdir/store.db."""
-    sites = workdir / "sites"
-    sites.mkdir(exist_ok=True)
-    toml = SITE_TOML.replace("concurrency = 4", "concurrency = 32")
-    (sites / "local.toml").write_text(toml.format(base=site.url), encoding="utf-8")
-    env = {
-        **os.environ,
-        "SCRAPY_SETTINGS_MODULE": "newscrawl.settings",
-        "NEWSCRAWL_SITES_DIR": str(sites),
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])),
-    }
-    command = [sys.executable, "-m", "scrapy", "crawl", "local"]
-    for setting in (
-        "NEWSCRAWL_DEFAULT_FEED=",
-        "AUTOTHROTTLE_ENABLED=False",
-        "ROBOTSTXT_OBEY=False",
-        "TELNETCONSOLE_ENABLED=False",
+    return local_crawl_command(
+        site,
+        workdir,
         "CONCURRENT_REQUESTS=32",
         f"NEWSCRAWL_DB_URL=sqlite:///{workdir}/store.db",
         f"NEWSCRAWL_SUMMARY_FILE={workdir}/summary.json",
         "NEWSCRAWL_STOP_DRAIN_SECONDS=2",
         *settings,
-    ):
-        command += ["-s", setting]
-    return command, env
+        toml=SITE_TOML.replace("concurrency = 4", "concurrency = 32"),
+    )
 
 
 def stop_midway(workdir: Path, site: Site, signum: int, *settings: str) -> str:

@@ -4,10 +4,8 @@ back, and the store keeps exactly what the run summary says it stored, every row
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,12 +13,11 @@ import pytest
 from local_server import wait_for
 from schedule_support import count_rows
 from store_support import Site
-from test_store_site_crawl import SITE_TOML
+from test_store_site_crawl import local_crawl_command
 
 from newscrawl.monitoring.summary import RunSummary
 from newscrawl.store import open_store
 
-TESTS = Path(__file__).resolve().parent
 PAGE_PADDING = 64 * 1024
 """Bytes added to each article page: the size of a real news page."""
 STOP_BOUND = 45.0
@@ -38,32 +35,19 @@ class NewsSite(Site):
 
 
 def start_crawl(site: Site, workdir: Path) -> subprocess.Popen[str]:
-    sites = workdir / "sites"
-    sites.mkdir()
-    (sites / "local.toml").write_text(SITE_TOML.format(base=site.url), encoding="utf-8")
     pipelines = {
         "newscrawl.pipelines.extract.ExtractPipeline": 300,
         "slow_stage.SlowSerialStage": 500,
         "newscrawl.pipelines.store.StorePipeline": 800,
     }
-    env = {
-        **os.environ,
-        "SCRAPY_SETTINGS_MODULE": "newscrawl.settings",
-        "NEWSCRAWL_SITES_DIR": str(sites),
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])),
-    }
-    command = [sys.executable, "-m", "scrapy", "crawl", "local"]
-    for setting in (
-        "NEWSCRAWL_DEFAULT_FEED=",
-        "AUTOTHROTTLE_ENABLED=False",
-        "ROBOTSTXT_OBEY=False",
-        "TELNETCONSOLE_ENABLED=False",
+    command, env = local_crawl_command(
+        site,
+        workdir,
         f"NEWSCRAWL_DB_URL=sqlite:///{workdir}/store.db",
         f"NEWSCRAWL_SUMMARY_FILE={workdir}/summary.json",
         "NEWSCRAWL_DB_BATCH_SECONDS=1",
         f"ITEM_PIPELINES={json.dumps(pipelines)}",
-    ):
-        command += ["-s", setting]
+    )
     return subprocess.Popen(
         command, cwd=workdir, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
     )

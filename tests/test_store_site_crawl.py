@@ -28,15 +28,24 @@ url = "{base}/list.html"
 """
 
 
-def crawl_local(site: Site, workdir: Path, *settings: str, toml: str = SITE_TOML) -> str:
-    """``scrapy crawl local`` in a subprocess, the local site's config (`toml`) in a sites
-    directory of `workdir`, with `settings` (NAME=value, after this test set's defaults);
-    its log."""
+TESTS = Path(__file__).resolve().parent
+
+
+def local_crawl_command(
+    site: Site, workdir: Path, *settings: str, toml: str = SITE_TOML
+) -> tuple[list[str], dict[str, str]]:
+    """``scrapy crawl local`` and its environment: the local site's config (`toml`) in a
+    sites directory of `workdir`, the tests folder importable (for pipeline stages of the
+    tests), `settings` (NAME=value) after this test set's defaults."""
     sites = workdir / "sites"
     sites.mkdir(exist_ok=True)
     (sites / "local.toml").write_text(toml.format(base=site.url), encoding="utf-8")
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newscrawl.settings"}
-    env["NEWSCRAWL_SITES_DIR"] = str(sites)
+    env = {
+        **os.environ,
+        "SCRAPY_SETTINGS_MODULE": "newscrawl.settings",
+        "NEWSCRAWL_SITES_DIR": str(sites),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])),
+    }
     command = [sys.executable, "-m", "scrapy", "crawl", "local"]
     for setting in (
         "NEWSCRAWL_DEFAULT_FEED=",
@@ -46,6 +55,12 @@ def crawl_local(site: Site, workdir: Path, *settings: str, toml: str = SITE_TOML
         *settings,
     ):
         command += ["-s", setting]
+    return command, env
+
+
+def crawl_local(site: Site, workdir: Path, *settings: str, toml: str = SITE_TOML) -> str:
+    """``scrapy crawl local`` in a subprocess (`local_crawl_command`); its log."""
+    command, env = local_crawl_command(site, workdir, *settings, toml=toml)
     done = subprocess.run(
         command, cwd=workdir, env=env, capture_output=True, text=True, timeout=180
     )
