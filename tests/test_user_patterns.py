@@ -3,12 +3,10 @@ and what the linear engine lacks is a one-line config error (exit 2)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from store_support import Site
+from test_sites_config import run_scrapy
 from test_store_site_crawl import SITE_TOML, crawl_local
 
 from newscrawl.sites.patterns import UrlPattern
@@ -47,16 +45,13 @@ def test_crawling_a_site_with_a_lookaround_pattern_is_one_line_exit_2(tmp_path: 
     path = sites / "ahead.toml"
     toml = SITE_TOML.replace("\\.html$']", "\\.html$', '/a/(?=\\d)']")
     path.write_text(toml.format(base="http://127.0.0.1:9"), encoding="utf-8")
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newscrawl.settings"}
-    env["NEWSCRAWL_SITES_DIR"] = str(sites)
-    result = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "ahead", "-s", "NEWSCRAWL_DB_URL=sqlite:///x.db"],
+    result = run_scrapy(
+        "crawl",
+        "ahead",
+        "-s",
+        "NEWSCRAWL_DB_URL=sqlite:///x.db",
+        sites_dir=str(sites),
         cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
     )
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr, result.stderr
