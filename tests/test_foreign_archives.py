@@ -133,6 +133,23 @@ def counts(summary: str) -> dict[str, int]:
     return {kind: int(count) for count, kind in pairs}
 
 
+def reextract_into_store(
+    path: Path, sites: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], *options: object
+) -> tuple[int, str, str]:
+    """``newscrawl reextract`` of `path` (with `options`) into a new SQLite store in
+    `tmp_path`, which it creates: its exit status, its stderr (no traceback), the store's URL."""
+    db_url = f"sqlite:///{tmp_path}/store.db"
+    status = reextract(path, *options, "--db", db_url, "--sites", sites)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return status, err, db_url
+
+
+def stored_articles(db_url: str) -> int:
+    with open_store(db_url, create=False) as store:
+        return len(list(store.iter_articles()))
+
+
 @pytest.mark.parametrize("version", ["1.0", "1.1"])
 @pytest.mark.parametrize("name", ["heritrix.warc.gz", "heritrix.warc"])
 def test_every_record_kind_is_read_or_counted(
@@ -141,20 +158,15 @@ def test_every_record_kind_is_read_or_counted(
     path = tmp_path / name
     heritrix_archive(path, version)
     out = tmp_path / "out.jsonl"
-    db_url = f"sqlite:///{tmp_path}/store.db"
-    open_store(db_url).close()
-
-    assert reextract(path, "-o", out, "--db", db_url, "--sites", sites) == 0
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
+    status, err, db_url = reextract_into_store(path, sites, tmp_path, capsys, "-o", out)
+    assert status == 0
     assert [(item["url"], item["body"]) for item in read_jsonl(out)] == [
         (BUS.url, BUS.body),
         (RAIN.url, RAIN.body),
     ]
     line = next(line for line in err.splitlines() if "skipped records: " in line)
     assert counts(line.split("skipped records: ", 1)[1]) == counts(SKIPPED)
-    with open_store(db_url, create=False) as store:
-        assert len(list(store.iter_articles())) == 2
+    assert stored_articles(db_url) == 2
 
     with ArchiveIndex([path]) as index:
         assert len(index) == 2
@@ -192,16 +204,11 @@ def test_a_file_cut_mid_record_keeps_what_came_before(
         stream.write(data[: cut[where]])
     assert path.stat().st_size > last
     out = tmp_path / "out.jsonl"
-    db_url = f"sqlite:///{tmp_path}/store.db"
-    open_store(db_url).close()
-
-    assert reextract(path, "-o", out, "--db", db_url, "--sites", sites) == 0
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
+    status, err, db_url = reextract_into_store(path, sites, tmp_path, capsys, "-o", out)
+    assert status == 0
     assert [item["url"] for item in read_jsonl(out)] == [BUS.url, RAIN.url]
     assert counts(err.split("skipped records: ", 1)[1].splitlines()[0])["truncated"] == 1
-    with open_store(db_url, create=False) as store:
-        assert len(list(store.iter_articles())) == 2
+    assert stored_articles(db_url) == 2
     with ArchiveIndex([path]) as index:
         assert len(index) == 2 and index.skipped["truncated"] == 1
 
@@ -214,15 +221,10 @@ def test_an_error_midway_keeps_what_was_extracted_before(
     heritrix_archive(path, "1.1")
     with path.open("ab") as stream:
         stream.write(b"this is not a WARC record\r\n\r\n")
-    db_url = f"sqlite:///{tmp_path}/store.db"
-    open_store(db_url).close()
-
-    assert reextract(path, "--db", db_url, "--sites", sites) == 1
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
+    status, err, db_url = reextract_into_store(path, sites, tmp_path, capsys)
+    assert status == 1
     assert err.splitlines()[-1].startswith("newscrawl reextract: error: reading the archive")
-    with open_store(db_url, create=False) as store:
-        assert len(list(store.iter_articles())) == 2
+    assert stored_articles(db_url) == 2
 
 
 def test_a_record_over_the_size_limit_is_counted_not_read(tmp_path: Path) -> None:
@@ -246,8 +248,6 @@ def test_an_unexpected_error_is_one_line_and_keeps_what_came_before(
 ) -> None:
     path = tmp_path / "pages.warc.gz"
     heritrix_archive(path, "1.1")
-    db_url = f"sqlite:///{tmp_path}/store.db"
-    open_store(db_url).close()
     add = Reextraction.add
 
     def failing_on_rain(job: Reextraction, response: ArchivedResponse) -> None:
@@ -256,9 +256,8 @@ def test_an_unexpected_error_is_one_line_and_keeps_what_came_before(
         add(job, response)
 
     monkeypatch.setattr(Reextraction, "add", failing_on_rain)
-    assert reextract(path, "--db", db_url, "--sites", sites) == 1
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
+    status, err, db_url = reextract_into_store(path, sites, tmp_path, capsys)
+    assert status == 1
     assert err.splitlines()[-1] == (
         "newscrawl reextract: error: failed after 1 response record(s): RuntimeError: a bug"
     )
