@@ -180,6 +180,12 @@ INVALID = [
         id="lookaround",
     ),
     pytest.param(
+        MINIMAL + '[headers]\nUser-Agent = "y"\n',
+        "headers",
+        "user_agent",
+        id="user-agent-header",
+    ),
+    pytest.param(
         MINIMAL.replace("[urls]\n", "[urls]\ndeny = ['/(\\w+)/\\1/']\n"),
         "urls.deny[0]",
         "no backreferences",

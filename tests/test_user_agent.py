@@ -15,7 +15,6 @@ from local_server import LocalServer, QuietHandler, send_page
 from test_site_crawl import SITE, UTF8, article, scrapy_crawl
 
 from newscrawl.identity import release, user_agent
-from newscrawl.sites.config import SiteConfigError, load_site
 
 ROBOTS = b"User-agent: newscrawl\nDisallow: /a/2.html\n\nUser-agent: *\nDisallow:\n"
 """Rules for newscrawl alone: it must not fetch /a/2.html, whatever agent it sends."""
@@ -89,14 +88,3 @@ def test_user_agent_text() -> None:
     version = release() or "dev"
     assert user_agent() == f"newscrawl/{version}"
     assert user_agent("  ops@example.org\n") == f"newscrawl/{version} (+ops@example.org)"
-
-
-def test_a_user_agent_header_in_a_site_config_points_to_the_key(tmp_path: Path) -> None:
-    config = tmp_path / "x.toml"
-    config.write_text(
-        'allowed_domains = ["x.cn"]\n[headers]\nUser-Agent = "y"\n[urls]\narticle = ["/a/"]\n'
-        '[[entry]]\nkind = "html"\nurl = "https://x.cn/"\n',
-        encoding="utf-8",
-    )
-    with pytest.raises(SiteConfigError, match=r"x\.toml: headers: .*user_agent"):
-        load_site(config)
