@@ -9,14 +9,12 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import time
 from pathlib import Path
 
-from local_server import wait_for
 from store_support import Site
+from test_stop_signals import stop_when, stopped_store
 from test_store_site_crawl import SITE_TOML, local_crawl_command
 
-from newscrawl.monitoring.summary import RunSummary
 from newscrawl.store import open_store
 
 ARTICLES = 300
@@ -49,21 +47,14 @@ def stop_midway(workdir: Path, site: Site, signum: int, *settings: str) -> str:
     """Crawl behind the blocking stage, send `signum` once `BACKLOG` pages are fetched; the
     crawl's log, after asserting it exited 0 within `STOP_BOUND`."""
     pipelines = f"ITEM_PIPELINES={json.dumps(PIPELINES)}"
-    command, env = crawl_command(workdir, site, pipelines, *settings)
-    crawl = subprocess.Popen(
-        command, cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    return stop_when(
+        crawl_command(workdir, site, pipelines, *settings),
+        workdir,
+        lambda: site.article_hits() >= BACKLOG,
+        f"{BACKLOG} article pages fetched",
+        signum,
+        STOP_BOUND,
     )
-    try:
-        wait_for(lambda: site.article_hits() >= BACKLOG, f"{BACKLOG} article pages fetched")
-        crawl.send_signal(signum)
-        sent = time.monotonic()
-        _, log = crawl.communicate(timeout=STOP_BOUND)
-        took = time.monotonic() - sent
-    finally:
-        crawl.kill()
-    assert crawl.returncode == 0, log[-3000:]
-    assert took < STOP_BOUND
-    return log
 
 
 def stored_rows(workdir: Path) -> list[dict[str, object]]:
@@ -72,11 +63,8 @@ def stored_rows(workdir: Path) -> list[dict[str, object]]:
 
 
 def assert_store_matches_summary(workdir: Path, log: str) -> list[dict[str, object]]:
-    summary = RunSummary.from_dict(json.loads((workdir / "summary.json").read_text()))
-    assert summary.finish_reason == "shutdown"
-    rows = stored_rows(workdir)
+    summary, rows = stopped_store(workdir)
     assert 0 < len(rows) == summary.stored.get("new", 0) < ARTICLES
-    assert all(row["title"] and row["body"] and row["content_hash"] for row in rows)
     assert "fetched pages were put back in the request queue, not extracted" in log
     return rows
 

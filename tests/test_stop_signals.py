@@ -7,6 +7,7 @@ import json
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,13 +35,13 @@ class NewsSite(Site):
         return status, headers, body
 
 
-def start_crawl(site: Site, workdir: Path) -> subprocess.Popen[str]:
+def crawl_command(site: Site, workdir: Path) -> tuple[list[str], dict[str, str]]:
     pipelines = {
         "newscrawl.pipelines.extract.ExtractPipeline": 300,
         "slow_stage.SlowSerialStage": 500,
         "newscrawl.pipelines.store.StorePipeline": 800,
     }
-    command, env = local_crawl_command(
+    return local_crawl_command(
         site,
         workdir,
         f"NEWSCRAWL_DB_URL=sqlite:///{workdir}/store.db",
@@ -48,9 +49,44 @@ def start_crawl(site: Site, workdir: Path) -> subprocess.Popen[str]:
         "NEWSCRAWL_DB_BATCH_SECONDS=1",
         f"ITEM_PIPELINES={json.dumps(pipelines)}",
     )
-    return subprocess.Popen(
+
+
+def stop_when(
+    crawl: tuple[list[str], dict[str, str]],
+    workdir: Path,
+    ready: Callable[[], bool],
+    what: str,
+    signum: int,
+    bound: float,
+) -> str:
+    """Run the crawl (command, environment) in `workdir` and send `signum` once `ready()`
+    (`what`, while waiting); its log, after asserting it exited 0 within `bound` seconds (a
+    guard against the old minutes-long stops, not a timing)."""
+    command, env = crawl
+    process = subprocess.Popen(
         command, cwd=workdir, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
     )
+    try:
+        wait_for(ready, what)
+        process.send_signal(signum)
+        sent = time.monotonic()
+        _, log = process.communicate(timeout=bound)
+        took = time.monotonic() - sent
+    finally:
+        process.kill()
+    assert process.returncode == 0, log[-3000:]
+    assert took < bound
+    return log
+
+
+def stopped_store(workdir: Path) -> tuple[RunSummary, list[dict[str, object]]]:
+    """The run summary of a crawl a signal stopped, and its store's rows (every one whole)."""
+    summary = RunSummary.from_dict(json.loads((workdir / "summary.json").read_text()))
+    assert summary.finish_reason == "shutdown"
+    with open_store(f"sqlite:///{workdir}/store.db") as store:
+        rows = [dict(row) for row in store.iter_articles()]
+    assert all(row["title"] and row["body"] and row["content_hash"] for row in rows)
+    return summary, rows
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -58,22 +94,15 @@ def test_a_signal_stops_the_crawl_promptly_and_the_store_matches_its_summary(
     tmp_path: Path, signum: signal.Signals
 ) -> None:
     with NewsSite(articles=300) as site:
-        crawl = start_crawl(site, tmp_path)
-        try:
-            wait_for(lambda: count_rows(tmp_path) >= 3, "the first articles stored")
-            crawl.send_signal(signum)
-            sent = time.monotonic()
-            _, log = crawl.communicate(timeout=STOP_BOUND)
-            took = time.monotonic() - sent
-        finally:
-            crawl.kill()
-    assert crawl.returncode == 0, log[-3000:]
-    assert took < STOP_BOUND
-    summary = RunSummary.from_dict(json.loads((tmp_path / "summary.json").read_text()))
-    assert summary.finish_reason == "shutdown"
+        log = stop_when(
+            crawl_command(site, tmp_path),
+            tmp_path,
+            lambda: count_rows(tmp_path) >= 3,
+            "the first articles stored",
+            signum,
+            STOP_BOUND,
+        )
+    summary, rows = stopped_store(tmp_path)
     assert 3 <= summary.articles < 300  # stopped midway
-    with open_store(f"sqlite:///{tmp_path}/store.db") as store:
-        rows = list(store.iter_articles())
     assert len(rows) == summary.stored["new"] == summary.articles
-    assert all(row["title"] and row["body"] and row["content_hash"] for row in rows)
     assert f"stored {len(rows)} new" in log
