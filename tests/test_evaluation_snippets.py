@@ -316,3 +316,38 @@ def test_the_command_on_the_new_datasets_writes_what_the_scorers_read(
         missed = [page["id"] for page in pages(method) if page["tp"] == 0 and page["fn"]]
         assert found["ids"] == [page_id for page_id in missed if page_id in peer_found]
         assert found["share"] == found["count"] / 12
+
+
+def test_a_headline_first_gold_scores_the_title_with_the_body(tmp_path: Path) -> None:
+    """dragnet_dev's gold is copied from the rendered page headline first: our methods are
+    scored on their own title + body, a peer on the default method's title + its body."""
+    paragraph = "The council voted on Tuesday to keep the library open on weekends. " * 4
+    html = (
+        "<html><head><title>Library stays open - Town News</title></head><body>"
+        f"<h1>Library stays open</h1><p>{paragraph}</p></body></html>"
+    )
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "a.html.gz").write_bytes(gzip.compress(html.encode()))
+    gold = {"a": {"body": f"Library stays open\n{paragraph}", "scored_text": "title+body"}}
+    (tmp_path / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    dataset = load_dataset(str(tmp_path))
+    assert dataset.pages[0].title_first
+    texts = decode_pages(dataset)
+    titles = runner.default_titles(dataset)
+    assert titles == ["Library stays open"]
+    ours = run_extractor(method_extractor("default"), dataset, texts, titles)[0]
+    assert ours.prediction.startswith("Library stays open\n") and ours.score.f1 == 1.0
+    body_only = Extractor("peer", lambda page, text: Extraction(paragraph))
+    peer = run_extractor(body_only, dataset, texts, titles)[0]
+    assert peer.prediction == f"Library stays open\n{paragraph}" and peer.score.f1 == 1.0
+    # the same page with a body-only gold is scored on the body alone
+    (tmp_path / "gold.json").write_text(json.dumps({"a": {"body": paragraph}}), encoding="utf-8")
+    plain = load_dataset(str(tmp_path))
+    assert runner.default_titles(plain) is None
+    assert run_extractor(body_only, plain, texts)[0].prediction == paragraph
+
+
+def test_dragnet_dev_is_a_named_headline_first_dataset(shared_dir: Path) -> None:
+    dragnet = load_dataset("dragnet_dev", shared_dir, limit=5)
+    assert len(dragnet.pages) == 5 and all(page.title_first for page in dragnet.pages)
+    assert all(isinstance(page.gold, str) and page.gold for page in dragnet.pages)

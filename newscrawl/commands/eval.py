@@ -32,6 +32,7 @@ from newscrawl.evaluation.runner import (
     Extractor,
     PageResult,
     decode_pages,
+    default_titles,
     method_extractor,
     peer_extractor,
     run_extractor,
@@ -69,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=list(NAMED_DATASETS),
         metavar="NAME|DIR",
         help=f"{', '.join(NAMED_DATASETS)} (from --shared), or a folder laid out like one "
-        "of them, e.g. zh_cwce (original/*.html + cleaned/*.txt) (default: all five)",
+        "of them, e.g. zh_cwce (original/*.html + cleaned/*.txt) (default: all six)",
     )
     parser.add_argument(
         "--method",
@@ -174,13 +175,14 @@ def _evaluate_dataset(
     `methods` names the extractors that are ours: the wrong-region pages are theirs.
     """
     texts = decode_pages(dataset)
+    titles = default_titles(dataset)
     folder = out / dataset.name
     snippets = dataset.snippet_gold
     summaries: dict[str, ExtractorSummary] = {}
     results_by_name: dict[str, list[PageResult]] = {}
     for extractor in extractors:
         start = time.perf_counter()
-        results = run_extractor(extractor, dataset, texts)
+        results = run_extractor(extractor, dataset, texts, titles)
         results_by_name[extractor.name] = results
         summaries[extractor.name] = {
             "all": summarize(results),

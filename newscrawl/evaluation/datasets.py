@@ -7,8 +7,10 @@ folder laid out like one of them works too:
 * scrapinghub: ``html/<id>.html.gz`` with ``ground-truth.json`` ``{id: {"articleBody"}}``;
 * sites: ``pages/<site>/article-N.html[.gz]`` with ``gold/<site>-article-N.json`` ``body``
   (listing pages have link gold only and are not scored for body);
-* trafilatura_dev and readability: ``html/<id>.html.gz`` with ``gold.json``, whose entries
-  hold either "with"/"without" snippets (scored by `snippets`) or a "body" (token F1).
+* trafilatura_dev, readability and dragnet_dev: ``html/<id>.html.gz`` with ``gold.json``,
+  whose entries hold either "with"/"without" snippets (scored by `snippets`) or a "body"
+  (token F1). An entry with ``"scored_text": "title+body"`` has a gold copied from the
+  rendered page headline first, so the extractor's title, a newline and its body are scored.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from pathlib import Path
 
 from newscrawl.evaluation.snippets import Snippets
 
-NAMED_DATASETS = ("zh_cwce", "sites", "scrapinghub", "trafilatura_dev", "readability")
+NAMED_DATASETS = (
+    "zh_cwce",
+    "sites",
+    "scrapinghub",
+    "trafilatura_dev",
+    "readability",
+    "dragnet_dev",
+)
 """The datasets of `shared/datasets/`, callable by name."""
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +48,8 @@ class Page:
     url: str | None = None
     site: str | None = None
     """The site (folder name) for datasets split by site, else None."""
+    title_first: bool = False
+    """Whether the gold starts with the headline: the title is scored with the body."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +134,8 @@ def _scrapinghub_pages(root: Path) -> Iterator[Page]:
 
 
 def _gold_json_pages(root: Path) -> Iterator[Page]:
-    """trafilatura_dev's snippet gold and readability's body gold share this layout."""
+    """trafilatura_dev's snippet gold, readability's and dragnet_dev's body gold share this
+    layout."""
     gold = json.loads((root / "gold.json").read_text("utf-8"))
     for page_id in sorted(gold):
         entry = gold[page_id]
@@ -136,6 +148,7 @@ def _gold_json_pages(root: Path) -> Iterator[Page]:
                 else entry.get("body") or ""
             ),
             url=entry.get("url"),
+            title_first=entry.get("scored_text") == "title+body",
         )
 
 

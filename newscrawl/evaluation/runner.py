@@ -1,7 +1,10 @@
 """Run extractors over a dataset: predictions, confidence, per-page time, per-page scores.
 
 Each page is decoded once with `decode_html`; peers get that text, our own methods get the
-bytes because decoding is part of what they do. Only the extraction call is timed, after
+bytes because decoding is part of what they do. Where the gold starts with the headline
+(`Page.title_first`), the prediction scored is a title, a newline and the body: our methods'
+own title, and for peers the default method's title, so that every extractor is judged on
+its body. Only the extraction call is timed, after
 one untimed warm-up page (imports, lazy models such as jieba's dictionary, caches).
 """
 
@@ -25,6 +28,8 @@ class Extraction(NamedTuple):
 
     body: str
     confidence: float | None = None
+    title: str | None = None
+    """The extractor's title (ours only); peers are given the default method's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +48,7 @@ def method_extractor(method: Method) -> Extractor:
 
     def call(page: Page, _text: str) -> Extraction:
         article = extract(page.html, page.url, options=options)
-        return Extraction(article.body, article.confidence)
+        return Extraction(article.body, article.confidence, article.title)
 
     return Extractor(method, call)
 
@@ -85,18 +90,36 @@ class PageResult:
         }
 
 
-def run_extractor(extractor: Extractor, dataset: Dataset, texts: list[str]) -> list[PageResult]:
-    """Extract and score every page of `dataset`; `texts` are the pages decoded once."""
+def run_extractor(
+    extractor: Extractor,
+    dataset: Dataset,
+    texts: list[str],
+    titles: list[str] | None = None,
+) -> list[PageResult]:
+    """Extract and score every page of `dataset`; `texts` are the pages decoded once,
+    `titles` the default method's titles (`default_titles`) where the pages need them."""
     if dataset.pages:
         _call(extractor, dataset.pages[0], texts[0])  # warm-up, not timed
     results = []
-    for page, text in zip(dataset.pages, texts, strict=True):
+    for number, (page, text) in enumerate(zip(dataset.pages, texts, strict=True)):
         start = time.perf_counter()
         extraction, error = _call(extractor, page, text)
         seconds = time.perf_counter() - start
-        body, confidence = extraction
+        prediction = extraction.body
+        if page.title_first:
+            title = extraction.title
+            if title is None and titles is not None:
+                title = titles[number]
+            prediction = f"{title or ''}\n{prediction}"
         results.append(
-            PageResult(page, score_prediction(page, body), body, seconds, error, confidence)
+            PageResult(
+                page,
+                score_prediction(page, prediction),
+                prediction,
+                seconds,
+                error,
+                extraction.confidence,
+            )
         )
     return results
 
@@ -112,6 +135,15 @@ def _call(extractor: Extractor, page: Page, text: str) -> tuple[Extraction, str 
 def decode_pages(dataset: Dataset) -> list[str]:
     """Each page's text, decoded once and shared by every peer."""
     return [decode_html(page.html).text for page in dataset.pages]
+
+
+def default_titles(dataset: Dataset) -> list[str] | None:
+    """The default method's title of each page, for the peers on pages scored with their
+    title; None when no page of `dataset` is."""
+    if not any(page.title_first for page in dataset.pages):
+        return None
+    options = Options(with_metadata=False)
+    return [extract(page.html, page.url, options=options).title for page in dataset.pages]
 
 
 def summarize(results: list[PageResult]) -> dict[str, float]:
