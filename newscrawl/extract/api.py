@@ -81,6 +81,10 @@ def _paper(text: str, url: str | None, encoding: str | None, options: Options) -
     )
 
 
+SUBHEADING_TAGS = frozenset({"h2", "h3"})
+"""Headings that can hold the headline when no ``<h1>`` does (`title.choose_title`)."""
+
+
 def default_body(
     page: blocks.PageLines, page_head: head.PageHead, options: Options
 ) -> tuple[str, default.Selection, fallbacks.Body]:
@@ -88,7 +92,8 @@ def default_body(
     structured fallback): what `Article` and the confidence's calibration are made of."""
     hints = head_hints.head_hints(page_head)
     headings = [line.text for line in page.lines if line.tag == "h1"]
-    headline = title.choose_title(hints, headings)
+    subheadings = [line.text for line in page.lines if line.tag in SUBHEADING_TAGS]
+    headline = title.choose_title(hints, headings, subheadings)
     selection = default.select(page, headline, options, hints.description, hints.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
 

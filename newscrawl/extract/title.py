@@ -3,6 +3,9 @@
 ``<title>`` usually carries the site ("标题_新浪新闻", "Headline - Site"), ``og:title``
 usually does not, and the page's own ``<h1>`` is the headline as shown when the head
 agrees with it (a page's first ``<h1>`` is often its logo or section name, hence the check).
+Many blog themes set the post's headline in an ``<h2>`` or ``<h3>`` under a site name in
+``<h1>`` (or in no ``<h1>`` at all): such a heading is the headline when the head agrees
+with it and no ``<h1>`` does.
 """
 
 from __future__ import annotations
@@ -33,13 +36,15 @@ MIN_LEADING_CHARS = 7
 site's name leading a title written "站名 - 标题" ("新浪网", "CSDN博客")."""
 
 
-def choose_title(hints: HeadHints, headings: Sequence[str]) -> str:
-    """The headline: a heading the head's titles confirm, else og:title, else the longest
-    part of ``<title>`` split at its separators, else the first heading."""
+def choose_title(hints: HeadHints, headings: Sequence[str], subheadings: Sequence[str] = ()) -> str:
+    """The headline: a heading (``<h1>``, else one of the `subheadings`, ``<h2>`` and
+    ``<h3>``) the head's titles confirm, else og:title, else the longest part of ``<title>``
+    split at its separators, else the first heading."""
     head_titles = [title for title in (hints.og_title, hints.title) if title]
-    for heading in headings[:MAX_HEADINGS]:
-        if len(heading) > 1 and any(_agree(heading, title) for title in head_titles):
-            return heading
+    for candidates in (headings, subheadings):
+        for heading in candidates[:MAX_HEADINGS]:
+            if len(heading) > 1 and any(_agree(heading, title) for title in head_titles):
+                return heading
     if hints.og_title:
         return _without_site_suffix(hints.og_title)
     if hints.title:

@@ -1,0 +1,72 @@
+"""Hand-written blog pages, one per failure class seen on blogs and unseen sites: the
+default method keeps the post and leaves the rest. None copies a dataset page."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extract import Article, Options, extract
+
+DEFAULT = Options(method="default", with_metadata=False)
+
+POST = (
+    "Last spring our team moved the whole newsletter to a new platform, and the first month "
+    "was rough.",
+    "We lost a third of our open rate overnight, mostly because the new sender address "
+    "landed in spam folders.",
+)
+HEADLINE = "Moving the newsletter"
+SITE = "Jane Doe Writes About Email and Small Business"
+COMMENTS = "".join(
+    f"<li class='comment'><cite>Reader {number}</cite><p>Thanks for writing this up, we are "
+    f"planning the same move next month and had not thought about warming up the domain "
+    f"first. Did you keep the old list running in parallel? ({number})</p></li>"
+    for number in range(12)
+)
+
+
+def blog_page(post_classes: str, heading: str) -> str:
+    """A blog theme's page: the site's name in a header, the post's headline in `heading`
+    inside the post's container, which carries the platform's taxonomy classes, and a
+    comment thread longer than the post."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    return (
+        f"<html><head><title>{HEADLINE} &#8211; {SITE}</title></head><body>"
+        f"<div id='header'><p class='site-title'><a href='/'>{SITE}</a></p></div>"
+        f"<div id='content'><div id='post-42' class='{post_classes}'>"
+        f"<{heading} class='entry-title'>{HEADLINE}</{heading}>"
+        f"<div class='entry-content'>{paragraphs}</div></div>"
+        f"<div id='comments'><h3>12 Comments</h3><ol class='commentlist'>{COMMENTS}</ol></div>"
+        "</div></body></html>"
+    )
+
+
+def kept_post(article: Article) -> bool:
+    return all(text in article.body for text in POST)
+
+
+@pytest.mark.parametrize(
+    ("post_classes", "heading"),
+    [
+        ("hentry p1 post publish author-jane category-advertising tag-share", "h2"),
+        ("post entry-author-jane entry-category-social_media authored-by-jane-doe", "h3"),
+        ("post hentry author-admin sponsored-links", "h2"),
+    ],
+)
+def test_class_words_on_the_posts_own_container_do_not_condemn_it(
+    post_classes: str, heading: str
+) -> None:
+    """Blog platforms name the post's author, category and tags in its container's
+    classes; with its headline in an ``<h2>`` or ``<h3>`` the head confirms, the container
+    is the post's, whatever words those classes hold."""
+    article = extract(blog_page(post_classes, heading), options=DEFAULT)
+    assert article.title == HEADLINE
+    assert kept_post(article)
+    assert "Thanks for writing this up" not in article.body
+
+
+def test_a_subheading_the_head_does_not_confirm_is_not_the_title() -> None:
+    html = blog_page("post hentry author-jane", "h2").replace(
+        f">{HEADLINE}</h2>", ">Posted in the archive</h2>"
+    )
+    assert extract(html, options=DEFAULT).title != "Posted in the archive"
