@@ -70,3 +70,50 @@ def test_a_subheading_the_head_does_not_confirm_is_not_the_title() -> None:
         f">{HEADLINE}</h2>", ">Posted in the archive</h2>"
     )
     assert extract(html, options=DEFAULT).title != "Posted in the archive"
+
+
+LONG_POST = POST * 2
+
+
+def untitled_blog_page(post_classes: str, post_id: str = "entry-42") -> str:
+    """A blog page whose head names only the blog, so no heading is confirmed as the
+    headline: the post's container must hold its own against the comments."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in LONG_POST)
+    return (
+        f"<html><head><title>{SITE}</title></head><body>"
+        f"<div id='header'><p class='site-title'><a href='/'>{SITE}</a></p></div>"
+        f"<div id='{post_id}' class='{post_classes}'><h3>{HEADLINE}</h3>"
+        f"<div class='entry-body'>{paragraphs}</div></div>"
+        f"<div id='comments'><ol class='commentlist'>{COMMENTS}</ol></div></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "post_classes",
+    [
+        "entry-author-jane_doe entry-type-post entry",
+        "journal-entry-wrapper post-text authored-by-janedoe",
+        "hentry p1 post publish author-jane category-social-media",
+    ],
+)
+def test_a_post_container_outweighs_the_taxonomy_words_in_its_classes(post_classes: str) -> None:
+    article = extract(untitled_blog_page(post_classes), options=DEFAULT)
+    assert kept_post(article)
+    assert "Thanks for writing this up" not in article.body
+
+
+def test_a_box_whose_own_name_is_a_boilerplate_word_stays_boilerplate() -> None:
+    """``<div class="post" id="author">`` is an author box, however long its bio."""
+    bio = (
+        "Jane Doe is a marketer and writer who has run newsletters for small businesses for "
+        "ten years, and she teaches a course on email deliverability every spring. "
+    ) * 2
+    paragraphs = "".join(f"<p>{text}</p>" for text in LONG_POST * 2)
+    html = (
+        f"<html><head><title>{HEADLINE} | {SITE}</title></head><body><h1>{HEADLINE}</h1>"
+        f"<div class='entry-body'>{paragraphs}</div>"
+        f"<div class='post' id='author'><p>{bio}</p></div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_post(article)
+    assert "Jane Doe is a marketer" not in article.body

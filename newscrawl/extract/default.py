@@ -165,6 +165,11 @@ def boilerplate_elements(
     list (`COMMENT_WORD_RE`) that follows `MIN_POST_CHARS` of prose outside every named box
     is never a wrapper: comments follow the post they answer, and on a popular post they
     outrun it. Elements named so by accident (`_named_by_accident`) are not boilerplate.
+    Nor is one that another of its classes names a post or article (`_names_an_entry`) and
+    that holds a post's worth of prose (`MIN_POST_CHARS`): blog platforms put the post's
+    author, category and tags on its container (``entry-author-<name> entry``,
+    ``hentry author-<name> tag-share``), and the paragraphs it covers outweigh those words;
+    an author box named ``post-author`` holds a line or two.
     """
     first_line: dict[int, Line] = {}
     prose_before: dict[int, int] = {}
@@ -201,10 +206,17 @@ def boilerplate_elements(
     return {
         element
         for element in named
-        if prose[element] <= options.wrapper_share * total
-        or (
-            COMMENT_WORD_RE.fullmatch(first_line[element].noise or "") is not None
-            and prose_before[element] >= MIN_POST_CHARS
+        if (
+            prose[element] <= options.wrapper_share * total
+            or (
+                COMMENT_WORD_RE.fullmatch(first_line[element].noise or "") is not None
+                and prose_before[element] >= MIN_POST_CHARS
+            )
+        )
+        and not (
+            prose[element] >= MIN_POST_CHARS
+            and page.tags[element] not in NOISE_TAGS
+            and _names_an_entry(page.attributes.get(element, ""))
         )
     }
 
@@ -290,6 +302,30 @@ def _attribute_values(attributes: str) -> tuple[tuple[str, str], ...]:
         (match.group(1).lower(), (match.group(2) or match.group(3) or match.group(4) or "").lower())
         for match in _ATTRIBUTE_VALUE_RE.finditer(attributes)
     )
+
+
+ENTRY_WORDS = frozenset({"post", "entry", "hentry", "article", "story"})
+"""Parts of a class name that name its element as a post or an article."""
+_NAME_PART_RE = re.compile(r"[-_]+")
+
+
+@lru_cache(maxsize=ATTRIBUTE_CACHE_SIZE)
+def _names_an_entry(attributes: str) -> bool:
+    """Whether one of the element's classes, holding no boilerplate word itself, names it a
+    post or an article (`ENTRY_WORDS` as a part: ``hentry``, ``type-post``,
+    ``journal-entry-wrapper``), while its boilerplate words only qualify other classes
+    (``author-<name>``, ``entry-category-<slug>``): a class that is a boilerplate word
+    alone, or an id holding one, names the element itself (``<div class="post"
+    id="author">`` is an author box)."""
+    entry = False
+    for kind, value in _attribute_values(attributes):
+        for word in value[:MAX_CLASS_CHARS].split():
+            if NOISE_WORD_RE.search(word):
+                if kind == "id" or NOISE_WORD_RE.fullmatch(word):
+                    return False
+            elif kind == "class" and not ENTRY_WORDS.isdisjoint(_NAME_PART_RE.split(word)):
+                entry = True
+    return entry
 
 
 def _named_by_accident(attributes: str, first_text: str) -> bool:
