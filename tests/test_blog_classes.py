@@ -117,3 +117,66 @@ def test_a_box_whose_own_name_is_a_boilerplate_word_stays_boilerplate() -> None:
     article = extract(html, options=DEFAULT)
     assert kept_post(article)
     assert "Jane Doe is a marketer" not in article.body
+
+
+NEWS = (
+    "The council voted on Tuesday to keep the central library open on Sundays, after a "
+    "petition signed by four thousand residents.",
+    "The extra day will cost about two hundred thousand a year, which the council plans to "
+    "pay from the parking budget.",
+    "Library staff said Sunday opening would mostly help students and families who work "
+    "during the week.",
+)
+REPLIES = (
+    "Great news, my kids will be thrilled. We used to drive to the next town on Sundays.",
+    "Who decided to take this out of the parking budget? The car parks are a mess already.",
+    "About time. Students have been asking for this for years, and it costs very little.",
+    "I hope they keep the study rooms open too, that is what people actually need.",
+)
+
+
+def news_with_comments(stamp_first: bool) -> str:
+    """A news article, then readers' comments in boxes whose classes name nothing, each
+    stamped with the reader's name and the date before or after its text."""
+    stamps = [
+        f"<p>{name} | March {day}, 2012 at 9:{day}0 am</p>"
+        for name, day in zip(("Ann Lee", "Bob", "Carla M.", "Dev"), range(1, 5), strict=True)
+    ]
+    replies = "".join(
+        f"<div class='c-{number}'>{stamp}<p>{reply}</p></div>"
+        if stamp_first
+        else f"<div class='c-{number}'><p>{reply}</p>{stamp}</div>"
+        for number, (stamp, reply) in enumerate(zip(stamps, REPLIES, strict=True))
+    )
+    paragraphs = "".join(f"<p>{text}</p>" for text in NEWS)
+    return (
+        "<html><head><title>Library to open on Sundays | Town Times</title></head><body>"
+        f"<div class='main'><h1>Library to open on Sundays</h1>{paragraphs}"
+        f"<h3>Reactions</h3>{replies}</div></body></html>"
+    )
+
+
+@pytest.mark.parametrize("stamp_first", [True, False], ids=["stamp before", "stamp after"])
+def test_reader_comments_without_comment_words_are_left_out(stamp_first: bool) -> None:
+    article = extract(news_with_comments(stamp_first), options=DEFAULT)
+    assert all(text in article.body for text in NEWS)
+    assert not any(reply in article.body for reply in REPLIES)
+    rules = {line.rule for line in article.lines if any(r in line.text for r in REPLIES)}
+    assert rules == {"reader comments: a run of dated signatures after the article"}
+
+
+def test_dated_lines_inside_an_article_are_not_a_comment_thread() -> None:
+    """A timeline (dates with no prose between them) and embedded posts quoted in the
+    article (its prose goes on after them) stay in the body."""
+    timeline = "".join(f"<p>Branch {n} opened - May {n}, 199{n}</p>" for n in range(1, 6))
+    quotes = "".join(
+        f"<blockquote><p>{reply}</p><p>{name} (@{name.lower()}) June {day}, 2012</p></blockquote>"
+        for name, day, reply in zip(("Ann", "Bob", "Cy"), (1, 2, 3), REPLIES, strict=False)
+    )
+    after = "<p>" + " ".join(NEWS) + "</p>"
+    html = news_with_comments(True).replace(
+        "<h3>Reactions</h3>", f"<h3>Timeline</h3>{timeline}{quotes}{after}<h3>Reactions</h3>"
+    )
+    body = extract(html, options=DEFAULT).body
+    assert "Branch 5 opened - May 5, 1995" in body
+    assert all(reply in body for reply in REPLIES[:3])

@@ -186,3 +186,16 @@ def test_ampersands_that_start_no_reference_cost_no_python_call(
     text = "?a=1&b=2&#169;&copy;" * 10_000
     assert unescape(text) == "?a=1&b=2©©" * 10_000
     assert len(calls) == 10_000  # the numeric references only
+
+
+def test_a_page_of_dated_lines_in_many_forms_is_read_once() -> None:
+    """Short dated lines in a thousand forms, three of each (each form a possible run of
+    comment stamps), with prose between them: the search for a comment thread counts the
+    prose once, not once per form."""
+    lines = "".join(
+        f"<p>{'-' * (n % 30)}{'+' * (n // 30 % 40)} Ann | March 1, 2012</p>"
+        "<p>A reply, long enough to count.</p>"
+        for n in range(3600)
+    )
+    article = within_limit(extract, hostile_page(lines))
+    assert article.title == "Storm closes the harbour" and article.body

@@ -31,6 +31,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
+from newscrawl.extract import comment_thread
 from newscrawl.extract.blocks import (
     MAX_CLASS_CHARS,
     NOISE_TAGS,
@@ -721,6 +722,7 @@ def select(
         inside_element = [True] * len(inside_element)
         region = (0, len(lines) - 1)
     if region is not None and not short_page:
+        region = _without_comment_thread(lines, dropped, region)
         _drop_closing_lines(lines, dropped, inside_element, region)
     table = DecisionTable(
         len(lines),
@@ -811,6 +813,20 @@ MAX_CLOSING_HEADING_CHARS = 40
 """A heading that introduces what follows is short (40 and 80 chars tie on zh_cwce, sites,
 scrapinghub and readability within 0.0001; 40 is better on trafilatura_dev by 0.0004)."""
 CLOSING_HEADING = "heading with nothing of the article after it"
+
+
+def _without_comment_thread(
+    lines: Sequence[Line], dropped: list[str | None], region: tuple[int, int]
+) -> tuple[int, int]:
+    """`region` up to the reader comments that close it (`comment_thread`), their lines
+    dropped in `dropped` with that rule."""
+    start = comment_thread.thread_start(lines, region)
+    if start is None:
+        return region
+    for index in range(start, region[1] + 1):
+        if dropped[index] is None:
+            dropped[index] = comment_thread.COMMENT_THREAD
+    return region[0], start - 1
 
 
 def _drop_closing_lines(

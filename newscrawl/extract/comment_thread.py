@@ -1,0 +1,139 @@
+"""Reader comments that carry no comment class words, told by their repeated stamps.
+
+Many blogs and news sites print a reader's comment as its text and a short stamp with the
+reader's name and the date ("Posted by: Ann | Mar 26, 2007 2:00 PM", "12. Ann - August 8,
+2012"), in boxes whose class and id name nothing a boilerplate word catches. Such a thread
+follows the article inside the best region, and as prose it scores like the article.
+
+What sets it apart is its shape: three or more short dated lines of one form (the same
+words and marks once the name and date are reduced to placeholders), most pairs with prose
+between them, and nothing after the last one longer than a comment. The thread starts at
+the first such stamp; where the stamps close their comments (no comment follows the last
+one), it starts at the heading or dated line just before the first comment. A list of dated
+items (a filmography, references, a timeline) has no prose between its dates; embedded posts
+quoted inside an article have the article's prose after them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import pairwise
+
+from newscrawl.extract.blocks import Line
+
+COMMENT_THREAD = "reader comments: a run of dated signatures after the article"
+"""The drop rule of a thread's lines, as ``--explain`` shows it."""
+
+MIN_STAMPS = 3
+"""Fewer dated lines of one form are a byline and an update note, not a thread."""
+MAX_STAMP_CHARS = 100
+"""A stamp is a name, a date and a few words."""
+MIN_COMMENT_CHARS = 20
+"""A punctuated line this long between two stamps is a comment's text."""
+MAX_HEADING_CHARS = 30
+"""An unpunctuated line this short before the first comment heads the thread
+("Comments", "12 Responses")."""
+MIN_ARTICLE_CHARS = 200
+"""The thread is cut off only after this much of the article's prose."""
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
+_DATE_RE = re.compile(
+    rf"\b{_MONTH}\s{{1,3}}\d{{1,2}}(?:st|nd|rd|th)?,?\s{{1,3}}(?:19|20)\d\d\b"
+    rf"|\b\d{{1,2}}\.?\s{{1,3}}{_MONTH},?\s{{1,3}}(?:19|20)\d\d\b"
+    r"|\b(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}\b"
+    r"|\b\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)?\d\d\b"
+    r"|(?:19|20)\d\d年\d{1,2}月\d{1,2}日",
+    re.IGNORECASE,
+)
+"""A calendar date with its year, in the English, numeric and Chinese forms stamps use."""
+_DIGIT_RE = re.compile(r"\d")
+"""What every date holds: the cheap test before `_DATE_RE`."""
+_TIME_RE = re.compile(r"\b\d{1,2}:\d\d(?::\d\d)?(?:\s?[ap]\.?m\.?)?", re.IGNORECASE)
+_WORDS_RE = re.compile(r"(?:[^\W\d_]+\.?|\d+)(?:\s(?:[^\W\d_]+\.?|\d+))*")
+"""A run of words (a name with its initials: "Carla M."), each run one placeholder."""
+
+
+def thread_start(lines: Sequence[Line], region: tuple[int, int]) -> int | None:
+    """The index of the first line of a comment thread closing `region`, or None."""
+    first, last = region
+    for run in _stamp_runs(lines, first, last):
+        gaps = [_prose_chars(lines, above + 1, below) for above, below in pairwise(run)]
+        if _prose_chars(lines, run[-1] + 1, last + 1) > max(gaps):
+            continue  # the article goes on after these dated lines
+        start = run[0]
+        if last - run[-1] < min(below - above for above, below in pairwise(run)):
+            # no comment follows the last stamp: stamps close their comments
+            start = _thread_heading(lines, first, run[0], max(b - a for a, b in pairwise(run)))
+        if start > first and _prose_chars(lines, first, start) >= MIN_ARTICLE_CHARS:
+            return start
+        return None
+    return None
+
+
+def _stamp_runs(lines: Sequence[Line], first: int, last: int) -> list[list[int]]:
+    """Runs of `MIN_STAMPS` or more stamps of one form, most with a comment between two,
+    earliest first. Comments are looked for only on pages with that many stamps, and
+    counted once, so that many forms cost no more than one."""
+    by_form: dict[str, list[int]] = {}
+    for index in range(first, last + 1):
+        line = lines[index]
+        if 0 < line.chars <= MAX_STAMP_CHARS and not _is_link(line):
+            form = _form(line.text)
+            if form is not None:
+                by_form.setdefault(form, []).append(index)
+    candidates = [stamps for stamps in by_form.values() if len(stamps) >= MIN_STAMPS]
+    if not candidates:
+        return []
+    comments_before = [0]
+    for line in lines[first : last + 1]:
+        comments_before.append(comments_before[-1] + _is_comment_text(line))
+
+    def commented_gaps(stamps: list[int]) -> int:
+        return sum(
+            comments_before[below - first] > comments_before[above + 1 - first]
+            for above, below in pairwise(stamps)
+        )
+
+    runs = [stamps for stamps in candidates if 2 * commented_gaps(stamps) >= len(stamps) - 1]
+    return sorted(runs, key=lambda stamps: stamps[0])
+
+
+def _form(text: str) -> str | None:
+    """A dated line's words and marks with the date and time taken out and every run of
+    words reduced to ``w`` (None for a line without a date or without a word beside it)."""
+    if not _DIGIT_RE.search(text) or not _DATE_RE.search(text):
+        return None
+    undated = " ".join(_TIME_RE.sub(" ", _DATE_RE.sub(" ", text)).split())
+    form = _WORDS_RE.sub("w", undated)
+    return form if "w" in form else None
+
+
+def _thread_heading(lines: Sequence[Line], first: int, stamp: int, reach: int) -> int:
+    """Where the first comment starts when stamps close their comments: the nearest heading
+    or dated line above the first stamp, within a comment's reach; else the stamp."""
+    for index in range(stamp - 1, max(first, stamp - reach) - 1, -1):
+        line = lines[index]
+        dated = line.chars <= MAX_STAMP_CHARS and _DATE_RE.search(line.text) is not None
+        if dated or (line.chars <= MAX_HEADING_CHARS and not line.punctuation):
+            return index
+    return stamp
+
+
+def _is_comment_text(line: Line) -> bool:
+    """Prose that is no link and holds no date (a list's long dated items, such as
+    references, are no comments between stamps)."""
+    return (
+        bool(line.punctuation)
+        and line.chars >= MIN_COMMENT_CHARS
+        and not _is_link(line)
+        and _DATE_RE.search(line.text) is None
+    )
+
+
+def _prose_chars(lines: Sequence[Line], start: int, stop: int) -> int:
+    return sum(line.chars for line in lines[start:stop] if line.punctuation and not _is_link(line))
+
+
+def _is_link(line: Line) -> bool:
+    return 2 * line.link_chars >= line.chars
