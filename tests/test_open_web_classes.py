@@ -389,3 +389,57 @@ def test_a_clean_article_is_confident_and_a_body_far_from_its_headline_is_not() 
 def test_the_paper_method_gives_no_confidence() -> None:
     html = page(f"<h1>Cycle path to be extended</h1><div>{story(0, 1, 2)}</div>")
     assert extract(html, options=Options(method="paper")).confidence is None
+
+
+OTHER_STORY = (
+    "The regional orchestra announced on Monday that it will play five free concerts in the "
+    "old market hall this summer, each followed by a talk with the conductor.",
+    "Tickets are not needed, but the hall holds only four hundred people, and the orchestra "
+    "asked visitors to arrive early and to leave bicycles at the station.",
+    "The programme mixes well-known symphonies with new pieces by young composers from the "
+    "region, two of which were written for the hall's unusual echo.",
+)
+
+
+def test_a_body_with_a_rival_of_its_size_is_less_sure_than_a_clear_article() -> None:
+    """Two separate articles of one size on a page: whichever is kept, it may be the wrong
+    one, so the page is less sure than the same article standing alone."""
+    clear = extract(page(f"<h1>Cycle path to be extended</h1><div>{story(0, 1, 2)}</div>"))
+    rival = "".join(f"<p>{text}</p>" for text in OTHER_STORY)
+    torn = extract(
+        page(
+            f"<h1>Cycle path to be extended</h1><div>{story(0, 1, 2)}</div>"
+            f"<footer><section>{rival}</section></footer>"
+            f"<div class='box'><section>{rival}</section></div>"
+        ),
+        options=DEFAULT,
+    )
+    assert clear.confidence is not None and torn.confidence is not None
+    assert kept_story(torn, 0, 1, 2) or all(text in torn.body for text in OTHER_STORY)
+    assert torn.confidence < clear.confidence
+    assert any("body-like text" in reason for reason in torn.confidence_reasons)
+
+
+def test_a_body_from_the_description_fallback_is_not_confident() -> None:
+    description = " ".join(STORY)
+    html = (
+        "<html><head><title>Cycle path to be extended</title>"
+        f'<meta name="description" content="{description}"></head><body>'
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        "<h1>Cycle path to be extended</h1><div id='app'>Loading…</div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.fallback == "meta description"
+    assert article.confidence is not None and article.confidence < 0.8
+    assert any("meta description" in reason for reason in article.confidence_reasons)
+
+
+def test_a_long_clear_article_is_confident() -> None:
+    paragraphs = story(0, 1, 2) * 3
+    article = extract(
+        page(f"<h1>Cycle path to be extended</h1><article>{paragraphs}</article>"),
+        options=DEFAULT,
+    )
+    assert kept_story(article, 0, 1, 2)
+    assert article.confidence is not None and article.confidence >= 0.8
+    assert article.confidence_reasons == ()

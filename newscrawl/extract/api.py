@@ -122,7 +122,7 @@ def _default(
 ) -> Article:
     """Block lines with features (`page`), the best body region, structured fallbacks."""
     headline, selection, body = default_body(page, page_head, options)
-    sure = confidence.confidence(selection.evidence, len(body.text))
+    sure = confidence.confidence(selection.evidence, len(body.text), body.fallback)
     return Article(
         title=headline,
         body=body.text,

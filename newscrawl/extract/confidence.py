@@ -1,12 +1,32 @@
 """How sure the default method is that the body it kept is the page's article.
 
-A logistic model over what the selection already knows (`default.Evidence`): the share of
-the page's body-like text the body holds (a body that leaves most of it out picked one block
-among several), the body's length, whether the page's headline is among its lines, and
-whether the body starts far from it. The value estimates the chance that the body scores a
-page F1 of 0.8 or more; the weights were fitted on the five dev sets by
-``bench/calibrate_confidence.py``, which also shows that weights fitted on four of them rank
-the fifth's pages as well (BENCHMARKS.md, "Confidence").
+A logistic model of "the body scores a page F1 of 0.8 or more" over what the selection
+already knows (`default.Evidence`) and over where the body came from. Each input is a sign
+that holds on any site, not a trait of one dev set:
+
+- the share of the page's body-like score the body holds: a body that leaves most of it
+  out was one block among several (two competing articles, or a page of teasers);
+- the log of the body's length: a scrap of text is more often the wrong block;
+- whether the headline is among the page's lines, and whether the body starts more than
+  `FAR_FROM_HEADLINE` text lines from it: an article follows its headline;
+- whether the body is a structured fallback (JSON-LD ``articleBody``, a script template,
+  the description meta): the lines gave no body, so the page's layout was not understood;
+- the body's link density: text that is mostly links is a menu or a list of teasers;
+- the share of the body's characters in lines with sentence punctuation: articles are
+  prose, lists and navigation are not;
+- the body's share of the page's whole text: a body that is a sliver of a long page was
+  picked among much other text;
+- the log of the number of containers its paragraphs sit in, and of the number of elements
+  the article was taken to be: paragraphs spread over many containers, or an article
+  pieced together from many, leave room for the wrong choice;
+- the share of the description's pieces the body quotes: the description states what the
+  article says, so a body that shares nothing with it may be another text;
+- the share of the body's span of lines that was kept: a region cut through by dropped
+  links and boilerplate is less likely to be one article.
+
+The weights were fitted on the six dev sets by ``bench/calibrate_confidence.py``, which
+chooses the inputs and the regularisation by leaving one dataset out (fit on five, score
+the sixth) and reports those figures (BENCHMARKS.md, "Confidence").
 """
 
 from __future__ import annotations
@@ -20,15 +40,54 @@ FAR_FROM_HEADLINE = 20
 """A body starting more than this many text lines from the headline is far from it (most
 wrong-region pages of the dev sets start 21 to 236 lines away; right ones within a few)."""
 
-WEIGHTS = (-1.437, 2.915, 0.035, 0.989, -2.176)
+FEATURES = (
+    "share",
+    "log length",
+    "headline",
+    "far from headline",
+    "fallback",
+    "link density",
+    "prose share",
+    "page text share",
+    "log containers",
+    "log elements",
+    "description quoted",
+    "span kept",
+)
+"""The names of `features`' values, in order."""
+
+WEIGHTS = (
+    -6.613,
+    0.359,
+    0.319,
+    0.574,
+    -1.117,
+    -2.113,
+    -0.893,
+    1.783,
+    1.437,
+    -0.574,
+    -0.675,
+    1.071,
+    3.855,
+)
 """The model's intercept and the weights of `features`, in order (fitted, see above). The
-intercept holds the cut offset the calibration chose (+0.15 on the fitted -1.587): the
-largest under which pages at confidence 0.8 or more still average a page F1 of 0.952."""
+intercept holds the cut offset the calibration chose: the largest shift under which pages
+at confidence 0.8 or more average a page F1 of 0.95 and on no dev set more than 1% of the
+pages are under F1 0.2 and at 0.8 or more."""
 
 LOW_SHARE = 0.6
 """Below this share of the page's body-like text, the share is named as a reason."""
 SHORT_BODY_CHARS = 300
 """A body shorter than this is named as a reason."""
+HIGH_LINK_DENSITY = 0.3
+"""A body with more of its text in links is named as link-heavy."""
+LOW_PROSE_SHARE = 0.5
+"""A body with less of its text in punctuated lines is named as not prose."""
+MANY_CONTAINERS = 8
+"""Paragraphs in more containers than this are named as spread out."""
+LOW_SPAN_KEPT = 0.7
+"""A body whose span of lines kept less of its text than this is named as cut through."""
 
 
 class Confidence(NamedTuple):
@@ -38,30 +97,50 @@ class Confidence(NamedTuple):
     """What lowered `value`, in a few words each."""
 
 
-def features(evidence: Evidence, body_chars: int) -> tuple[float, float, float, float]:
-    """The model's inputs: the body's share of the page's body-like score, the log of its
-    length, the headline found, and the body starting far from it."""
+def features(evidence: Evidence, body_chars: int, fallback: str | None = None) -> list[float]:
+    """The model's inputs (`FEATURES`) for a body of `body_chars` characters kept on
+    `evidence`; `fallback` names the structured source the body came from, if any."""
     share = evidence.body_score / evidence.page_score if evidence.page_score else 0.0
     far = evidence.headline and abs(evidence.headline_gap) > FAR_FROM_HEADLINE
-    return share, math.log1p(body_chars), float(evidence.headline), float(far)
+    kept = evidence.body_chars
+    return [
+        share,
+        math.log1p(body_chars),
+        float(evidence.headline),
+        float(far),
+        float(fallback is not None),
+        evidence.link_chars / kept if kept else 0.0,
+        evidence.prose_chars / kept if kept else 0.0,
+        kept / evidence.page_chars if evidence.page_chars else 0.0,
+        math.log1p(evidence.containers),
+        math.log(max(evidence.elements, 1)),
+        evidence.described,
+        kept / evidence.region_chars if evidence.region_chars else 0.0,
+    ]
 
 
-def confidence(evidence: Evidence, body_chars: int) -> Confidence:
-    """The confidence of a body of `body_chars` characters kept on `evidence`; 0 for no
-    body."""
+def confidence(evidence: Evidence, body_chars: int, fallback: str | None = None) -> Confidence:
+    """The confidence of a body of `body_chars` characters kept on `evidence` (or taken
+    from the structured `fallback`); 0 for no body."""
     if not body_chars:
         return Confidence(0.0, ("no body",))
-    inputs = features(evidence, body_chars)
+    inputs = features(evidence, body_chars, fallback)
     intercept, *weights = WEIGHTS
     score = intercept + sum(weight * value for weight, value in zip(weights, inputs, strict=True))
     return Confidence(
-        round(1.0 / (1.0 + math.exp(-score)), 3), _reasons(evidence, inputs[0], body_chars)
+        round(1.0 / (1.0 + math.exp(-score)), 3),
+        _reasons(evidence, inputs, body_chars, fallback),
     )
 
 
-def _reasons(evidence: Evidence, share: float, body_chars: int) -> tuple[str, ...]:
+def _reasons(
+    evidence: Evidence, inputs: list[float], body_chars: int, fallback: str | None
+) -> tuple[str, ...]:
+    share, _, _, _, _, links, prose, _, _, _, _, span = inputs
     reasons = []
-    if share < LOW_SHARE:
+    if fallback is not None:
+        reasons.append(f"body from the {fallback}, not the page's lines")
+    elif share < LOW_SHARE:
         reasons.append(f"the body holds {share:.0%} of the page's body-like text")
     if not evidence.headline:
         reasons.append("no headline among the page's lines")
@@ -71,4 +150,13 @@ def _reasons(evidence: Evidence, share: float, body_chars: int) -> tuple[str, ..
         reasons.append(f"short body ({body_chars} chars)")
     if evidence.short_page:
         reasons.append("short page: its whole text kept")
+    if fallback is None and evidence.body_chars:
+        if links > HIGH_LINK_DENSITY:
+            reasons.append(f"links make up {links:.0%} of the body")
+        if prose < LOW_PROSE_SHARE:
+            reasons.append(f"only {prose:.0%} of the body is punctuated prose")
+        if span < LOW_SPAN_KEPT:
+            reasons.append(f"{1 - span:.0%} of the body's span of lines was dropped")
+    if evidence.containers > MANY_CONTAINERS:
+        reasons.append(f"paragraphs spread over {evidence.containers} containers")
     return tuple(reasons)

@@ -150,6 +150,26 @@ class Evidence(NamedTuple):
     headline or when the body starts right after it; negative when it starts before)."""
     short_page: bool
     """Whether the short-page rule kept the page's whole text."""
+    body_chars: int = 0
+    """Characters of the kept lines."""
+    link_chars: int = 0
+    """Of those, the characters inside links."""
+    prose_chars: int = 0
+    """Characters of the kept lines that carry sentence punctuation."""
+    region_chars: int = 0
+    """Characters of every line from the first to the last kept one (the lines dropped
+    inside the body's region included)."""
+    page_chars: int = 0
+    """Characters of every line of the page."""
+    containers: int = 0
+    """Distinct parent elements of the page's paragraph lines (`Options.paragraph_score`):
+    the containers that competed for the article."""
+    elements: int = 0
+    """How many elements the article's were taken to be (its container and the sibling
+    sections, lead paragraphs and lists that joined it)."""
+    described: float = 0.0
+    """The share of the description's four-character pieces (whitespace removed) found in
+    the kept lines (0 without a description)."""
 
 
 def boilerplate_elements(
@@ -737,18 +757,34 @@ def select(
         kept_lines,
         table,
         reason,
-        _evidence(kept_lines, scores, dropped, headline, short_page),
+        _evidence(
+            page,
+            kept_lines,
+            scores,
+            dropped,
+            headline,
+            short_page,
+            len(chosen),
+            description,
+            options,
+        ),
     )
 
 
 def _evidence(
+    page: PageLines,
     kept: Sequence[LineDecision],
     scores: Sequence[int],
     dropped: Sequence[str | None],
     headline: int | None,
     short_page: bool,
+    elements: int,
+    description: str,
+    options: Options,
 ) -> Evidence:
-    """The `Evidence` of a decision: `kept` lines, every line's score and drop rule."""
+    """The `Evidence` of a decision: `kept` lines, every line's score and drop rule, the
+    number of the article's elements, and the page's description."""
+    lines = page.lines
     page_score = sum(
         score for score, rule in zip(scores, dropped, strict=True) if score > 0 and rule is None
     )
@@ -756,7 +792,56 @@ def _evidence(
     gap = 0
     if headline is not None and kept:
         gap = kept[0].number - 2 - headline
-    return Evidence(body_score, page_score, headline is not None, gap, short_page)
+    kept_lines = [lines[decision.number - 1] for decision in kept]
+    region_chars = 0
+    if kept:
+        region_chars = sum(line.chars for line in lines[kept[0].number - 1 : kept[-1].number])
+    parents = page.parents
+    paragraph = options.paragraph_score
+    containers = {
+        parents.get(line.element, 0)
+        for line, score in zip(lines, scores, strict=True)
+        if score > paragraph
+    }
+    return Evidence(
+        body_score,
+        page_score,
+        headline is not None,
+        gap,
+        short_page,
+        sum(line.chars for line in kept_lines),
+        sum(line.link_chars for line in kept_lines),
+        sum(line.chars for line in kept_lines if line.punctuation),
+        region_chars,
+        sum(line.chars for line in lines),
+        len(containers),
+        elements,
+        _described_share(description, kept),
+    )
+
+
+DESCRIPTION_PIECE = 4
+"""The length of the pieces of the description looked for in the body: long enough not to
+match by chance in a body of any script, short enough for a paraphrase to share some."""
+MAX_DESCRIPTION_PIECES = 40
+
+
+def _described_share(description: str, kept: Sequence[LineDecision]) -> float:
+    """The share of the description's first `MAX_DESCRIPTION_PIECES` pieces that the kept
+    lines' text holds. The pieces are its words cut into `DESCRIPTION_PIECE` characters (a
+    Chinese description is one long word; a shorter word or tail is left out). Case is
+    kept: a description copies the article's words as written, and lowercasing the body
+    would cost more than the rest of the evidence."""
+    step = DESCRIPTION_PIECE
+    pieces = [
+        word[start : start + step]
+        for word in description.split()
+        for start in range(0, len(word) - step + 1, step)
+    ][:MAX_DESCRIPTION_PIECES]
+    if not pieces or not kept:
+        return 0.0
+    text = "\n".join([line.text for line in kept])
+    return sum(piece in text for piece in pieces) / len(pieces)
 
 
 LineScores = tuple[list[str | None], list[int]]
