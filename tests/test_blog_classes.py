@@ -180,3 +180,28 @@ def test_dated_lines_inside_an_article_are_not_a_comment_thread() -> None:
     body = extract(html, options=DEFAULT).body
     assert "Branch 5 opened - May 5, 1995" in body
     assert all(reply in body for reply in REPLIES[:3])
+
+
+@pytest.mark.parametrize(
+    ("head_title", "logo", "post_heading"),
+    [
+        ("Jane Doe Writes About Email &#8211; Moving the newsletter", "h1", "h3"),
+        ("Jane Doe Writes About Email &rsaquo; Moving the newsletter", "h1", "h2"),
+        ("Moving the newsletter &laquo; Jane Doe Writes About Email", "h1", "h2"),
+    ],
+)
+def test_the_blogs_name_in_the_logo_heading_is_not_the_title(
+    head_title: str, logo: str, post_heading: str
+) -> None:
+    """ "Site - Post" in the head, the site's name in the logo's ``<h1>`` and the post's
+    headline in a lower heading: the headline is the post's."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in LONG_POST)
+    html = (
+        f"<html><head><title>{head_title}</title></head><body>"
+        f"<{logo}><a href='/'>Jane Doe Writes About Email</a></{logo}>"
+        f"<div class='post'><{post_heading}>Moving the newsletter</{post_heading}>"
+        f"{paragraphs}</div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.title == "Moving the newsletter"
+    assert kept_post(article)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from newscrawl.extract.head_hints import HeadHints
 
 _SITE_SEPARATOR_RE = re.compile(
-    r"\s+[-|–—·:：]\s+|\s*(?:--|[_|｜–]|(?<!—)—(?!—))\s*|\s+-|-\s+"
+    r"\s+[-|–—·:：»«›‹]\s+|\s*(?:--|[_|｜–]|(?<!—)—(?!—))\s*|\s+-|-\s+"
     r"|(?<=[^\x00-\x7f])-(?=[^\x00-\x7f])"
 )
 """Where a site name is joined to a headline: spaced dashes, bars and colons, ``--``, ``_``,
@@ -39,17 +39,42 @@ site's name leading a title written "站名 - 标题" ("新浪网", "CSDN博客"
 def choose_title(hints: HeadHints, headings: Sequence[str], subheadings: Sequence[str] = ()) -> str:
     """The headline: a heading (``<h1>``, else one of the `subheadings`, ``<h2>`` and
     ``<h3>``) the head's titles confirm, else og:title, else the longest part of ``<title>``
-    split at its separators, else the first heading."""
+    split at its separators, else the first heading. A confirmed ``<h1>`` that is one part
+    of a title whose other part a subheading is ("Site - Post" with the site's name as the
+    logo's ``<h1>`` and the post's headline in an ``<h3>``) is the site's name: the
+    subheading is the headline."""
     head_titles = [title for title in (hints.og_title, hints.title) if title]
-    for candidates in (headings, subheadings):
-        for heading in candidates[:MAX_HEADINGS]:
-            if len(heading) > 1 and any(_agree(heading, title) for title in head_titles):
-                return heading
+
+    def confirmed(candidates: Sequence[str]) -> list[str]:
+        return [
+            heading
+            for heading in candidates[:MAX_HEADINGS]
+            if len(heading) > 1 and any(_agree(heading, title) for title in head_titles)
+        ]
+
+    confirmed_headings = confirmed(headings)
+    confirmed_subheadings = confirmed(subheadings)
+    if confirmed_headings:
+        heading = confirmed_headings[0]
+        for subheading in confirmed_subheadings:
+            if any(_two_parts_of(heading, subheading, title) for title in head_titles):
+                return subheading
+        return heading
+    if confirmed_subheadings:
+        return confirmed_subheadings[0]
     if hints.og_title:
         return _without_site_suffix(hints.og_title)
     if hints.title:
         return max(_SITE_SEPARATOR_RE.split(hints.title), key=len).strip() or hints.title
     return headings[0] if headings else ""
+
+
+def _two_parts_of(first: str, second: str, title: str) -> bool:
+    """Whether `first` and `second` are two different parts of `title` split at its
+    separators."""
+    parts = {_plain(part) for part in _SITE_SEPARATOR_RE.split(title)}
+    first, second = _plain(first), _plain(second)
+    return first != second and first in parts and second in parts
 
 
 def _without_site_suffix(title: str) -> str:
