@@ -84,16 +84,19 @@ Table = Mapping[Any, Mapping[str, float]]
 # --- LODO selection: pure functions on tables of scores ------------------------------------
 
 
-def mean_others(scores: Mapping[str, float], held_out: str) -> float:
-    """The mean score over every dataset but `held_out`."""
+def mean_others(scores: Mapping[str, float], held_out: str | None) -> float:
+    """The mean score over every dataset but `held_out` (None: over all of them)."""
     return statistics.mean(score for name, score in scores.items() if name != held_out)
 
 
-def choose_on_others(table: Table, held_out: str, default_value: Any) -> Any:
+def choose_on_others(
+    table: Table, held_out: str | None, default_value: Any, margin: float = 0.0
+) -> Any:
     """The candidate with the best mean over the datasets other than `held_out`; a tie with
-    the default goes to the default, other ties to the first candidate."""
+    the default goes to the default, other ties to the first candidate. With a `margin`,
+    another candidate must beat the default's mean by more than it."""
     best_value = default_value
-    best = mean_others(table[default_value], held_out)
+    best = mean_others(table[default_value], held_out) + margin
     for value, scores in table.items():
         score = mean_others(scores, held_out)
         if score > best + EPSILON:
@@ -475,19 +478,26 @@ class Runner:
             self.cache_path.write_text(json.dumps(self.cache), "utf-8")
 
 
-_TEXT_ID_RE = re.compile(rb'<text id="(https?://[^"]+)"')
+_URL_IN_PAGE_RE = re.compile(
+    rb"""<text id="(https?://[^"]+)"|(?:canonical|og:url)["'][^>]{0,200}?"""
+    rb"""(?:href|content)\s*=\s*["'](https?://[^"']+)"""
+)
+"""Where a page without a URL names its own: zh_cwce's ``<text id=...>`` header, a canonical
+link or an ``og:url`` meta."""
+_NUMBERED_ID_RE = re.compile(r"-\d+$")
 
 
 def page_site(page: Page) -> str:
-    """The page's site: the sites set's own, else the URL's host (zh_cwce's pages name their
-    URL in a ``<text id=...>`` header), else the page itself."""
+    """The page's site: the sites set's own, else the host of its URL or of the URL the
+    page names (`_URL_IN_PAGE_RE`), else its id without a trailing number (readability's
+    test pages are named after their site: ``nytimes-3``)."""
     if page.site:
         return page.site
     url = page.url
-    if not url and (match := _TEXT_ID_RE.search(page.html[:500])):
-        url = match.group(1).decode("ascii", "replace")
+    if not url and (match := _URL_IN_PAGE_RE.search(page.html[:100_000])):
+        url = (match.group(1) or match.group(2)).decode("ascii", "replace")
     host = urlsplit(url).hostname if url else None
-    return host.removeprefix("www.") if host else f"page {page.id}"
+    return host.removeprefix("www.") if host else "id " + _NUMBERED_ID_RE.sub("", page.id)
 
 
 # --- the analyses ---------------------------------------------------------------------------
@@ -503,6 +513,7 @@ def parameter_report(runner: Runner, name: str) -> dict[str, Any]:
         chosen = choose_on_others(table, held_out, default_value)
         folds[held_out] = {
             "chosen": chosen,
+            "chosen_with_margin": choose_on_others(table, held_out, default_value, GAIN_FLOOR),
             "held_out": table[chosen][held_out],
             "at_default": table[default_value][held_out],
             "at_neutral": table[grid.neutral][held_out],
@@ -516,6 +527,7 @@ def parameter_report(runner: Runner, name: str) -> dict[str, Any]:
         "values": list(values),
         "scores": [table[value] for value in values],
         "folds": folds,
+        "chosen_in_sample": choose_on_others(table, None, default_value),
         "verdict": "candidate to remove" if candidate_to_remove(gains) else "keep",
     }
 
@@ -565,27 +577,43 @@ def rule_report(runner: Runner, rule: Rule) -> dict[str, Any]:
     }
 
 
+def changed(parameters: Mapping[str, Mapping[str, Any]], choice: Callable[..., Any]) -> Config:
+    """The configuration setting each parameter to `choice(report)`, where not its default."""
+    chosen = {name: choice(report) for name, report in parameters.items()}
+    return Config(
+        tuple(
+            sorted(
+                (name, value)
+                for name, value in chosen.items()
+                if value != parameters[name]["default"]
+            )
+        )
+    )
+
+
 def whole_method(runner: Runner, parameters: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """Every parameter chosen on the other datasets at once, scored on the held-out one."""
+    """Every parameter chosen on the other datasets at once, scored on the held-out one;
+    also with a margin (a value must beat the default's mean on the others by `GAIN_FLOOR`),
+    and every parameter at its best on all datasets at once (in-sample, coordinate-wise)."""
     in_sample = runner.scores(Config())
-    held_out_scores, choices = {}, {}
-    for held_out in runner.datasets:
-        chosen = {
-            name: report["folds"][held_out]["chosen"]
-            for name, report in parameters.items()
-            if report["folds"][held_out]["chosen"] != report["default"]
-        }
-        config = Config(tuple(sorted(chosen.items())))
-        held_out_scores[held_out] = runner.scores(config, [held_out])[held_out]
-        choices[held_out] = chosen
-    return {
-        "in_sample": in_sample,
-        "in_sample_mean": statistics.mean(in_sample.values()),
-        "lodo": held_out_scores,
-        "lodo_mean": lodo_mean(held_out_scores),
-        "difference": lodo_mean(held_out_scores) - statistics.mean(in_sample.values()),
-        "changed_parameters": choices,
-    }
+    in_sample_mean = statistics.mean(in_sample.values())
+    result: dict[str, Any] = {"in_sample": in_sample, "in_sample_mean": in_sample_mean}
+    for label, field in (("lodo", "chosen"), ("lodo_margin", "chosen_with_margin")):
+        scores, choices = {}, {}
+        for held_out in runner.datasets:
+            config = changed(parameters, lambda report, d=held_out, f=field: report["folds"][d][f])
+            scores[held_out] = runner.scores(config, [held_out])[held_out]
+            choices[held_out] = dict(config.overrides)
+        result[label] = scores
+        result[f"{label}_mean"] = lodo_mean(scores)
+        result[f"{label}_difference"] = lodo_mean(scores) - in_sample_mean
+        result[f"{label}_changed"] = choices
+    config = changed(parameters, lambda report: report["chosen_in_sample"])
+    coordinate = runner.scores(config)
+    result["coordinate_in_sample"] = coordinate
+    result["coordinate_in_sample_mean"] = statistics.mean(coordinate.values())
+    result["coordinate_in_sample_changed"] = dict(config.overrides)
+    return result
 
 
 # --- the tables -----------------------------------------------------------------------------
@@ -641,17 +669,23 @@ def parameter_table(parameters: Mapping[str, Mapping[str, Any]], names: Sequence
 
 
 def whole_table(whole: Mapping[str, Any]) -> str:
-    rows = [["dataset", "in-sample (defaults)", "LODO (chosen on the others)", "difference"]]
-    rows.append(["---"] * 4)
+    head = ["dataset", "in-sample (defaults)", "LODO (chosen on the others)", "difference"]
+    head += [f"LODO, margin {GAIN_FLOOR}", "difference", "coordinate-wise in-sample"]
+    rows = [head, ["---"] * len(head)]
     for name, score in whole["in_sample"].items():
-        lodo = whole["lodo"][name]
-        rows.append([name, f"{score:.4f}", f"{lodo:.4f}", f"{lodo - score:+.4f}"])
+        lodo, margin = whole["lodo"][name], whole["lodo_margin"][name]
+        coordinate = whole["coordinate_in_sample"][name]
+        row = [name, f"{score:.4f}", f"{lodo:.4f}", f"{lodo - score:+.4f}", f"{margin:.4f}"]
+        rows.append([*row, f"{margin - score:+.4f}", f"{coordinate:.4f}"])
     rows.append(
         [
             "**mean**",
             f"{whole['in_sample_mean']:.4f}",
             f"{whole['lodo_mean']:.4f}",
-            f"{whole['difference']:+.4f}",
+            f"{whole['lodo_difference']:+.4f}",
+            f"{whole['lodo_margin_mean']:.4f}",
+            f"{whole['lodo_margin_difference']:+.4f}",
+            f"{whole['coordinate_in_sample_mean']:.4f}",
         ]
     )
     return _markdown(rows)

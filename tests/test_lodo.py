@@ -46,6 +46,14 @@ def test_a_tie_goes_to_the_default(lodo: ModuleType) -> None:
     assert lodo.choose_on_others(table, "b", 1) == 2
 
 
+def test_a_margin_keeps_the_default_against_small_gains(lodo: ModuleType) -> None:
+    # Without a, 2 beats the default 1 by 0.10 on the others' mean (0.85 vs 0.75).
+    assert lodo.choose_on_others(TABLE, "a", 1, margin=0.05) == 2
+    assert lodo.choose_on_others(TABLE, "a", 1, margin=0.15) == 1
+    # In-sample (no dataset left out): 1 -> 0.7667, 2 -> 0.80.
+    assert lodo.choose_on_others(TABLE, None, 1) == 2
+
+
 def test_held_out_gain_is_against_the_neutral_value(lodo: ModuleType) -> None:
     assert lodo.held_out_gain(TABLE, "a", 2, 0) == pytest.approx(0.20)
     assert lodo.held_out_gain(TABLE, "b", 1, 0) == pytest.approx(0.0)
