@@ -337,14 +337,17 @@ def _names_an_entry(attributes: str) -> bool:
     ``journal-entry-wrapper``), while its boilerplate words only qualify other classes
     (``author-<name>``, ``entry-category-<slug>``): a class that is a boilerplate word
     alone, or an id holding one, names the element itself (``<div class="post"
-    id="author">`` is an author box)."""
+    id="author">`` is an author box). In a BEM name only the part after ``__`` names the
+    element: ``article__content-header`` is a part of an article, not one."""
     entry = False
     for kind, value in _attribute_values(attributes):
         for word in value[:MAX_CLASS_CHARS].split():
             if NOISE_WORD_RE.search(word):
                 if kind == "id" or NOISE_WORD_RE.fullmatch(word):
                     return False
-            elif kind == "class" and not ENTRY_WORDS.isdisjoint(_NAME_PART_RE.split(word)):
+            elif kind == "class" and not ENTRY_WORDS.isdisjoint(
+                _NAME_PART_RE.split(word.rsplit("__", 1)[-1])
+            ):
                 entry = True
     return entry
 
