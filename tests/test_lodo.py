@@ -64,16 +64,26 @@ def test_held_out_gain_is_against_the_neutral_value(lodo: ModuleType) -> None:
     assert lodo.lodo_mean(held_out) == pytest.approx(0.70)
 
 
-def test_a_rule_is_kept_where_it_helps_the_others(lodo: ModuleType) -> None:
-    on = {"a": 0.90, "b": 0.80, "c": 0.70}
-    off = {"a": 0.85, "b": 0.85, "c": 0.65}
-    # Without a: on 0.75 vs off 0.75, a tie: dropped, gain 0. Without b: on 0.80 vs off
-    # 0.75, kept, b loses 0.05. Without c: on 0.85 vs off 0.85, a tie: dropped.
+def test_a_rule_is_kept_unless_it_hurts_the_others(lodo: ModuleType) -> None:
+    on = {"a": 0.9, "b": 0.6, "c": 0.8}
+    off = {"a": 0.8, "b": 0.8, "c": 0.8}
+    # Without a: on 0.70 vs off 0.80, lowered: dropped, gain 0. Without b: on 0.85 vs off
+    # 0.80, kept, b loses 0.2. Without c: on 0.75 vs off 0.80, dropped, gain 0.
     assert [lodo.keep_on_others(on, off, name) for name in "abc"] == [False, True, False]
     gains = {name: lodo.rule_gain(on, off, name) for name in "abc"}
-    assert gains == pytest.approx({"a": 0.0, "b": -0.05, "c": 0.0})
+    assert gains == pytest.approx({"a": 0.0, "b": -0.2, "c": 0.0})
     assert lodo.candidate_to_remove(gains)
-    assert not lodo.candidate_to_remove({"a": 0.0, "b": 0.002})
+
+
+def test_a_rule_that_moves_only_its_own_dataset_is_credited_there(lodo: ModuleType) -> None:
+    """A tie on the others keeps the rule, as a tie keeps a parameter's default."""
+    on = {"a": 0.9, "b": 0.8, "c": 0.8}
+    off = {"a": 0.8, "b": 0.8, "c": 0.8}
+    assert all(lodo.keep_on_others(on, off, name) for name in "abc")
+    gains = {name: lodo.rule_gain(on, off, name) for name in "abc"}
+    assert gains == pytest.approx({"a": 0.1, "b": 0.0, "c": 0.0})
+    assert not lodo.candidate_to_remove(gains)
+    assert lodo.candidate_to_remove({"a": 0.0, "b": 0.0009})
 
 
 def test_every_grid_holds_its_default_and_names_a_parameter(lodo: ModuleType) -> None:
