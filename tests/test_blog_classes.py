@@ -205,3 +205,34 @@ def test_the_blogs_name_in_the_logo_heading_is_not_the_title(
     article = extract(html, options=DEFAULT)
     assert article.title == "Moving the newsletter"
     assert kept_post(article)
+
+
+ABOUT_ME = (
+    "I am a street-style photographer based in Oslo. I shoot what people wear on their way "
+    "to work, and I post a new photo almost every day. Write to me if you want to be "
+    "featured here, or if you want to use one of my photos for your own magazine."
+)
+
+
+FOUR_COMMENTS = "".join(
+    f"<li class='comment'><p>Love this look, the boots are perfect with velvet! ({number})</p></li>"
+    for number in range(4)
+)
+
+
+@pytest.mark.parametrize("box", ["widget Profile", "profile-card author-bio"])
+def test_a_photo_posts_caption_beats_the_about_me_box(box: str) -> None:
+    """A tiny post (a photo and its caption) with its readers' comments, beside a longer
+    about-me box: the box names itself a profile, the caption is the post."""
+    caption = "Velvet jacket, silk shirt and old boots: the best outfit I saw this week."
+    html = (
+        "<html><head><title>Velvet and shine | Oslo Street Style</title></head><body>"
+        "<div id='header'><a href='/'>Oslo Street Style</a></div>"
+        "<div class='post'><h2><a href='/2012/velvet'>Velvet and shine</a></h2>"
+        f"<p>Posted July 8th, 2012</p><p><img src='a.jpg'></p><p>{caption}</p></div>"
+        f"<div id='comments'><h4>4 comments:</h4><ol>{FOUR_COMMENTS}</ol></div>"
+        f"<div class='{box}'><h3>About me</h3><p>{ABOUT_ME}</p></div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert caption in article.body
+    assert "street-style photographer" not in article.body

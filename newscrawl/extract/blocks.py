@@ -203,7 +203,7 @@ NOISE_WORDS = (
     "advert", "author", "banner", "breadcrumb", "carousel", "comment", "consent", "cookie",
     "copyright", "crumbs", "disqus", "footer", "gallery", "login", "modal", "newsletter",
     "popup", "recommend", "related", "reply", "share", "sharing", "sidebar", "slideshow",
-    "social", "sponsor", "subscribe",
+    "social", "sponsor", "subscribe", "profile",
 )  # fmt: skip
 STANDALONE_NOISE_WORDS = (
     "ads", "ad", "foot", "gg", "hot", "menu", "navbar", "nav", "rank", "toolbar",
@@ -214,8 +214,11 @@ only standing alone, with no ASCII letter next to them (GNE's lesson: ``ad`` ins
 ``padding``). ``tag`` is left out because WordPress puts ``tag-<name>`` on the article
 element itself (measured on scrapinghub). ``author`` names the author's box with a bio
 after the article (trafilatura_dev, four sites, 0.9331 -> 0.9333; scrapinghub three pages,
-0.9661 -> 0.9672); a byline box near the headline loses nothing the gold keeps. At one
-place of a value the words are tried in this order (the first that matches names it)."""
+0.9661 -> 0.9672); a byline box near the headline loses nothing the gold keeps.
+``profile`` names a blog's about-me box (Blogger's ``widget Profile``, profile cards), which
+outscores a short post. ``widget`` is left out: it names sidebar boxes, but also tweets and
+charts embedded in an article's text (BENCHMARKS.md, "Blogs and unseen sites"). At one place
+of a value the words are tried in this order (the first that matches names it)."""
 
 NOISE_ATTRIBUTES = ("class", "id")
 """The attributes whose values are searched for a boilerplate word (style, href and src
