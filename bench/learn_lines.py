@@ -577,7 +577,9 @@ def learned_page(page: Page, model: Any, with_rules: bool) -> str:
     p = model.predict_proba(x)[:, 1]
     scores = ((p - THRESHOLD) * np.maximum([line.chars for line in lines.lines], 1)).tolist()
     region = default.best_region(scores) or (0, -1)
-    return "\n".join(lines.lines[i].text for i in range(region[0], region[1] + 1) if p[i] >= 0.5)
+    return "\n".join(
+        lines.lines[i].text for i in range(region[0], region[1] + 1) if p[i] >= THRESHOLD
+    )
 
 
 def costs(pages: Sequence[PageData], models: dict[Any, Any], sample: int) -> dict[str, float]:
