@@ -236,3 +236,34 @@ def test_a_photo_posts_caption_beats_the_about_me_box(box: str) -> None:
     article = extract(html, options=DEFAULT)
     assert caption in article.body
     assert "street-style photographer" not in article.body
+
+
+@pytest.mark.parametrize("holder", ["noscript", "template"])
+def test_an_article_shipped_in_noscript_or_template_is_read(holder: str) -> None:
+    """Pages that render their article with a script ship it in ``<noscript>`` (for
+    readers without scripts) or ``<template>``: it is the page's prose, not furniture."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in NEWS)
+    html = (
+        "<html><head><title>Library to open on Sundays | Town Times</title></head><body>"
+        "<h1>Library to open on Sundays</h1><div id='app'>Loading...</div>"
+        f"<{holder}>{paragraphs}</{holder}>"
+        "<div id='footer'><p>Town Times is published by Town Media Ltd. All articles are "
+        "written by our own reporters and checked by an editor before publication.</p></div>"
+        "</body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert all(text in article.body for text in NEWS)
+    assert "Town Media" not in article.body
+
+
+def test_a_noscript_notice_beside_the_article_stays_out() -> None:
+    paragraphs = "".join(f"<p>{text}</p>" for text in NEWS)
+    notice = "Please enable JavaScript in your browser to see the comments and the videos."
+    html = (
+        "<html><head><title>Library to open on Sundays | Town Times</title></head><body>"
+        f"<h1>Library to open on Sundays</h1>{paragraphs}<noscript><p>{notice}</p></noscript>"
+        "</body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert all(text in article.body for text in NEWS)
+    assert notice not in article.body

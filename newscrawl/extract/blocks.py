@@ -11,11 +11,11 @@ about as much as this whole pass).
   against the body (scrapinghub: a standings table 0.19 -> 0.96 F1; zh_cwce +0.002).
   A single ``<br>`` is a soft break: the line goes on, so hard-wrapped text stays one
   line, and the output keeps the break; ``<br><br>`` ends the line.
-* Text inside ``<script>``, ``<style>``, ``<noscript>``, ``<template>``, form controls,
-  embedded documents, ruby annotations (``<rt>``, ``<rp>``: the reading printed over a
-  Japanese or Chinese word, which would split the sentence it annotates) and hidden
-  elements (``display:none``, ``visibility:hidden``, the ``hidden`` attribute) is dropped;
-  so are soft hyphens and zero-width spaces (`INVISIBLE_CHARACTERS`).
+* Text inside ``<script>``, ``<style>``, form controls, embedded documents, ruby
+  annotations (``<rt>``, ``<rp>``: the reading printed over a Japanese or Chinese word,
+  which would split the sentence it annotates) and hidden elements (``display:none``,
+  ``visibility:hidden``, the ``hidden`` attribute) is dropped; so are soft hyphens and
+  zero-width spaces (`INVISIBLE_CHARACTERS`).
 * Each line records how much of its text is link text, its sentence punctuation, its
   innermost block tag, its element (ancestors in `PageLines.parents`) and the boilerplate
   word (comment, footer, 评论 ...) of the nearest element whose tag, class or id names one.
@@ -93,11 +93,13 @@ BLOCK_TAGS = frozenset(
         "main",
         "menu",
         "nav",
+        "noscript",
         "ol",
         "p",
         "section",
         "summary",
         "table",
+        "template",
         "tbody",
         "tfoot",
         "thead",
@@ -148,8 +150,6 @@ RAW_TEXT_TAGS = frozenset(
 
 SKIPPED_TAGS = frozenset(
     {
-        "noscript",
-        "template",
         "textarea",
         "select",
         "button",
@@ -162,8 +162,8 @@ SKIPPED_TAGS = frozenset(
         "rp",
     }
 )
-"""Elements whose content is skipped: fallbacks, controls, embedded documents, ``<title>``
-(read separately). Unclosed, they count as empty."""
+"""Elements whose content is skipped: controls, embedded documents, ``<title>`` (read
+separately). Unclosed, they count as empty."""
 
 INLINE_TAGS = frozenset(
     {
@@ -196,8 +196,12 @@ INLINE_TAGS = frozenset(
 """Common inline elements, listed only so their (lower-case) names are found in one
 lookup; any other unknown name is inline too."""
 
-NOISE_TAGS = frozenset({"nav", "footer", "aside"})
-"""Elements that by their tag alone hold navigation or page furniture, not the article."""
+NOISE_TAGS = frozenset({"nav", "footer", "aside", "noscript", "template"})
+"""Elements that by their tag alone hold navigation or page furniture, not the article.
+``<noscript>`` and ``<template>`` hold what a script shows instead ("please enable
+JavaScript", a tracking pixel) or renders; some pages ship their whole article there. Their
+text is scanned as a named box: selection drops it unless it holds most of the page's prose
+(`default.boilerplate_elements`), as for any named box."""
 
 NOISE_WORDS = (
     "advert", "author", "banner", "breadcrumb", "carousel", "comment", "consent", "cookie",
