@@ -325,7 +325,11 @@ def _first_found(
 
 def _label_cells(page: PageText) -> list[str]:
     """Each label standing alone on a line joined to the next line ("发文机关：吉林省人民政府"),
-    so that the labelled-line patterns read table cells as they read one-line bylines."""
+    so that the labelled-line patterns read table cells as they read one-line bylines.
+    A label line ends in its colon (lines have no trailing whitespace, and the longest
+    ones, cut at `lines.MAX_LINE_CHARS`, are no label): most pages have none."""
+    if ":\n" not in page.joined and "：\n" not in page.joined:
+        return []
     cells = _LABEL_CELL_RE.finditer(_lines_text(page))
     return [match.group("label") + match.group("value") for match in cells]
 
