@@ -194,14 +194,15 @@ def boilerplate_elements(
         return named
     prose: Counter[int] = Counter()
     total = 0
+    boxes: dict[int, list[int]] = {}  # noise element -> its named ancestors (and itself)
     for line in page.lines:
         if line.punctuation and not _is_link_line(line, options):
             total += line.chars
-            element = line.noise_element
-            while element:
-                if element in named:
-                    prose[element] += line.chars
-                element = page.parents.get(element, 0)
+            box = boxes.get(line.noise_element)
+            if box is None:
+                box = boxes[line.noise_element] = _named_ancestors(page, line.noise_element, named)
+            for element in box:
+                prose[element] += line.chars
     return {
         element
         for element in named
@@ -211,6 +212,17 @@ def boilerplate_elements(
             and prose_before[element] >= MIN_POST_CHARS
         )
     }
+
+
+def _named_ancestors(page: PageLines, element: int, named: set[int]) -> list[int]:
+    """`element` and its ancestors that are `named`, walked up once per noise element:
+    a box's lines share it."""
+    found = []
+    while element:
+        if element in named:
+            found.append(element)
+        element = page.parents.get(element, 0)
+    return found
 
 
 _MAIN_CONTENT_RE = re.compile(
@@ -225,12 +237,15 @@ def landmarks(page: PageLines) -> set[int]:
     ``<main>``, a ``role="main"`` or ``itemprop="articleBody"`` element, an ``<article>``
     outside every named box (comments and teaser cards are ``<article>``s too, inside
     their list's box)."""
-    marks = {
-        element
-        for element, attributes in page.attributes.items()
-        if ("role" in attributes or "itemprop" in attributes or "ROLE" in attributes)
-        and _MAIN_CONTENT_RE.search(attributes)
-    }
+    marks: set[int] = set()
+    joined = "\n".join(page.attributes.values())  # one test for the page, most have none
+    if "role" in joined or "itemprop" in joined or "ROLE" in joined:
+        marks = {
+            element
+            for element, attributes in page.attributes.items()
+            if ("role" in attributes or "itemprop" in attributes or "ROLE" in attributes)
+            and _MAIN_CONTENT_RE.search(attributes)
+        }
     tags = page.tags
     if "main" in tags or "article" in tags:
         in_named_box: dict[int, bool] = {}
@@ -728,7 +743,7 @@ def select(
     table = DecisionTable(
         len(lines),
         _Decider(lines, dropped, scores, inside_element, region, plain_title, kept_rule),
-        range(region[0], region[1] + 1) if region else (),
+        _may_keep(lines, dropped, inside_element, region),
     )
     kept_lines = table.kept
     reason = None
@@ -740,6 +755,23 @@ def select(
         reason,
         _evidence(kept_lines, scores, dropped, headline, short_page),
     )
+
+
+def _may_keep(
+    lines: Sequence[Line],
+    dropped: Sequence[str | None],
+    inside_element: Sequence[bool],
+    region: tuple[int, int] | None,
+) -> list[int]:
+    """The indices of the lines `_decide` may keep: in the `region`, dropped by no rule,
+    inside the article's elements (the headline among them)."""
+    if region is None:
+        return []
+    return [
+        index
+        for index in range(region[0], region[1] + 1)
+        if dropped[index] is None and inside_element[lines[index].element]
+    ]
 
 
 def _evidence(
