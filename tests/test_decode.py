@@ -8,11 +8,13 @@ from __future__ import annotations
 import codecs
 import gzip
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from newscrawl.extract import decode_html, extract
+from newscrawl.extract.decode import _own_replacements
 
 TITLE = "国务院总理朱镕基会见张喆"
 """镕 and 喆 are GBK characters outside GB2312: a GB2312 codec cannot decode them."""
@@ -283,3 +285,23 @@ def test_zh_cwce_pages_decode_cleanly(shared_dir: Path) -> None:
     assert paths, "no zh_cwce pages found"
     counts = {path.name: decode_html(path.read_bytes()).text.count("\ufffd") for path in paths}
     assert {name: n for name, n in counts.items() if n > FFFD_IN_SOURCE_LIMIT} == {}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_own_replacements_counted_as_bytes_match_a_decoding(seed: int) -> None:
+    """In UTF-8 the page's own U+FFFD are counted as bytes (`decode._own_replacements`):
+    as many as a decoding that drops the invalid sequences keeps, whatever bytes surround
+    them (truncated sequences, stray continuation and lead bytes)."""
+    rng = random.Random(seed)
+    pieces = [
+        b"\xef\xbf\xbd",
+        b"\xef\xbf",
+        b"\xe0",
+        b"\xbf",
+        b"\xbd",
+        b"\xf0\x9f",
+        b"a",
+        "中".encode(),
+    ]
+    data = b"".join(rng.choice(pieces) for _ in range(200))
+    assert _own_replacements(data, "utf-8") == data.decode("utf-8", "ignore").count("\ufffd")

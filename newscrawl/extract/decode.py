@@ -23,6 +23,7 @@ Decoding never raises.
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -64,13 +65,16 @@ def decode_html(data: bytes, http_charset: str | None = None) -> Decoded:
     bom_encoding, bom = read_bom(data)
     if bom_encoding and bom:
         return Decoded(to_unicode(data[len(bom) :], bom_encoding), bom_encoding, "bom")
+    tried: dict[str, tuple[str, float]] = {}
     for encoding, source in _declarations(data, http_charset):
         if source == "meta" and encoding in GB_FAMILY and (utf8 := _non_ascii_utf8(data)):
             return Decoded(utf8, "utf-8", "sniff")
-        text, share = _decode(data, encoding)
+        if encoding not in tried:
+            tried[encoding] = _decode(data, encoding)
+        text, share = tried[encoding]
         if share <= MAX_ERROR_SHARE:
             return Decoded(text, encoding, source)
-    return _sniff(data)
+    return _sniff(data, tried)
 
 
 def _declarations(data: bytes, http_charset: str | None) -> Iterator[tuple[str, str]]:
@@ -111,11 +115,13 @@ def _non_ascii_utf8(data: bytes) -> str | None:
         return None
 
 
-def _sniff(data: bytes) -> Decoded:
-    """Undeclared or wrongly declared bytes: the first candidate that fits, else the best."""
+def _sniff(data: bytes, decoded: dict[str, tuple[str, float]]) -> Decoded:
+    """Undeclared or wrongly declared bytes: the first candidate that fits, else the best.
+    `decoded` holds the `_decode` of the declarations tried already (a page declared UTF-8
+    that is not is not decoded twice)."""
     tried: list[tuple[float, str, str]] = []
     for encoding in SNIFF_ORDER:
-        text, share = _decode(data, encoding)
+        text, share = decoded[encoding] if encoding in decoded else _decode(data, encoding)
         if share <= MAX_ERROR_SHARE:
             return Decoded(text, encoding, "sniff")
         tried.append((share, text, encoding))
@@ -140,8 +146,21 @@ def _decode(data: bytes, encoding: str) -> tuple[str, float]:
     replacements = text.count("\ufffd")
     if replacements <= MAX_ERROR_SHARE * non_ascii:
         return text, replacements / non_ascii  # accepted even if all were errors
-    added = replacements - data.decode(encoding, "ignore").count("\ufffd")
+    added = replacements - _own_replacements(data, encoding)
     return text, added / non_ascii
+
+
+UTF8_REPLACEMENT = "\ufffd".encode()
+
+
+def _own_replacements(data: bytes, encoding: str) -> int:
+    """How many U+FFFD the page itself holds, read as `encoding`: its decoding without the
+    invalid sequences holds only those. In UTF-8, counted as bytes without decoding: an
+    invalid sequence never takes in the lead byte of the character's encoding (no
+    continuation byte), so every occurrence decodes to one."""
+    if codecs.lookup(encoding).name == "utf-8":
+        return data.count(UTF8_REPLACEMENT)
+    return data.decode(encoding, "ignore").count("\ufffd")
 
 
 def looks_binary(data: bytes) -> bool:
