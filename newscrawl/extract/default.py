@@ -178,7 +178,7 @@ def boilerplate_elements(
             if line.noise_element not in first_line:
                 first_line[line.noise_element] = line
                 prose_before[line.noise_element] = unboxed_prose
-        elif line.punctuation and not _is_link_line(line, options):
+        elif line.punctuation and not (line.link_chars and _is_link_line(line, options)):
             unboxed_prose += line.chars
     holders = _article_holders(page, marks, headline)
     named = {
@@ -192,17 +192,15 @@ def boilerplate_elements(
     }
     if not named:
         return named
-    prose: Counter[int] = Counter()
-    total = 0
-    boxes: dict[int, list[int]] = {}  # noise element -> its named ancestors (and itself)
+    boxed: Counter[int] = Counter()  # noise element -> the prose of its lines
     for line in page.lines:
-        if line.punctuation and not _is_link_line(line, options):
-            total += line.chars
-            box = boxes.get(line.noise_element)
-            if box is None:
-                box = boxes[line.noise_element] = _named_ancestors(page, line.noise_element, named)
-            for element in box:
-                prose[element] += line.chars
+        if line.punctuation and not (line.link_chars and _is_link_line(line, options)):
+            boxed[line.noise_element] += line.chars
+    total = sum(boxed.values())
+    prose: Counter[int] = Counter()
+    for box, chars in boxed.items():
+        for element in _named_ancestors(page, box, named):
+            prose[element] += chars
     return {
         element
         for element in named
@@ -215,8 +213,8 @@ def boilerplate_elements(
 
 
 def _named_ancestors(page: PageLines, element: int, named: set[int]) -> list[int]:
-    """`element` and its ancestors that are `named`, walked up once per noise element:
-    a box's lines share it."""
+    """`element` and its ancestors that are `named` (walked up once per noise element: a
+    box's lines are summed first)."""
     found = []
     while element:
         if element in named:
@@ -621,25 +619,33 @@ def first_post(
     voted containers sit at the depth of the winner `best` (so none inside another), each
     holding at least `Options.post_share` of the winner's score, the page lists posts (a
     blog's front page), and the first one, not the longest, is its article."""
-    depth = _depth(best, parents)
+    known = {0: 0}
+    depth = _depth(best, parents, known)
     peers = [
         element
         for element in votes
         if element
         and mass[element] >= options.post_share * mass[best]
-        and _depth(element, parents) == depth
+        and _depth(element, parents, known) == depth
     ]
     if len(peers) < options.min_posts:
         return best
     return min(peers)
 
 
-def _depth(element: int, parents: dict[int, int]) -> int:
-    """How many ancestors `element` has (its level in the page's element tree)."""
-    depth = 0
-    while element:
+def _depth(element: int, parents: dict[int, int], known: dict[int, int]) -> int:
+    """How many ancestors `element` has (its level in the page's element tree). `known`
+    holds the depths found so far (the page's own: ``{0: 0}`` at first), and gets those
+    on the way up, so that the containers of one page, deep in a broken page's unclosed
+    elements, share their walk up."""
+    path = []
+    while element not in known:
+        path.append(element)
         element = parents.get(element, 0)
+    depth = known[element]
+    for element in reversed(path):
         depth += 1
+        known[element] = depth
     return depth
 
 
@@ -930,21 +936,31 @@ class _Decider:
     def __call__(self, index: int) -> LineDecision:
         line = self.lines[index]
         first, last = self.region or (-1, -1)
-        return LineDecision(
-            index + 1,
-            line.text,
-            _features(line, self.scores[index]),
-            1 if first <= index <= last else None,
-            *_decide(
-                index,
-                line,
-                self.dropped[index],
-                self.inside_element[line.element],
-                self.region,
-                self.plain_title,
-                self.kept_rule,
+        kept, rule = _decide(
+            index,
+            line,
+            self.dropped[index],
+            self.inside_element[line.element],
+            self.region,
+            self.plain_title,
+            self.kept_rule,
+        )
+        return _new_decision(
+            LineDecision,
+            (
+                index + 1,
+                line.text,
+                _features(line, self.scores[index]),
+                1 if first <= index <= last else None,
+                kept,
+                rule,
             ),
         )
+
+
+_new_decision = tuple.__new__
+"""How `_Decider` makes a `LineDecision`: the tuple's constructor, without the Python call
+of the NamedTuple's own (built for every kept line, and every line of an explained page)."""
 
 
 def _ingredient_lines(
