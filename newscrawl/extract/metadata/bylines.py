@@ -184,7 +184,8 @@ def byline_elements(page: PageLines) -> set[int]:
     hits = list(_byline_word_starts("\n".join(texts)))
     if not hits:  # most pages
         return set()
-    starts = list(accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
+    lengths = accumulate(map(len, texts[:-1]), initial=0)
+    starts = [length + index for index, length in enumerate(lengths)]  # and the separators
     worded = {bisect_right(starts, at) - 1 for at in hits}
     return {elements[i] for i in worded if _names_a_byline(texts[i])}
 
