@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from newscrawl.extract import decode_html, extract
-from newscrawl.extract.decode import _own_replacements
+from newscrawl.extract.decode import SNIFF_ORDER, _decode, _own_replacements
 
 TITLE = "国务院总理朱镕基会见张喆"
 """镕 and 喆 are GBK characters outside GB2312: a GB2312 codec cannot decode them."""
@@ -305,3 +305,18 @@ def test_own_replacements_counted_as_bytes_match_a_decoding(seed: int) -> None:
     ]
     data = b"".join(rng.choice(pieces) for _ in range(200))
     assert _own_replacements(data, "utf-8") == data.decode("utf-8", "ignore").count("\ufffd")
+
+
+@pytest.mark.parametrize("declared", ["", '<meta charset="utf-8">'])
+def test_gbk_bytes_sniffed_past_utf8_without_decoding_it(declared: str) -> None:
+    """A GBK page, undeclared or declared UTF-8, is read as GB18030 whether or not its
+    UTF-8 decoding is made (`decode._decode_if_it_may_fit` skips it), and junk that fits
+    no candidate is still decoded by the one with the fewest errors."""
+    page = (f"<html><head>{declared}</head><body><p>" + TITLE * 40 + "</p></body></html>").encode(
+        "gb18030"
+    )
+    decoded = decode_html(page)
+    assert (decoded.encoding, TITLE in decoded.text) == ("gb18030", True)
+    junk = bytes(range(128, 256)) * 8
+    shares = [(_decode(junk, name)[1], name) for name in SNIFF_ORDER]
+    assert decode_html(junk).encoding == min(shares)[1]
