@@ -8,11 +8,13 @@ from __future__ import annotations
 import codecs
 import gzip
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from newscrawl.extract import decode_html, extract
+from newscrawl.extract.decode import SNIFF_ORDER, _decode, _own_replacements
 
 TITLE = "国务院总理朱镕基会见张喆"
 """镕 and 喆 are GBK characters outside GB2312: a GB2312 codec cannot decode them."""
@@ -283,3 +285,38 @@ def test_zh_cwce_pages_decode_cleanly(shared_dir: Path) -> None:
     assert paths, "no zh_cwce pages found"
     counts = {path.name: decode_html(path.read_bytes()).text.count("\ufffd") for path in paths}
     assert {name: n for name, n in counts.items() if n > FFFD_IN_SOURCE_LIMIT} == {}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_own_replacements_counted_as_bytes_match_a_decoding(seed: int) -> None:
+    """In UTF-8 the page's own U+FFFD are counted as bytes (`decode._own_replacements`):
+    as many as a decoding that drops the invalid sequences keeps, whatever bytes surround
+    them (truncated sequences, stray continuation and lead bytes)."""
+    rng = random.Random(seed)
+    pieces = [
+        b"\xef\xbf\xbd",
+        b"\xef\xbf",
+        b"\xe0",
+        b"\xbf",
+        b"\xbd",
+        b"\xf0\x9f",
+        b"a",
+        "中".encode(),
+    ]
+    data = b"".join(rng.choice(pieces) for _ in range(200))
+    assert _own_replacements(data, "utf-8") == data.decode("utf-8", "ignore").count("\ufffd")
+
+
+@pytest.mark.parametrize("declared", ["", '<meta charset="utf-8">'])
+def test_gbk_bytes_sniffed_past_utf8_without_decoding_it(declared: str) -> None:
+    """A GBK page, undeclared or declared UTF-8, is read as GB18030 whether or not its
+    UTF-8 decoding is made (`decode._decode_if_it_may_fit` skips it), and junk that fits
+    no candidate is still decoded by the one with the fewest errors."""
+    page = (f"<html><head>{declared}</head><body><p>" + TITLE * 40 + "</p></body></html>").encode(
+        "gb18030"
+    )
+    decoded = decode_html(page)
+    assert (decoded.encoding, TITLE in decoded.text) == ("gb18030", True)
+    junk = bytes(range(128, 256)) * 8
+    shares = [(_decode(junk, name)[1], name) for name in SNIFF_ORDER]
+    assert decode_html(junk).encoding == min(shares)[1]

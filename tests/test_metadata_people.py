@@ -3,7 +3,10 @@ a byline that only names the outlet, ids in meta tags are not names."""
 
 from __future__ import annotations
 
-from newscrawl.extract.metadata import extract_metadata
+import random
+
+from newscrawl.extract.metadata import extract_metadata, people
+from newscrawl.extract.metadata.lines import PageText
 
 BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 12 + "</p>"
 
@@ -193,3 +196,19 @@ def test_a_topic_leading_the_headline_is_no_writer() -> None:
 def test_blog_author_card() -> None:
     card = "<div class='card'><p>太小心</p><hr>[作者简介] (个人情况保密)</div>"
     assert extract_metadata(page(after=card)).author == "太小心"
+
+
+def test_trailing_names_searched_by_line_find_what_a_search_of_the_page_finds() -> None:
+    """`people._trailing_names` searches only the lines ending in a closing bracket: the
+    same last name as the pattern run over the whole page text."""
+    rng = random.Random(7)
+    pieces = [*"。！”\n（(）)张三李四 、x", "报道"]
+    for _ in range(5000):
+        joined = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+        names = [
+            match.group("name")
+            for match in people._TRAILING_NAMES_RE.finditer(joined)
+            if match.group("name") not in people.NOT_NAMES
+        ]
+        page = PageText(tuple(joined.split("\n")), joined, ())
+        assert people._trailing_names(page) == (names[-1] if names else None), repr(joined)

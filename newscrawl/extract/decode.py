@@ -23,6 +23,7 @@ Decoding never raises.
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -64,13 +65,15 @@ def decode_html(data: bytes, http_charset: str | None = None) -> Decoded:
     bom_encoding, bom = read_bom(data)
     if bom_encoding and bom:
         return Decoded(to_unicode(data[len(bom) :], bom_encoding), bom_encoding, "bom")
+    tried: dict[str, tuple[str, float] | None] = {}
     for encoding, source in _declarations(data, http_charset):
         if source == "meta" and encoding in GB_FAMILY and (utf8 := _non_ascii_utf8(data)):
             return Decoded(utf8, "utf-8", "sniff")
-        text, share = _decode(data, encoding)
-        if share <= MAX_ERROR_SHARE:
-            return Decoded(text, encoding, source)
-    return _sniff(data)
+        if encoding not in tried:
+            tried[encoding] = _decode_if_it_may_fit(data, encoding)
+        if (decoded := tried[encoding]) is not None and decoded[1] <= MAX_ERROR_SHARE:
+            return Decoded(decoded[0], encoding, source)
+    return _sniff(data, tried)
 
 
 def _declarations(data: bytes, http_charset: str | None) -> Iterator[tuple[str, str]]:
@@ -111,16 +114,49 @@ def _non_ascii_utf8(data: bytes) -> str | None:
         return None
 
 
-def _sniff(data: bytes) -> Decoded:
-    """Undeclared or wrongly declared bytes: the first candidate that fits, else the best."""
-    tried: list[tuple[float, str, str]] = []
+def _sniff(data: bytes, tried: dict[str, tuple[str, float] | None]) -> Decoded:
+    """Undeclared or wrongly declared bytes: the first candidate that fits, else the best.
+    `tried` holds the declarations tried already (`_decode_if_it_may_fit`: a page declared
+    UTF-8 that is not is not decoded twice), and gets the candidates."""
     for encoding in SNIFF_ORDER:
-        text, share = _decode(data, encoding)
-        if share <= MAX_ERROR_SHARE:
-            return Decoded(text, encoding, "sniff")
-        tried.append((share, text, encoding))
-    _, text, encoding = min(tried, key=lambda candidate: candidate[0])
+        if encoding not in tried:
+            tried[encoding] = _decode_if_it_may_fit(data, encoding)
+        if (decoded := tried[encoding]) is not None and decoded[1] <= MAX_ERROR_SHARE:
+            return Decoded(decoded[0], encoding, "sniff")
+    candidates = []
+    for encoding in SNIFF_ORDER:  # none fits: the fewest errors, all of them decoded now
+        text, share = tried[encoding] or _decode(data, encoding)
+        candidates.append((share, text, encoding))
+    _, text, encoding = min(candidates, key=lambda candidate: candidate[0])
     return Decoded(text, encoding, "sniff")
+
+
+SURE_MISFIT_SHARE = 8
+"""`_decode_if_it_may_fit` reads this share (1/8) of the bytes first: GBK read as UTF-8
+has an error every character or two, some fifty times the bytes' `MAX_ERROR_SHARE`."""
+
+
+def _decode_if_it_may_fit(data: bytes, encoding: str) -> tuple[str, float] | None:
+    """`_decode`, or None for UTF-8 when its first bytes alone hold more invalid sequences
+    than `MAX_ERROR_SHARE` allows for all of them: a GBK page's UTF-8 decoding with
+    replacement characters (slower than its GB18030 decoding) is then never made, unless
+    no candidate fits and the errors are compared. The first bytes' decoding counts at most
+    one error (at the cut) that the whole's does not."""
+    try:
+        return data.decode(encoding), 0.0
+    except UnicodeDecodeError:
+        pass
+    if codecs.lookup(encoding).name == "utf-8":
+        head = data[: len(data) // SURE_MISFIT_SHARE]
+        replaced = head.decode(encoding, "replace").count("\ufffd")
+        if replaced - head.count(UTF8_REPLACEMENT) - 1 > MAX_ERROR_SHARE * _non_ascii_bytes(data):
+            return None
+    return _replaced(data, encoding)
+
+
+def _non_ascii_bytes(data: bytes) -> int:
+    """How many bytes of `data` are not ASCII (at least 1: a share's divisor)."""
+    return max(1, len(data) - len(data.translate(None, _ASCII_BYTES)))
 
 
 def _decode(data: bytes, encoding: str) -> tuple[str, float]:
@@ -134,14 +170,31 @@ def _decode(data: bytes, encoding: str) -> tuple[str, float]:
     try:
         return data.decode(encoding), 0.0
     except UnicodeDecodeError:
-        pass
+        return _replaced(data, encoding)
+
+
+def _replaced(data: bytes, encoding: str) -> tuple[str, float]:
+    """`_decode` of bytes that are not all valid in `encoding`."""
     text = to_unicode(data, encoding)
-    non_ascii = max(1, len(data) - len(data.translate(None, _ASCII_BYTES)))
+    non_ascii = _non_ascii_bytes(data)
     replacements = text.count("\ufffd")
     if replacements <= MAX_ERROR_SHARE * non_ascii:
         return text, replacements / non_ascii  # accepted even if all were errors
-    added = replacements - data.decode(encoding, "ignore").count("\ufffd")
+    added = replacements - _own_replacements(data, encoding)
     return text, added / non_ascii
+
+
+UTF8_REPLACEMENT = "\ufffd".encode()
+
+
+def _own_replacements(data: bytes, encoding: str) -> int:
+    """How many U+FFFD the page itself holds, read as `encoding`: its decoding without the
+    invalid sequences holds only those. In UTF-8, counted as bytes without decoding: an
+    invalid sequence never takes in the lead byte of the character's encoding (no
+    continuation byte), so every occurrence decodes to one."""
+    if codecs.lookup(encoding).name == "utf-8":
+        return data.count(UTF8_REPLACEMENT)
+    return data.decode(encoding, "ignore").count("\ufffd")
 
 
 def looks_binary(data: bytes) -> bool:

@@ -23,7 +23,7 @@ of its own, scored on the datasets.
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 from newscrawl.extract import tokens
@@ -161,11 +161,35 @@ class PageHead:
         """The inline scripts, in page order."""
         found = []
         for attributes, start, end in self._meta_and_script_tags[1]:
-            values = tag_attributes(attributes)
-            if "src" not in values:
-                kind = _decoded(values.get("type", "")).strip().lower()
+            kind = _inline_script_type(attributes)
+            if kind is not None:
                 found.append(Script(kind, self.page[start:end]))
         return tuple(found)
+
+    @cached_property
+    def json_ld(self) -> tuple[Script, ...]:
+        """The JSON-LD scripts (of `scripts`): a search of them, not of the whole page, for
+        what only JSON-LD states (``articleBody``, ``recipeIngredient``)."""
+        return tuple(script for script in self.scripts if script.type == JSON_LD)
+
+
+JSON_LD = "application/ld+json"
+"""The `Script.type` of JSON-LD."""
+
+
+SCRIPT_TAG_CACHE_SIZE = 1024
+"""Script tags' attribute strings remembered across pages: pages repeat a few
+(``type="text/javascript"``), and a site's templates theirs."""
+
+
+@lru_cache(maxsize=SCRIPT_TAG_CACHE_SIZE)
+def _inline_script_type(attributes: str) -> str | None:
+    """The lower-cased ``type`` of a ``<script>`` with these attributes ("" when absent),
+    None for one with a ``src`` (no inline text)."""
+    values = tag_attributes(attributes)
+    if "src" in values:
+        return None
+    return _decoded(values.get("type", "")).strip().lower()
 
 
 def _meta_pairs(tag: str) -> list[tuple[str, str]]:

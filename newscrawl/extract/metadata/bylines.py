@@ -131,12 +131,11 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
     within = _within_levels(page.parents, marked)
     parent = page.parents.get
     near: list[tuple[Line, list[int]]] = []
-    for line in page.lines:
-        if line.element in within:
-            chain = [line.element]
-            for _ in range(BYLINE_LEVELS - 1):
-                chain.append(parent(chain[-1], 0))
-            near.append((line, [element for element in chain if element in marked]))
+    for line in [line for line in page.lines if line.element in within]:
+        chain = [line.element]
+        for _ in range(BYLINE_LEVELS - 1):
+            chain.append(parent(chain[-1], 0))
+        near.append((line, [element for element in chain if element in marked]))
     held = dict.fromkeys(marked, 0)
     for line, chain in near:
         for element in chain:
@@ -150,14 +149,25 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
 
 
 def _within_levels(parents: dict[int, int], marked: set[int]) -> set[int]:
-    """The `marked` elements and their descendants down to `BYLINE_LEVELS` - 1 levels: one
-    pass over the elements per level, then a set test per line, where walking up from each
-    of a page's hundreds of lines (few of them near a byline) cost three times as much."""
+    """The `marked` elements and their descendants down to `BYLINE_LEVELS` - 1 levels.
+
+    Ids grow in document order and an element's descendants follow it, so each marked
+    subtree is walked forward from its root until an element whose parent lies outside
+    it; a marked element inside a subtree walked already is walked with it. Only the
+    marked subtrees are visited, not the page's hundreds of elements (nor each line's
+    ancestors)."""
     within = set(marked)
-    level = marked
-    for _ in range(BYLINE_LEVELS - 1):
-        level = {child for child, parent in parents.items() if parent in level}
-        within |= level
+    below: dict[int, int] = {}  # walked element -> levels below its nearest marked ancestor
+    for root in sorted(marked):
+        if root in below:
+            continue
+        below[root] = 0
+        element = root + 1
+        while (parent := parents.get(element)) is not None and parent in below:
+            below[element] = 0 if element in marked else below[parent] + 1
+            if below[element] < BYLINE_LEVELS:
+                within.add(element)
+            element += 1
     return within
 
 
@@ -171,8 +181,12 @@ def byline_elements(page: PageLines) -> set[int]:
     further on read a long attribute once per ``id=`` in it (quadratic)."""
     elements = list(page.attributes)
     texts = list(page.attributes.values())
-    starts = list(accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
-    worded = {bisect_right(starts, at) - 1 for at in _byline_word_starts("\n".join(texts))}
+    hits = list(_byline_word_starts("\n".join(texts)))
+    if not hits:  # most pages
+        return set()
+    lengths = accumulate(map(len, texts[:-1]), initial=0)
+    starts = [length + index for index, length in enumerate(lengths)]  # and the separators
+    worded = {bisect_right(starts, at) - 1 for at in hits}
     return {elements[i] for i in worded if _names_a_byline(texts[i])}
 
 

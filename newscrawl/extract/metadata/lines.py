@@ -210,7 +210,7 @@ class PageText:
 
     @classmethod
     def of(cls, lines: Sequence[VisibleLine], keywords: Sequence[Keyword]) -> PageText:
-        texts = tuple(line.text for line in lines)
+        texts = tuple(map(_TEXT, lines))
         return cls(texts, "\n".join(texts), tuple(keywords))
 
     def having(self, keyword: Keyword, first: int = 0) -> list[str]:

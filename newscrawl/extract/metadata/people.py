@@ -325,7 +325,11 @@ def _first_found(
 
 def _label_cells(page: PageText) -> list[str]:
     """Each label standing alone on a line joined to the next line ("发文机关：吉林省人民政府"),
-    so that the labelled-line patterns read table cells as they read one-line bylines."""
+    so that the labelled-line patterns read table cells as they read one-line bylines.
+    A label line ends in its colon (lines have no trailing whitespace, and the longest
+    ones, cut at `lines.MAX_LINE_CHARS`, are no label): most pages have none."""
+    if ":\n" not in page.joined and "：\n" not in page.joined:
+        return []
     cells = _LABEL_CELL_RE.finditer(_lines_text(page))
     return [match.group("label") + match.group("value") for match in cells]
 
@@ -347,15 +351,30 @@ def _lines_text(page: PageText) -> str:
 
 
 def _trailing_names(page: PageText) -> str | None:
-    """The last paragraph-closing "（name name）" of the page."""
+    """The last paragraph-closing "（name name）" of the page. A match ends a line, and
+    starts on it or at the end of the line before (`_TRAILING_NAMES_RE`: no line break
+    inside the name), so only the lines that end in a closing bracket are searched, each
+    with the last character of the line before."""
     found: str | None = None
     joined = page.joined
-    if not (")\n" in joined or "）\n" in joined or joined.endswith((")", "）"))):
-        return None  # the quicker test: no line ends with a closing bracket
-    for match in _TRAILING_NAMES_RE.finditer(joined):
-        if match.group("name") not in NOT_NAMES:
+    for end in _bracket_line_ends(joined):
+        line_start = joined.rfind("\n", 0, end) + 1
+        match = _TRAILING_NAMES_RE.search(joined, max(0, line_start - 2), end)
+        if match and match.group("name") not in NOT_NAMES:
             found = match.group("name")
     return found
+
+
+def _bracket_line_ends(joined: str) -> list[int]:
+    """The ends (after the bracket) of the lines of `joined` that end in ")" or "）", in
+    order."""
+    ends = [len(joined)] if joined.endswith((")", "）")) else []
+    for closing in (")\n", "）\n"):
+        at = joined.find(closing)
+        while at >= 0:
+            ends.append(at + 1)
+            at = joined.find(closing, at + 2)
+    return sorted(ends)
 
 
 def _name_line(lead: Sequence[str]) -> str | None:
