@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 from newscrawl.extract.blocks import Line
 
@@ -57,15 +57,24 @@ _WORDS_RE = re.compile(r"(?:[^\W\d_]+\.?|\d+)(?:\s(?:[^\W\d_]+\.?|\d+))*")
 def thread_start(lines: Sequence[Line], region: tuple[int, int]) -> int | None:
     """The index of the first line of a comment thread closing `region`, or None."""
     first, last = region
-    for run in _stamp_runs(lines, first, last):
-        gaps = [_prose_chars(lines, above + 1, below) for above, below in pairwise(run)]
-        if _prose_chars(lines, run[-1] + 1, last + 1) > max(gaps):
+    runs = _stamp_runs(lines, first, last)
+    if not runs:
+        return None
+    prose_before = list(accumulate((_prose(line) for line in lines[first : last + 1]), initial=0))
+
+    def prose(start: int, stop: int) -> int:
+        """The prose chars of lines `start` to `stop` (exclusive), from the sums."""
+        return prose_before[stop - first] - prose_before[start - first]
+
+    for run in runs:
+        pairs = list(pairwise(run))
+        if prose(run[-1] + 1, last + 1) > max(prose(above + 1, below) for above, below in pairs):
             continue  # the article goes on after these dated lines
         start = run[0]
-        if last - run[-1] < min(below - above for above, below in pairwise(run)):
+        if last - run[-1] < min(below - above for above, below in pairs):
             # no comment follows the last stamp: stamps close their comments
-            start = _thread_heading(lines, first, run[0], max(b - a for a, b in pairwise(run)))
-        if start > first and _prose_chars(lines, first, start) >= MIN_ARTICLE_CHARS:
+            start = _thread_heading(lines, first, run[0], max(b - a for a, b in pairs))
+        if start > first and prose(first, start) >= MIN_ARTICLE_CHARS:
             return start
         return None
     return None
@@ -131,8 +140,9 @@ def _is_comment_text(line: Line) -> bool:
     )
 
 
-def _prose_chars(lines: Sequence[Line], start: int, stop: int) -> int:
-    return sum(line.chars for line in lines[start:stop] if line.punctuation and not _is_link(line))
+def _prose(line: Line) -> int:
+    """The line's chars if it is prose (punctuated, not a link), else 0."""
+    return line.chars if line.punctuation and not _is_link(line) else 0
 
 
 def _is_link(line: Line) -> bool:
