@@ -28,7 +28,7 @@ import numpy as np
 
 from newscrawl.evaluation.calibration import auroc
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
-from newscrawl.evaluation.runner import score_prediction
+from newscrawl.evaluation.runner import score_prediction, scored_text
 from newscrawl.extract import Options, blocks, confidence, head
 from newscrawl.extract.api import default_body
 from newscrawl.extract.decode import decode_html
@@ -65,8 +65,7 @@ def page_rows(dataset: str) -> Rows:
             blocks.page_lines(text), head.PageHead(text), OPTIONS
         )
         inputs.append(confidence.features(selection.evidence, len(body.text), body.fallback))
-        prediction = f"{headline}\n{body.text}" if page.title_first else body.text
-        f1s.append(score_prediction(page, prediction).f1)
+        f1s.append(score_prediction(page, scored_text(page, headline, body.text)).f1)
         empty.append(not body.text)
     return Rows(np.array(inputs), np.array(f1s), np.array(empty))
 

@@ -43,7 +43,7 @@ from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, Page, load_dataset
-from newscrawl.evaluation.runner import PageResult, score_prediction, summarize
+from newscrawl.evaluation.runner import PageResult, score_prediction, scored_text, summarize
 from newscrawl.evaluation.scoring import shingles, tokenize
 from newscrawl.evaluation.snippets import Snippets, collapse
 from newscrawl.extract import Options, api, blocks, default, extract, fallbacks, head
@@ -395,7 +395,7 @@ def body_of(data: PageData, lines_body: str) -> str:
     the gold starts with it."""
     hints = hints_module.HeadHints("", "", data.description, data.article_body, ())
     body = fallbacks.choose_body(lines_body, hints, OPTIONS, lambda: data.template).text
-    return f"{data.title}\n{body}" if data.page.title_first else body
+    return scored_text(data.page, data.title, body)
 
 
 # --- decoding -------------------------------------------------------------------------

@@ -44,15 +44,10 @@ from unittest import mock
 from urllib.parse import urlsplit
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, Dataset, Page, load_dataset
-from newscrawl.evaluation.runner import (
-    Extraction,
-    Extractor,
-    PageResult,
-    run_extractor,
-)
+from newscrawl.evaluation.runner import PageResult, method_extractor, run_extractor
 from newscrawl.evaluation.scoring import PageScore, aggregate
 from newscrawl.evaluation.snippets import SnippetScore, aggregate_snippets
-from newscrawl.extract import Options, api, comment_thread, default, extract, fallbacks
+from newscrawl.extract import Options, api, comment_thread, default, fallbacks
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "bench" / "results" / "lodo.json"
@@ -431,16 +426,6 @@ def dataset_score(results: Sequence[PageResult]) -> float:
     return aggregate([score for score in scores if isinstance(score, PageScore)])["f1"]
 
 
-def extractor(options: Options) -> Extractor:
-    """The default method with `options`, fed the page bytes, as `runner.method_extractor`."""
-
-    def call(page: Page, _text: str) -> Extraction:
-        article = extract(page.html, page.url, options=options)
-        return Extraction(article.body, article.confidence, article.title)
-
-    return Extractor("default", call)
-
-
 class Run(NamedTuple):
     """A configuration's score on one dataset, and each page's F1 (rounded)."""
 
@@ -451,7 +436,8 @@ class Run(NamedTuple):
 def run_config(config: Config, dataset: Dataset) -> Run:
     """Extract and score every page of `dataset` with `config` in force."""
     with config.patched():
-        results = run_extractor(extractor(config.options()), dataset, [""] * len(dataset.pages))
+        extractor = method_extractor("default", config.options())
+        results = run_extractor(extractor, dataset, [""] * len(dataset.pages))
     return Run(dataset_score(results), [round(result.score.f1, 4) for result in results])
 
 

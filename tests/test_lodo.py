@@ -13,7 +13,6 @@ from conftest import load_bench
 from newscrawl.evaluation.datasets import load_dataset
 from newscrawl.evaluation.runner import (
     decode_pages,
-    default_titles,
     method_extractor,
     run_extractor,
     summarize,
@@ -119,8 +118,6 @@ def test_a_short_run_scores_as_the_eval_does(
     assert set(whole["lodo"]) == set(names)
     for name in names:
         dataset = load_dataset(name, shared_dir, 3)
-        results = run_extractor(
-            method_extractor("default"), dataset, decode_pages(dataset), default_titles(dataset)
-        )
+        results = run_extractor(method_extractor("default"), dataset, decode_pages(dataset))
         assert whole["in_sample"][name] == summarize(results)["f1"]
         assert parameter["folds"][name]["at_default"] == summarize(results)["f1"]

@@ -175,7 +175,8 @@ def _evaluate_dataset(
     `methods` names the extractors that are ours: the wrong-region pages are theirs.
     """
     texts = decode_pages(dataset)
-    titles = default_titles(dataset)
+    peers_run = any(extractor.name not in methods for extractor in extractors)
+    titles = default_titles(dataset) if peers_run else None
     folder = out / dataset.name
     snippets = dataset.snippet_gold
     summaries: dict[str, ExtractorSummary] = {}

@@ -41,10 +41,12 @@ class Extractor:
     """(page, decoded text) -> extraction; picks the input form the extractor is meant to get."""
 
 
-def method_extractor(method: Method) -> Extractor:
+def method_extractor(method: Method, options: Options | None = None) -> Extractor:
     """One of our methods, fed the page bytes; body only, like the peers are run, and the
-    article's confidence for the calibration figures."""
-    options = Options(method=method, with_metadata=False)
+    article's confidence for the calibration figures. `options` (without metadata by
+    default) lets a benchmark run the method with other parameters."""
+    if options is None:
+        options = Options(method=method, with_metadata=False)
 
     def call(page: Page, _text: str) -> Extraction:
         article = extract(page.html, page.url, options=options)
@@ -90,6 +92,12 @@ class PageResult:
         }
 
 
+def scored_text(page: Page, title: str | None, body: str) -> str:
+    """What is scored for an extraction of `page`: the body, after the title and a newline
+    where the gold starts with the headline (`Page.title_first`)."""
+    return f"{title or ''}\n{body}" if page.title_first else body
+
+
 def run_extractor(
     extractor: Extractor,
     dataset: Dataset,
@@ -105,12 +113,10 @@ def run_extractor(
         start = time.perf_counter()
         extraction, error = _call(extractor, page, text)
         seconds = time.perf_counter() - start
-        prediction = extraction.body
-        if page.title_first:
-            title = extraction.title
-            if title is None and titles is not None:
-                title = titles[number]
-            prediction = f"{title or ''}\n{prediction}"
+        title = extraction.title
+        if title is None and titles is not None:
+            title = titles[number]
+        prediction = scored_text(page, title, extraction.body)
         results.append(
             PageResult(
                 page,
