@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from newscrawl.extract.head import Script
+from newscrawl.extract.head import JSON_LD, Script
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f]+")
 """Raw control characters (newlines pasted into strings) make json.loads fail."""
@@ -50,7 +50,7 @@ def objects(scripts: Iterable[Script]) -> list[dict[str, Any]]:
     in order."""
     found: list[dict[str, Any]] = []
     for script in scripts:
-        if script.type == "application/ld+json":
+        if script.type == JSON_LD:
             found.extend(_flatten(_loads(script.text)))
     return found
 
