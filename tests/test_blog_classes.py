@@ -135,6 +135,17 @@ REPLIES = (
 )
 
 
+NEWS_PARAGRAPHS = "".join(f"<p>{text}</p>" for text in NEWS)
+
+
+def news_page(content: str) -> str:
+    """A news page: its head's title, its headline, then `content`."""
+    return (
+        "<html><head><title>Library to open on Sundays | Town Times</title></head><body>"
+        f"<h1>Library to open on Sundays</h1>{content}</body></html>"
+    )
+
+
 def news_with_comments(stamp_first: bool) -> str:
     """A news article, then readers' comments in boxes whose classes name nothing, each
     stamped with the reader's name and the date before or after its text."""
@@ -148,12 +159,7 @@ def news_with_comments(stamp_first: bool) -> str:
         else f"<div class='c-{number}'><p>{reply}</p>{stamp}</div>"
         for number, (stamp, reply) in enumerate(zip(stamps, REPLIES, strict=True))
     )
-    paragraphs = "".join(f"<p>{text}</p>" for text in NEWS)
-    return (
-        "<html><head><title>Library to open on Sundays | Town Times</title></head><body>"
-        f"<div class='main'><h1>Library to open on Sundays</h1>{paragraphs}"
-        f"<h3>Reactions</h3>{replies}</div></body></html>"
-    )
+    return news_page(f"<div class='main'>{NEWS_PARAGRAPHS}<h3>Reactions</h3>{replies}</div>")
 
 
 @pytest.mark.parametrize("stamp_first", [True, False], ids=["stamp before", "stamp after"])
@@ -183,22 +189,22 @@ def test_dated_lines_inside_an_article_are_not_a_comment_thread() -> None:
 
 
 @pytest.mark.parametrize(
-    ("head_title", "logo", "post_heading"),
+    ("head_title", "post_heading"),
     [
-        ("Jane Doe Writes About Email &#8211; Moving the newsletter", "h1", "h3"),
-        ("Jane Doe Writes About Email &rsaquo; Moving the newsletter", "h1", "h2"),
-        ("Moving the newsletter &laquo; Jane Doe Writes About Email", "h1", "h2"),
+        ("Jane Doe Writes About Email &#8211; Moving the newsletter", "h3"),
+        ("Jane Doe Writes About Email &rsaquo; Moving the newsletter", "h2"),
+        ("Moving the newsletter &laquo; Jane Doe Writes About Email", "h2"),
     ],
 )
 def test_the_blogs_name_in_the_logo_heading_is_not_the_title(
-    head_title: str, logo: str, post_heading: str
+    head_title: str, post_heading: str
 ) -> None:
-    """ "Site - Post" in the head, the site's name in the logo's ``<h1>`` and the post's
-    headline in a lower heading: the headline is the post's."""
+    """The head's title joins the site and the post, the site's name is the logo's
+    ``<h1>`` and the post's headline a lower heading: the headline is the post's."""
     paragraphs = "".join(f"<p>{text}</p>" for text in LONG_POST)
     html = (
         f"<html><head><title>{head_title}</title></head><body>"
-        f"<{logo}><a href='/'>Jane Doe Writes About Email</a></{logo}>"
+        "<h1><a href='/'>Jane Doe Writes About Email</a></h1>"
         f"<div class='post'><{post_heading}>Moving the newsletter</{post_heading}>"
         f"{paragraphs}</div></body></html>"
     )
@@ -242,14 +248,10 @@ def test_a_photo_posts_caption_beats_the_about_me_box(box: str) -> None:
 def test_an_article_shipped_in_noscript_or_template_is_read(holder: str) -> None:
     """Pages that render their article with a script ship it in ``<noscript>`` (for
     readers without scripts) or ``<template>``: it is the page's prose, not furniture."""
-    paragraphs = "".join(f"<p>{text}</p>" for text in NEWS)
-    html = (
-        "<html><head><title>Library to open on Sundays | Town Times</title></head><body>"
-        "<h1>Library to open on Sundays</h1><div id='app'>Loading...</div>"
-        f"<{holder}>{paragraphs}</{holder}>"
+    html = news_page(
+        f"<div id='app'>Loading...</div><{holder}>{NEWS_PARAGRAPHS}</{holder}>"
         "<div id='footer'><p>Town Times is published by Town Media Ltd. All articles are "
         "written by our own reporters and checked by an editor before publication.</p></div>"
-        "</body></html>"
     )
     article = extract(html, options=DEFAULT)
     assert all(text in article.body for text in NEWS)
@@ -257,13 +259,8 @@ def test_an_article_shipped_in_noscript_or_template_is_read(holder: str) -> None
 
 
 def test_a_noscript_notice_beside_the_article_stays_out() -> None:
-    paragraphs = "".join(f"<p>{text}</p>" for text in NEWS)
     notice = "Please enable JavaScript in your browser to see the comments and the videos."
-    html = (
-        "<html><head><title>Library to open on Sundays | Town Times</title></head><body>"
-        f"<h1>Library to open on Sundays</h1>{paragraphs}<noscript><p>{notice}</p></noscript>"
-        "</body></html>"
-    )
+    html = news_page(f"{NEWS_PARAGRAPHS}<noscript><p>{notice}</p></noscript>")
     article = extract(html, options=DEFAULT)
     assert all(text in article.body for text in NEWS)
     assert notice not in article.body
