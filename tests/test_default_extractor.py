@@ -202,13 +202,16 @@ def test_json_ld_article_body_fallback_is_flagged() -> None:
     assert article.fallback == "json-ld articleBody"
 
 
-def test_description_fallback_is_flagged() -> None:
+def test_a_short_body_is_not_replaced_by_the_description() -> None:
+    """The description is the page's summary: it goes to `description`, never the body."""
     html = page(
-        "<div id='app'></div>", head=f"<meta property='og:description' content='{PARAGRAPHS[2]}'>"
+        "<div id='app'>Loading</div>",
+        head=f"<meta property='og:description' content='{PARAGRAPHS[2]}'>",
     )
 
     article = extract(html, options=DEFAULT)
-    assert (article.body, article.fallback) == (PARAGRAPHS[2], "meta description")
+    assert (article.body, article.fallback) == ("Loading", None)
+    assert article.metadata.description == PARAGRAPHS[2]
 
 
 def test_the_lines_body_wins_over_a_shorter_json_ld() -> None:

@@ -420,18 +420,18 @@ def test_a_body_with_a_rival_of_its_size_is_less_sure_than_a_clear_article() -> 
     assert any("body-like text" in reason for reason in torn.confidence_reasons)
 
 
-def test_a_body_from_the_description_fallback_is_not_confident() -> None:
-    description = " ".join(STORY)
+def test_a_body_from_a_structured_fallback_is_not_confident() -> None:
+    ld = json.dumps({"@type": "NewsArticle", "articleBody": " ".join(STORY)})
     html = (
         "<html><head><title>Cycle path to be extended</title>"
-        f'<meta name="description" content="{description}"></head><body>'
+        f'<script type="application/ld+json">{ld}</script></head><body>'
         "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
         "<h1>Cycle path to be extended</h1><div id='app'>Loading…</div></body></html>"
     )
     article = extract(html, options=DEFAULT)
-    assert article.fallback == "meta description"
+    assert article.fallback == "json-ld articleBody"
     assert article.confidence is not None and article.confidence < 0.8
-    assert any("meta description" in reason for reason in article.confidence_reasons)
+    assert any("json-ld articleBody" in reason for reason in article.confidence_reasons)
 
 
 def test_a_long_clear_article_is_confident() -> None:

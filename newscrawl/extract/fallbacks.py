@@ -3,8 +3,10 @@
 Short articles, and pages that ship their text in JSON for a script to render, leave the
 line selection with little to keep. Such pages often state their body in the head: the
 JSON-LD ``articleBody`` (trafilatura's baseline reads it too); or ship it as markup in a
-script template for a script to render (Blogger); or, as a last resort, the description
-meta. The result is flagged in `Article.fallback` so callers can tell.
+script template for a script to render (Blogger). The result is flagged in
+`Article.fallback` so callers can tell. The description meta is not a fallback: it is the
+page's summary, not its article, and on the dev sets taking it for a short body lost as
+many pages as it won (docs/method.md, "Every rule and parameter").
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from newscrawl.extract.model import Options
 
 JSON_LD = "json-ld articleBody"
 TEMPLATE = "script template"
-DESCRIPTION = "meta description"
 TEMPLATE_TYPES = frozenset({"text/template", "text/x-template", "text/html"})
 """Script types of client-side templates: markup a script renders into the page (a Blogger
 post body, a CMS's article view), which the line scan skips with every script."""
@@ -35,18 +36,13 @@ def choose_body(
 ) -> Body:
     """The kept lines' text, unless it is shorter than `Options.short_body_chars` and the
     head has a longer article body, or a script template renders a longer one
-    (`template_body`, called only then), or, failing those, the head has a longer
-    description (a link roll, a slideshow or a page its scripts render keeps a scrap where
-    the head states the lead); never over lines the description quotes, which are the
-    article's own (a short post)."""
+    (`template_body`, called only then)."""
     if len(lines_body) < options.short_body_chars:
         if len(hints.article_body) > len(lines_body):
             return Body(hints.article_body, JSON_LD)
         rendered = template_body()
         if len(rendered) > len(lines_body):
             return Body(rendered, TEMPLATE)
-        if len(hints.description) > len(lines_body) and not _quotes(hints.description, lines_body):
-            return Body(hints.description, DESCRIPTION)
     return Body(lines_body, None)
 
 
@@ -57,8 +53,3 @@ def template_texts(head: PageHead) -> list[str]:
         return []
     return [script.text for script in head.scripts if script.type in TEMPLATE_TYPES]
 
-
-def _quotes(description: str, body: str) -> bool:
-    """Whether `description` holds the first line of `body` (whitespace aside)."""
-    first = "".join(body.split("\n", 1)[0].split())
-    return bool(first) and first in "".join(description.split())
