@@ -11,13 +11,15 @@ headline; a dataset's score is ``summarize(results)["f1"]``, see docs/scoring.md
 
 * Parameters (`default.PARAMETERS`): one-at-a-time sweeps over `GRIDS` (each holds the
   default and a neutral value that turns the parameter's effect off). For each held-out
-  dataset the value with the best mean over the others is chosen (ties: the default); its
-  held-out gain is the held-out score at that value minus the score at the neutral value.
+  dataset the value with the best mean over the others is chosen, where it beats the
+  default's mean by more than `GAIN_FLOOR` (else the default); its held-out gain is the
+  held-out score at that value minus the score at the neutral value.
 * Rules (`RULES`): switched off from here, by patching `newscrawl.extract.default` or
   `fallbacks` for the run (nothing under ``newscrawl/`` is edited). A rule is kept for a fold
-  unless it lowers the others' mean; its held-out gain is the held-out score with that decision
-  minus the score without the rule. Pages whose F1 moves by more than `MOVE_F1` are counted
-  per dataset and per site (the sites set's site, else the URL's host).
+  unless dropping it raises the others' mean by more than `GAIN_FLOOR`; its held-out gain is
+  the held-out score with that decision minus the score without the rule. Pages whose F1
+  moves by more than `MOVE_F1` are counted per dataset and per site (the sites set's site,
+  else the URL's host). The verdicts by the plain argmax (no margin) are reported beside.
 * The whole method: every parameter chosen on the other datasets at once, scored on the
   held-out one; the mean of those against the defaults' in-sample mean.
 
@@ -57,7 +59,8 @@ SOURCE_DIRS = ("newscrawl/extract", "newscrawl/evaluation")
 
 GAIN_FLOOR = 0.001
 """A rule or parameter whose held-out gain stays under this on every dataset is a candidate
-to remove."""
+to remove; also the margin by which a fold's choice must beat the default on the others'
+mean (a smaller difference is a few pages' noise)."""
 MOVE_F1 = 0.01
 """A page moves when its F1 changes by more than this."""
 EPSILON = 1e-12
@@ -104,17 +107,21 @@ def held_out_gain(table: Table, held_out: str, chosen: Any, neutral: Any) -> flo
     return table[chosen][held_out] - table[neutral][held_out]
 
 
-def keep_on_others(on: Mapping[str, float], off: Mapping[str, float], held_out: str) -> bool:
-    """Whether a rule is kept on the datasets other than `held_out`: unless it lowers their
-    mean. A tie keeps it, as a tie keeps a parameter's default: a rule that moves nothing
-    on the others does no harm there, and its held-out gain then shows what it does where
-    its failure class occurs."""
-    return mean_others(on, held_out) >= mean_others(off, held_out) - EPSILON
+def keep_on_others(
+    on: Mapping[str, float], off: Mapping[str, float], held_out: str, margin: float = 0.0
+) -> bool:
+    """Whether a rule is kept on the datasets other than `held_out`: unless dropping it
+    raises their mean by more than `margin`. A tie keeps it, as a tie keeps a parameter's
+    default: a rule that moves nothing on the others does no harm there, and its held-out
+    gain then shows what it does where its failure class occurs."""
+    return mean_others(on, held_out) >= mean_others(off, held_out) - margin - EPSILON
 
 
-def rule_gain(on: Mapping[str, float], off: Mapping[str, float], held_out: str) -> float:
+def rule_gain(
+    on: Mapping[str, float], off: Mapping[str, float], held_out: str, margin: float = 0.0
+) -> float:
     """The held-out score with the rule kept or dropped as the others decide, minus off."""
-    kept = keep_on_others(on, off, held_out)
+    kept = keep_on_others(on, off, held_out, margin)
     return (on[held_out] if kept else off[held_out]) - off[held_out]
 
 
@@ -518,15 +525,18 @@ def parameter_report(runner: Runner, name: str) -> dict[str, Any]:
     folds = {}
     for held_out in runner.datasets:
         chosen = choose_on_others(table, held_out, default_value)
+        with_margin = choose_on_others(table, held_out, default_value, GAIN_FLOOR)
         folds[held_out] = {
             "chosen": chosen,
-            "chosen_with_margin": choose_on_others(table, held_out, default_value, GAIN_FLOOR),
+            "chosen_with_margin": with_margin,
             "held_out": table[chosen][held_out],
             "at_default": table[default_value][held_out],
             "at_neutral": table[grid.neutral][held_out],
-            "gain": held_out_gain(table, held_out, chosen, grid.neutral),
+            "gain": held_out_gain(table, held_out, with_margin, grid.neutral),
+            "gain_plain": held_out_gain(table, held_out, chosen, grid.neutral),
         }
     gains = {held_out: fold["gain"] for held_out, fold in folds.items()}
+    plain = {held_out: fold["gain_plain"] for held_out, fold in folds.items()}
     return {
         "default": default_value,
         "neutral": grid.neutral,
@@ -536,6 +546,7 @@ def parameter_report(runner: Runner, name: str) -> dict[str, Any]:
         "folds": folds,
         "chosen_in_sample": choose_on_others(table, None, default_value),
         "verdict": "candidate to remove" if candidate_to_remove(gains) else "keep",
+        "verdict_plain": "candidate to remove" if candidate_to_remove(plain) else "keep",
     }
 
 
@@ -565,14 +576,17 @@ def rule_report(runner: Runner, rule: Rule) -> dict[str, Any]:
         moved[name] = {"up": up, "down": down}
     folds = {
         held_out: {
-            "keep": keep_on_others(on, off, held_out),
+            "keep": keep_on_others(on, off, held_out, GAIN_FLOOR),
+            "keep_plain": keep_on_others(on, off, held_out),
             "on": on[held_out],
             "off": off[held_out],
-            "gain": rule_gain(on, off, held_out),
+            "gain": rule_gain(on, off, held_out, GAIN_FLOOR),
+            "gain_plain": rule_gain(on, off, held_out),
         }
         for held_out in names
     }
     gains = {held_out: fold["gain"] for held_out, fold in folds.items()}
+    plain = {held_out: fold["gain_plain"] for held_out, fold in folds.items()}
     return {
         "what": rule.what,
         "failure": rule.failure,
@@ -581,6 +595,7 @@ def rule_report(runner: Runner, rule: Rule) -> dict[str, Any]:
         "sites_hurt": hurt,
         "folds": folds,
         "verdict": "candidate to remove" if candidate_to_remove(gains) else "keep",
+        "verdict_plain": "candidate to remove" if candidate_to_remove(plain) else "keep",
     }
 
 
@@ -636,24 +651,23 @@ def _gain(value: float) -> str:
 
 def rule_table(rules: Mapping[str, Mapping[str, Any]], names: Sequence[str]) -> str:
     head = ["rule", "what it does", "failure class", "sites helped / hurt"]
-    head += [f"gain {_short(name)}" for name in names] + ["verdict"]
+    head += [f"gain {_short(name)}" for name in names] + ["verdict", "plain argmax"]
     rows = [head, ["---"] * len(head)]
     for rule, report in rules.items():
         helped, hurt = report["sites_helped"], report["sites_hurt"]
         sites = f"{len(helped)} ({sum(helped.values())} p) / {len(hurt)} ({sum(hurt.values())} p)"
         gains = [_gain(report["folds"][name]["gain"]) for name in names]
-        rows.append(
-            [f"`{rule}`", report["what"], report["failure"], sites, *gains, report["verdict"]]
-        )
+        verdicts = [report["verdict"], report["verdict_plain"]]
+        rows.append([f"`{rule}`", report["what"], report["failure"], sites, *gains, *verdicts])
     return _markdown(rows)
 
 
 def parameter_table(parameters: Mapping[str, Mapping[str, Any]], names: Sequence[str]) -> str:
     head = ["parameter", "default", "neutral", "chosen per fold"]
-    head += [f"gain {_short(name)}" for name in names] + ["verdict"]
+    head += [f"gain {_short(name)}" for name in names] + ["verdict", "plain argmax"]
     rows = [head, ["---"] * len(head)]
     for parameter, report in parameters.items():
-        chosen = [report["folds"][name]["chosen"] for name in names]
+        chosen = [report["folds"][name]["chosen_with_margin"] for name in names]
         chosen_text = (
             f"{chosen[0]:g} (all)"
             if len(set(chosen)) == 1
@@ -670,6 +684,7 @@ def parameter_table(parameters: Mapping[str, Mapping[str, Any]], names: Sequence
                 chosen_text,
                 *gains,
                 report["verdict"],
+                report["verdict_plain"],
             ]
         )
     return _markdown(rows)

@@ -85,6 +85,18 @@ def test_a_rule_that_moves_only_its_own_dataset_is_credited_there(lodo: ModuleTy
     assert lodo.candidate_to_remove({"a": 0.0, "b": 0.0009})
 
 
+def test_a_margin_keeps_a_rule_that_costs_the_others_a_few_pages(lodo: ModuleType) -> None:
+    on = {"a": 0.9, "b": 0.795, "c": 0.8}
+    off = {"a": 0.8, "b": 0.8, "c": 0.8}
+    # Without a, dropping the rule raises the others' mean by 0.0025: under a margin of
+    # 0.005 the rule stays and a is credited its 0.1; with no margin it goes.
+    assert lodo.keep_on_others(on, off, "a", margin=0.005)
+    assert not lodo.keep_on_others(on, off, "a")
+    assert lodo.rule_gain(on, off, "a", margin=0.005) == pytest.approx(0.1)
+    assert lodo.rule_gain(on, off, "a") == pytest.approx(0.0)
+    assert not lodo.keep_on_others(on, off, "a", margin=0.001)
+
+
 def test_every_grid_holds_its_default_and_names_a_parameter(lodo: ModuleType) -> None:
     from newscrawl.extract import Options, default
 
