@@ -54,6 +54,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 OPTIONS = Options(with_metadata=False)
 THRESHOLD = 0.5
+HEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+"""Tags of a heading line (a feature: a short line that heads what follows)."""
 HYBRID_WEIGHT = 1.0
 """The hybrid adds ``HYBRID_WEIGHT * (p - 1/2) * chars`` to a line's rule score (fixed in
 advance, not tuned on any set)."""
@@ -104,7 +106,6 @@ class PageData:
     title: str
     article_body: str
     description: str
-    template: str
     rules_body: str
 
 
@@ -200,7 +201,7 @@ def _text_flags(line: blocks.Line, quoted: Callable[[blocks.Line], bool]) -> lis
         float("photo credit" in reason),
         float(bool(line.link_chars) and default._is_link_line(line, OPTIONS)),
         float(line.chars <= default.MAX_CALL_CHARS and default._is_call_to_action(text)),
-        float(default._is_heading(line)),
+        float(line.tag in HEADING_TAGS or text.endswith((":", "："))),
         float(quoted(line)),
         sum(char.isdigit() for char in text) / max(len(text), 1),
         float(text.rstrip()[-1:] in default.SENTENCE_ENDS + "\"'”»"),
@@ -361,7 +362,6 @@ def page_data(dataset: str, page: Page) -> PageData:
     inside = seen[0] if seen else []
     headline = default._headline_index(lines.lines, "".join(title.split()))
     texts = [line.text for line in lines.lines]
-    template = _template_body(page_head, title)
     return PageData(
         dataset,
         page,
@@ -374,27 +374,15 @@ def page_data(dataset: str, page: Page) -> PageData:
         title,
         hints.article_body,
         hints.description,
-        template,
         body.text,
     )
-
-
-def _template_body(page_head: head.PageHead, title: str) -> str:
-    """The default selection's longest body from a script template (as `api.default_body`)."""
-    bodies = (
-        "\n".join(
-            line.text for line in default.select(blocks.page_lines(markup), title, OPTIONS).kept
-        )
-        for markup in fallbacks.template_texts(page_head)
-    )
-    return max(bodies, key=len, default="")
 
 
 def body_of(data: PageData, lines_body: str) -> str:
     """The scored prediction from kept lines: fallbacks as the method's, title first where
     the gold starts with it."""
     hints = hints_module.HeadHints("", "", data.description, data.article_body, ())
-    body = fallbacks.choose_body(lines_body, hints, OPTIONS, lambda: data.template).text
+    body = fallbacks.choose_body(lines_body, hints, OPTIONS).text
     return scored_text(data.page, data.title, body)
 
 

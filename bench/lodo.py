@@ -201,13 +201,10 @@ def _decide_keeping_headline(*args: Any) -> tuple[bool, str]:
 
 
 def _body_without(field: str) -> Callable[..., fallbacks.Body]:
-    """`fallbacks.choose_body` with the head's `field` emptied, or with no script template
-    (`field` = "template")."""
+    """`fallbacks.choose_body` with the head's `field` emptied."""
 
-    def choose(lines_body: str, hints: Any, options: Options, template_body: Any) -> Any:
-        if field == "template":
-            return _CHOOSE_BODY(lines_body, hints, options, lambda: "")
-        return _CHOOSE_BODY(lines_body, hints._replace(**{field: ""}), options, template_body)
+    def choose(lines_body: str, hints: Any, options: Options) -> Any:
+        return _CHOOSE_BODY(lines_body, hints._replace(**{field: ""}), options)
 
     return choose
 
@@ -325,12 +322,6 @@ RULES: tuple[Rule, ...] = (
         ((default, "_lead_paragraphs", _nothing),),
     ),
     Rule(
-        "section_headings",
-        "an <h2>-<h6> right before an article element joins it",
-        "section headings outside their section's box",
-        ((default, "_section_headings", _nothing),),
-    ),
-    Rule(
         "post_list",
         "no headline and 3+ peer posts: the first post, not the longest, is the article",
         "blog front pages listing posts",
@@ -341,12 +332,6 @@ RULES: tuple[Rule, ...] = (
         "drops calls to action (subscribe, follow us, get the app) closing the article",
         "pleas styled as the article's last paragraphs",
         ((default, "_is_call_to_action", _never),),
-    ),
-    Rule(
-        "closing_headings",
-        "drops headings that close the article with nothing of it after them",
-        "headings of related links or media after the article",
-        ((default, "_is_heading", _never),),
     ),
     Rule(
         "headline_drop",
@@ -365,18 +350,6 @@ RULES: tuple[Rule, ...] = (
         "a body under 200 chars gives way to a longer JSON-LD articleBody",
         "pages whose scripts render the text",
         ((fallbacks, "choose_body", _body_without("article_body")),),
-    ),
-    Rule(
-        "template_fallback",
-        "a body under 200 chars gives way to a longer one from a script template",
-        "posts rendered from a script template (Blogger)",
-        ((fallbacks, "choose_body", _body_without("template")),),
-    ),
-    Rule(
-        "description_fallback",
-        "a body under 200 chars gives way to a longer description meta",
-        "link rolls, slideshows, script-rendered pages",
-        ((fallbacks, "choose_body", _body_without("description")),),
     ),
 )
 RULES_BY_NAME = {rule.name: rule for rule in RULES}

@@ -153,19 +153,6 @@ def test_comment_list_longer_than_the_post_is_not_part_of_it() -> None:
     assert "reader 0" not in article.body
 
 
-def test_section_headings_outside_their_sections_are_kept() -> None:
-    """A CMS writes a section as an ``<h2>`` followed by its own box: the heading names
-    the section and belongs to the article."""
-    html = page(
-        "<div class='page'>"
-        f"<h2>What was decided</h2><div class='part'>{story(0, 1, 2)}</div>"
-        f"<h2>How to comment</h2><div class='part'>{story(2)}</div></div>"
-    )
-    article = extract(html, options=DEFAULT)
-    assert kept_story(article, 0, 1, 2)
-    assert "How to comment" in article.body
-
-
 def test_article_split_over_sibling_sections_of_one_kind_is_kept_whole() -> None:
     sections = "".join(
         f"<div class='wrap'><section class='step s{index}'>{story(index)}</section></div>"
@@ -288,19 +275,6 @@ def test_calls_to_action_closing_the_article_are_left_out() -> None:
     )
 
 
-def test_heading_with_nothing_of_the_article_after_it_is_left_out() -> None:
-    """It heads the media or links after the article; a heading inside the article stays."""
-    html = page(
-        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0)}"
-        f"<h2>What happens next</h2>{story(1, 2)}<h3>Audio and video on the subject</h3>"
-        "<iframe src='/player'></iframe></div>"
-    )
-    article = extract(html, options=DEFAULT)
-    assert kept_story(article, 0, 1, 2)
-    assert "What happens next" in article.body
-    assert "Audio and video" not in article.body
-
-
 def test_author_box_after_the_article_is_left_out() -> None:
     bio = (
         "Jane Doe has covered transport and city politics for Riverside News since 2015, "
@@ -356,17 +330,6 @@ def test_a_page_with_almost_no_text_keeps_what_it_has() -> None:
     assert "Mon-Fri 9-17" in article.body
     assert article.confidence is not None and article.confidence < 0.8
     assert "short page: its whole text kept" in article.confidence_reasons
-
-
-def test_post_body_in_a_script_template_is_read() -> None:
-    """Blogger ships the post as markup in a template for its script to render."""
-    html = page(
-        "<h1>Cycle path to be extended</h1>"
-        f"<script type='text/template' id='post'>{story(0, 1, 2)}</script>"
-    )
-    article = extract(html, options=DEFAULT)
-    assert kept_story(article, 0, 1, 2)
-    assert article.fallback == "script template"
 
 
 def test_a_clean_article_is_confident_and_a_body_far_from_its_headline_is_not() -> None:

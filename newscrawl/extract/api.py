@@ -96,21 +96,7 @@ def default_body(
     headline = title.choose_title(hints, headings, subheadings)
     selection = default.select(page, headline, options, hints.description, hints.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
-
-    def template_body() -> str:
-        """The longest body the default selection keeps from a script template's markup."""
-        bodies = (
-            "\n".join(
-                line.text
-                for line in default.select(
-                    blocks.page_lines(markup), headline, options, hints.description
-                ).kept
-            )
-            for markup in fallbacks.template_texts(page_head)
-        )
-        return max(bodies, key=len, default="")
-
-    return headline, selection, fallbacks.choose_body(lines_body, hints, options, template_body)
+    return headline, selection, fallbacks.choose_body(lines_body, hints, options)
 
 
 def _default(

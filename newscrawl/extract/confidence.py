@@ -9,8 +9,8 @@ that holds on any site, not a trait of one dev set:
 - the log of the body's length: a scrap of text is more often the wrong block;
 - whether the headline is among the page's lines, and whether the body starts more than
   `FAR_FROM_HEADLINE` text lines from it: an article follows its headline;
-- whether the body is a structured fallback (JSON-LD ``articleBody``, a script template,
-  the description meta): the lines gave no body, so the page's layout was not understood;
+- whether the body is a structured fallback (JSON-LD ``articleBody``): the lines gave no
+  body, so the page's layout was not understood;
 - the body's link density: text that is mostly links is a menu or a list of teasers;
 - the share of the body's characters in lines with sentence punctuation: articles are
   prose, lists and navigation are not;

@@ -491,32 +491,6 @@ def main_elements(
     return chosen | _lead_paragraphs(page, ends, scores, best, chosen, options, described)
 
 
-SECTION_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
-"""The headings of an article's sections (``<h1>`` is the headline's)."""
-
-
-def _section_headings(
-    page: PageLines, ends: Sequence[int], inside: Sequence[bool], dropped: Sequence[str | None]
-) -> set[int]:
-    """The elements of section headings that sit outside the article's elements (`inside`,
-    by element id) right before one of them, beside it or one of its ancestors: a CMS
-    writes a section as ``<h2>`` followed by its ``<div>`` or list, and the heading names
-    that section (trafilatura_dev d9b45f78, headed accordion sections: 0 -> 0.5 F1;
-    readability tmz-1 0.95 -> 0.98). Only heading lines are visited."""
-    lines = page.lines
-    headings: set[int] = set()
-    last = len(lines) - 1
-    for index in [at for at, line in enumerate(lines) if line.tag in SECTION_HEADINGS]:
-        line = lines[index]
-        if index == last or inside[line.element] or dropped[index] is not None:
-            continue
-        following = lines[index + 1].element
-        parent = page.parents.get(line.element, 0)
-        if inside[following] and parent and parent <= following <= ends[parent]:
-            headings.add(line.element)
-    return headings
-
-
 def _lead_paragraphs(
     page: PageLines,
     ends: Sequence[int],
@@ -788,9 +762,6 @@ def select(
         scores[index] = max(scores[index], options.description_weight * lines[index].chars)
         chosen.add(_enclosing_list(page, lines[index].element))
     inside_element: list[bool] = _inside_elements(chosen, ends)
-    headings = _section_headings(page, ends, inside_element, dropped)
-    if headings:
-        inside_element = _inside_elements(chosen | headings, ends)
     region = _region_over(lines, scores, inside_element, options)
     kept_rule = "in the best region"
     short_page = (
@@ -806,7 +777,7 @@ def select(
         region = (0, len(lines) - 1)
     if region is not None and not short_page:
         region = _without_comment_thread(lines, dropped, region)
-        _drop_closing_lines(lines, dropped, inside_element, region)
+        _drop_closing_calls(lines, dropped, inside_element, region)
     table = DecisionTable(
         len(lines),
         _Decider(lines, dropped, scores, inside_element, region, plain_title, kept_rule),
@@ -977,10 +948,6 @@ write a letter to the editor, join our channel), in the languages of the dev set
 MAX_CALL_CHARS = 250
 """A call to action is a line or two; a longer line is the article's own paragraph."""
 CLOSING_CALLS = "call to action at the article's end"
-MAX_CLOSING_HEADING_CHARS = 40
-"""A heading that introduces what follows is short (40 and 80 chars tie on zh_cwce, sites,
-scrapinghub and readability within 0.0001; 40 is better on trafilatura_dev by 0.0004)."""
-CLOSING_HEADING = "heading with nothing of the article after it"
 
 
 def _without_comment_thread(
@@ -997,38 +964,25 @@ def _without_comment_thread(
     return region[0], start - 1
 
 
-def _drop_closing_lines(
+def _drop_closing_calls(
     lines: Sequence[Line],
     dropped: list[str | None],
     inside: Sequence[bool],
     region: tuple[int, int],
 ) -> None:
-    """Drop the run of calls to action and headings that closes the `region` (in
-    `dropped`, in place).
+    """Drop the run of calls to action that closes the `region` (in `dropped`, in place).
 
     Sites end an article with a plea to subscribe, follow them or get their app, in the
-    article's own box and styled as its paragraphs, so nothing but its words sets it apart
-    (issue 14: trafilatura_dev, eight sites, 0.9303 -> 0.9331 snippet F; scrapinghub
-    55bb6340 0.93 -> 0.96). Only the closing run goes: the same words inside the article
-    are its subject. Costs seen: a German podcast post's last line asks to subscribe
-    (60e85686 1.0 -> 0.8), an article ends on a quote about digital subscriptions
-    (scrapinghub 8634d121 0.95 -> 0.94), and two readability pages' print notes end in a
-    "Subscribe" link (-0.01 each).
-
-    A heading (``<h2>``-``<h6>``, or a short line ending in a colon) introduces what
-    follows it; when nothing of the article does, it heads the related links or media
-    after the article ("Das Thema könnte dich auch interessieren:", "Audios et vidéos sur
-    le sujet", a teaser's headline; trafilatura_dev three sites, 0.9333 -> 0.9343;
-    scrapinghub 0.9672 -> 0.9673, one page's "...by the campaign:" before embedded tweets
-    lost).
+    article's own box and styled as its paragraphs, so nothing but its words sets it apart.
+    Only the closing run goes: the same words inside the article are its subject. The cost:
+    an article that really ends on such a sentence (a post about a subscription service)
+    loses it.
     """
     for index in range(region[1], region[0] - 1, -1):
         line = lines[index]
         if dropped[index] is not None or not inside[line.element]:
             continue
-        if line.chars <= MAX_CLOSING_HEADING_CHARS and _is_heading(line):
-            dropped[index] = CLOSING_HEADING
-        elif line.chars <= MAX_CALL_CHARS and _is_call_to_action(line.text):
+        if line.chars <= MAX_CALL_CHARS and _is_call_to_action(line.text):
             dropped[index] = CLOSING_CALLS
         else:
             return
@@ -1047,10 +1001,6 @@ def _is_call_to_action(text: str) -> bool:
     return any(hint in lower for hint in CALL_TO_ACTION_HINTS) and bool(
         CALL_TO_ACTION_RE.search(text)
     )
-
-
-def _is_heading(line: Line) -> bool:
-    return line.tag in SECTION_HEADINGS or line.text.endswith((":", "："))
 
 
 def _link_rule(options: Options) -> str:

@@ -143,8 +143,8 @@ class Options:
     pages 0 -> 1.0 F1, no page of the other sets moves)."""
     short_body_chars: int = 200
     """A body of fewer characters from the lines is replaced by a longer JSON-LD
-    ``articleBody`` or script-template body when the page has one (for pages that render
-    their text with scripts; trafilatura's minimum is 250)."""
+    ``articleBody`` when the page has one (for pages that render their text with scripts;
+    trafilatura's minimum is 250)."""
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -273,8 +273,8 @@ class Article:
     lines: Sequence[LineDecision] = ()
     """The line table the decision was made on (a `DecisionTable`: built on first use)."""
     fallback: str | None = None
-    """Where the body came from when the lines could not give it (``json-ld articleBody``,
-    ``script template``); None when the body is the page's own kept lines."""
+    """Where the body came from when the lines could not give it (``json-ld articleBody``);
+    None when the body is the page's own kept lines."""
     metadata: Metadata = field(default_factory=Metadata)
     """Publish time, author, source, editor, language, canonical URL, description, tags and
     top image (empty when `Options.with_metadata` is off)."""
