@@ -250,6 +250,12 @@ RULES: tuple[Rule, ...] = (
         ((default, "boilerplate_elements", _nothing),),
     ),
     Rule(
+        "name_weight",
+        "a boilerplate name weighs a post's prose (200 chars) against its box's share",
+        "a sidebar, licence or about box a little longer than a short post",
+        ((default, "NAME_WEIGHT", 0),),
+    ),
+    Rule(
         "named_by_accident",
         "ignores boilerplate words in heading-anchor ids, hash ids, generated classes",
         "article boxes whose generated name holds 'ad', 'share' ...",

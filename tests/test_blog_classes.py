@@ -244,12 +244,21 @@ def test_a_photo_posts_caption_beats_the_about_me_box(box: str) -> None:
     assert "street-style photographer" not in article.body
 
 
+MORE_NEWS = (
+    "The council's vote followed a year of Saturday trials, which drew twice as many "
+    "visitors as a weekday, most of them in the reading rooms and the children's corner.",
+    "Opening on Sundays starts in March; the library will open at ten and close at four, "
+    "and the cafe on the ground floor will keep the same hours.",
+)
+
+
 @pytest.mark.parametrize("holder", ["noscript", "template"])
 def test_an_article_shipped_in_noscript_or_template_is_read(holder: str) -> None:
     """Pages that render their article with a script ship it in ``<noscript>`` (for
     readers without scripts) or ``<template>``: it is the page's prose, not furniture."""
+    article_paragraphs = NEWS_PARAGRAPHS + "".join(f"<p>{text}</p>" for text in MORE_NEWS)
     html = news_page(
-        f"<div id='app'>Loading...</div><{holder}>{NEWS_PARAGRAPHS}</{holder}>"
+        f"<div id='app'>Loading...</div><{holder}>{article_paragraphs}</{holder}>"
         "<div id='footer'><p>Town Times is published by Town Media Ltd. All articles are "
         "written by our own reporters and checked by an editor before publication.</p></div>"
     )
@@ -264,3 +273,56 @@ def test_a_noscript_notice_beside_the_article_stays_out() -> None:
     article = extract(html, options=DEFAULT)
     assert all(text in article.body for text in NEWS)
     assert notice not in article.body
+
+
+DISCLAIMER = (
+    "Disclaimer: Lens Rumours has no affiliation with any of the makers named on this site. "
+    "Prices and stock change by the hour, so check the shop before you order anything.",
+    "Everything here is gathered from readers, shops and forums; a rumour is talk without a "
+    "known source, and we mark how sure we are of each one.",
+    "Content copyright Lens Rumours. Quotes are fine with a link back to the post they come "
+    "from; whole posts and photos are not, unless we say so in writing.",
+)
+
+
+LENS_POST = (
+    "The new 35-100mm zoom is in stock in the United States for the first time: one shop "
+    "has two left, and the price is the same as in Europe, where it shipped last week."
+)
+
+
+def short_post_beside(box: str) -> str:
+    """A one-paragraph post, then a named box whose prose outruns it by a few lines."""
+    disclaimer = "".join(f"<p>{text}</p>" for text in DISCLAIMER)
+    return (
+        "<html><head><title>New zoom lens in stock | Lens Rumours</title></head><body>"
+        "<div id='main'><h1>New zoom lens in stock</h1><p class='date'>October 30, 2012</p>"
+        f"<div class='entry'><p>{LENS_POST}</p></div></div>"
+        f"<div {box}><h3>Disclaimer</h3>{disclaimer}</div></body></html>"
+    )
+
+
+@pytest.mark.parametrize("box", ["id='sidebar'", "class='copyright'", "class='author-bio'"])
+def test_a_named_box_that_outruns_a_short_post_stays_boilerplate(box: str) -> None:
+    """A sidebar, a copyright notice or an about box a little longer than the post holds
+    most of the page's prose, but its name weighs against it: the post is the article."""
+    article = extract(short_post_beside(box), options=DEFAULT)
+    assert article.body == LENS_POST
+
+
+def test_a_misnamed_box_around_the_whole_article_is_still_read() -> None:
+    """An article body inside a box whose class holds a boilerplate word by its component
+    library's naming (a gallery, a sharing container) far outweighs that name."""
+    html = news_page(f"<div class='o-media js-lightbox-gallery'>{NEWS_PARAGRAPHS}</div>")
+    article = extract(html, options=DEFAULT)
+    assert all(text in article.body for text in NEWS)
+
+
+def test_a_page_whose_root_is_named_boilerplate_keeps_its_text() -> None:
+    """A box holding all of the page's prose is the page, whatever its class says."""
+    html = (
+        "<html class='feature_commentimages'><head><title>Storm photos</title></head><body>"
+        f"<h1>Storm photos</h1><p>{POST[0]}</p><p>{POST[1]}</p></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_post(article)

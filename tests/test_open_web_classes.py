@@ -275,6 +275,17 @@ def test_calls_to_action_closing_the_article_are_left_out() -> None:
     )
 
 
+def test_a_one_line_post_about_a_newsletter_is_kept() -> None:
+    """The words of a call to action are a short post's subject when the post is that one
+    line: the closing run never takes the region's first line."""
+    post = (
+        "Our newsletter moves to a new platform next week: subscribers need do nothing, and "
+        "the archive stays where it is."
+    )
+    html = page(f"<h1>Newsletter moving</h1><div class='text'><p>{post}</p></div>")
+    assert extract(html, options=DEFAULT).body == post
+
+
 def test_author_box_after_the_article_is_left_out() -> None:
     bio = (
         "Jane Doe has covered transport and city politics for Riverside News since 2015, "

@@ -88,9 +88,11 @@ SENTENCE_ENDS = ".!?。！？"
 COMMENT_WORD_RE = re.compile("comment|reply|评论|留言")
 """The `blocks.NOISE_WORD_RE` words that name a list of readers' comments."""
 MIN_POST_CHARS = 200
-"""Prose outside named boxes, before a comment list, that makes it the post's comments
-(a blog post's shortest paragraphs; zh_cwce 54e89e4e 0.13 -> 0.97 F1 at 200 and 400, no
-other page of the five sets moves)."""
+"""A post's worth of prose (a blog post's shortest paragraphs): before a comment list, it
+makes the list the post's comments."""
+NAME_WEIGHT = MIN_POST_CHARS
+"""What a boilerplate name weighs against the prose of its box (`_outweighed`): a post's
+worth."""
 MAX_BOILERPLATE_LINE = 200
 """Credit and statement lines are short; longer lines are not tested against the pattern."""
 
@@ -181,12 +183,13 @@ def boilerplate_elements(
 ) -> set[int]:
     """Elements whose class/id/tag names boilerplate and that are not layout wrappers.
 
-    A wrapper holds (anywhere in its subtree) more than `Options.wrapper_share` of the
-    page's punctuated non-link text: a page-wide ``<div class="ad-margins">`` is layout, a
-    comment list is not. So is an element that holds the article's own marks (`marks`, the
-    page's `landmarks`, or the `headline` line): the name of a box around the headline or
-    the page's main content says what the box has (``enable-pin-share``,
-    ``container_wrap sidebar_right``, ``o-section--has-ads``), not what it is. A comment
+    A wrapper holds (anywhere in its subtree) more of the page's punctuated non-link text
+    than its name weighs against it (`_outweighed`): a page-wide ``<div
+    class="ad-margins">`` is layout, a comment list is not. So is an element that holds the
+    article's own marks (`marks`, the page's `landmarks`, or the `headline` line): the name
+    of a box around the headline or the page's main content says what the box has
+    (``enable-pin-share``, ``container_wrap sidebar_right``, ``o-section--has-ads``), not
+    what it is. A comment
     list (`COMMENT_WORD_RE`) that follows `MIN_POST_CHARS` of prose outside every named box
     is never a wrapper: comments follow the post they answer, and on a popular post they
     outrun it. Elements named so by accident (`_named_by_accident`) are not boilerplate.
@@ -231,7 +234,7 @@ def boilerplate_elements(
         element
         for element in named
         if (
-            prose[element] <= options.wrapper_share * total
+            _outweighed(prose[element], total, options)
             or (
                 COMMENT_WORD_RE.fullmatch(first_line[element].noise or "") is not None
                 and prose_before[element] >= MIN_POST_CHARS
@@ -243,6 +246,17 @@ def boilerplate_elements(
             and _names_an_entry(page.attributes.get(element, ""))
         )
     }
+
+
+def _outweighed(prose: int, total: int, options: Options) -> bool:
+    """Whether a box named boilerplate, holding `prose` of the page's `total` prose, is
+    what its name says rather than a layout wrapper. Its name is evidence worth a post's
+    prose (`NAME_WEIGHT`): the box is a wrapper when it holds all of the page's prose,
+    or more than `Options.wrapper_share` of it with that much taken off. A sidebar, an
+    about box or a licence notice that outruns a one-paragraph post by a few lines stays
+    boilerplate; a misnamed box around a whole article (``o-media js-lightbox-gallery``,
+    ``documentContent__sharingContainer``) outweighs its name."""
+    return prose < total and prose - NAME_WEIGHT <= options.wrapper_share * total
 
 
 def _named_ancestors(page: PageLines, element: int, named: set[int]) -> list[int]:
@@ -974,11 +988,11 @@ def _drop_closing_calls(
 
     Sites end an article with a plea to subscribe, follow them or get their app, in the
     article's own box and styled as its paragraphs, so nothing but its words sets it apart.
-    Only the closing run goes: the same words inside the article are its subject. The cost:
-    an article that really ends on such a sentence (a post about a subscription service)
-    loses it.
+    Only the closing run goes, and never the region's first line: the same words inside
+    the article, or as the whole of a one-line post, are its subject. The cost: an article
+    that really ends on such a sentence (a post about a subscription service) loses it.
     """
-    for index in range(region[1], region[0] - 1, -1):
+    for index in range(region[1], region[0], -1):
         line = lines[index]
         if dropped[index] is not None or not inside[line.element]:
             continue
