@@ -326,3 +326,41 @@ def test_a_page_whose_root_is_named_boilerplate_keeps_its_text() -> None:
     )
     article = extract(html, options=DEFAULT)
     assert kept_post(article)
+
+
+BIO = (
+    "I write ads for a living and this blog for fun. Nineteen years in agencies in New York, "
+    "and I still read every billboard on the way to work. I post the best of what I find "
+    "every week, and I answer every email, even the angry ones. Send me tips: the address "
+    "is on the contact page, and tell me where you saw it so I can credit the photographer "
+    "and the agency behind the work.",
+    "Before the blog I kept a scrapbook of print ads, cut out of magazines on trains and in "
+    "waiting rooms. It grew to eleven volumes, and some of it is here now, scanned a page at "
+    "a time. Nothing on this site speaks for any agency or client I have worked for, and "
+    "the opinions are mine, as are the typos.",
+    "When I am not writing I teach a night class on copywriting at a community college, "
+    "where the students are better at headlines than I ever was.",
+)
+
+
+def post_beside_sidebar(headline_in_sidebar: bool) -> str:
+    """A short list post, beside a sidebar whose profile box outruns it by far; the sidebar
+    may also list recent posts, the post's own headline among them as a link."""
+    recent = f"<ul><li><a href='/top-5'>{HEADLINE}</a></li></ul>" if headline_in_sidebar else ""
+    bio = "".join(f"<p>{text}</p>" for text in BIO)
+    return (
+        f"<html><head><title>{HEADLINE} | Ad Blog</title></head><body>"
+        f"<div id='sidebar'>{recent}<div class='profile-text'>{bio}</div></div>"
+        f"<div class='main'><h3>{HEADLINE}</h3><p>{POST[0]} {POST[1]}</p></div>"
+        "</body></html>"
+    )
+
+
+@pytest.mark.parametrize("headline_in_sidebar", [False, True])
+def test_a_box_inside_another_named_box_carries_both_names(headline_in_sidebar: bool) -> None:
+    """A profile box inside a sidebar holds most of the page's prose, but each name around
+    it weighs against it; the post's headline linked in the sidebar's list of recent posts
+    is not the headline."""
+    article = extract(post_beside_sidebar(headline_in_sidebar), options=DEFAULT)
+    assert kept_post(article)
+    assert "Nineteen years" not in article.body and "scrapbook" not in article.body

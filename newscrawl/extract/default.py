@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, compress, repeat
@@ -91,7 +91,7 @@ MIN_POST_CHARS = 200
 """A post's worth of prose (a blog post's shortest paragraphs): before a comment list, it
 makes the list the post's comments."""
 NAME_WEIGHT = MIN_POST_CHARS
-"""What a boilerplate name weighs against the prose of its box (`_outweighed`): a post's
+"""What a boilerplate name weighs against the prose of its box (`_wrappers`): a post's
 worth."""
 MAX_BOILERPLATE_LINE = 200
 """Credit and statement lines are short; longer lines are not tested against the pattern."""
@@ -184,7 +184,7 @@ def boilerplate_elements(
     """Elements whose class/id/tag names boilerplate and that are not layout wrappers.
 
     A wrapper holds (anywhere in its subtree) more of the page's punctuated non-link text
-    than its name weighs against it (`_outweighed`): a page-wide ``<div
+    than its name weighs against it (`_wrappers`): a page-wide ``<div
     class="ad-margins">`` is layout, a comment list is not. So is an element that holds the
     article's own marks (`marks`, the page's `landmarks`, or the `headline` line): the name
     of a box around the headline or the page's main content says what the box has
@@ -230,11 +230,12 @@ def boilerplate_elements(
     for box, chars in boxed.items():
         for element in _named_ancestors(page, box, named):
             prose[element] += chars
+    wrappers = _wrappers(page, named, prose, total, holders | (first_line.keys() - named), options)
     return {
         element
         for element in named
         if (
-            _outweighed(prose[element], total, options)
+            element not in wrappers
             or (
                 COMMENT_WORD_RE.fullmatch(first_line[element].noise or "") is not None
                 and prose_before[element] >= MIN_POST_CHARS
@@ -248,15 +249,36 @@ def boilerplate_elements(
     }
 
 
-def _outweighed(prose: int, total: int, options: Options) -> bool:
-    """Whether a box named boilerplate, holding `prose` of the page's `total` prose, is
-    what its name says rather than a layout wrapper. Its name is evidence worth a post's
-    prose (`NAME_WEIGHT`): the box is a wrapper when it holds all of the page's prose,
-    or more than `Options.wrapper_share` of it with that much taken off. A sidebar, an
-    about box or a licence notice that outruns a one-paragraph post by a few lines stays
-    boilerplate; a misnamed box around a whole article (``o-media js-lightbox-gallery``,
-    ``documentContent__sharingContainer``) outweighs its name."""
-    return prose < total and prose - NAME_WEIGHT <= options.wrapper_share * total
+def _wrappers(
+    page: PageLines,
+    named: set[int],
+    prose: Mapping[int, int],
+    total: int,
+    uncounted: Set[int],
+    options: Options,
+) -> set[int]:
+    """The `named` boxes that are layout wrappers rather than what their names say, by the
+    `prose` each holds of the page's `total`. Each name around a box (its own and its named
+    ancestors', but the `uncounted`) is evidence worth a post's prose (`NAME_WEIGHT`): a
+    box is a wrapper when it holds all of the page's prose, or more than
+    `Options.wrapper_share` of it with that much taken off per name. A sidebar, an about
+    box or a licence notice that outruns a one-paragraph post by a few lines stays
+    boilerplate, and so does a profile box inside a sidebar that outruns it by more; a
+    misnamed box around a whole article (``o-media js-lightbox-gallery``,
+    ``documentContent__sharingContainer``) outweighs its name. Names are counted only
+    for the few boxes over `Options.wrapper_share`."""
+    share = options.wrapper_share * total
+    names: dict[int, int] = {}
+    return {
+        element
+        for element in named
+        if 0 < total <= prose[element]
+        or (
+            prose[element] - share > NAME_WEIGHT
+            and prose[element] - share
+            > NAME_WEIGHT * _names_around(page, element, names, uncounted)
+        )
+    }
 
 
 def _named_ancestors(page: PageLines, element: int, named: set[int]) -> list[int]:
@@ -293,11 +315,11 @@ def landmarks(page: PageLines) -> set[int]:
         }
     tags = page.tags
     if "main" in tags or "article" in tags:
-        in_named_box: dict[int, bool] = {}
+        names_around: dict[int, int] = {}
         for element, tag in enumerate(tags):
             if tag == "main" or (
                 tag == "article"
-                and not _inside_named_box(page, page.parents.get(element, 0), in_named_box)
+                and not _names_around(page, page.parents.get(element, 0), names_around)
             ):
                 marks.add(element)
     return marks
@@ -314,22 +336,25 @@ def _article_holders(page: PageLines, marks: set[int], headline: int | None) -> 
     return holders
 
 
-def _inside_named_box(page: PageLines, element: int, known: dict[int, bool]) -> bool:
-    """Whether `element` or an ancestor is named boilerplate by its tag, class or id.
-    `known` holds the answers found so far (filled in on the way down from the nearest
-    known ancestor), so that a page of nested ``<article>``s is walked up once, not once
-    per article."""
+def _names_around(
+    page: PageLines, element: int, known: dict[int, int], excluded: Set[int] = frozenset()
+) -> int:
+    """How many elements named boilerplate by their tag, class or id hold `element` (itself
+    included), not counting the `excluded`. `known` holds the counts found so far (filled
+    in on the way down from the nearest known ancestor), so that a page of nested boxes is
+    walked up once, not once per box."""
     path = []
     while element and element not in known:
         path.append(element)
         element = page.parents.get(element, 0)
-    inside = known.get(element, False)
+    count = known.get(element, 0)
     for element in reversed(path):
-        inside = inside or bool(
+        if element not in excluded and (
             page.tags[element] in NOISE_TAGS or noise_word(page.attributes.get(element, "").lower())
-        )
-        known[element] = inside
-    return inside
+        ):
+            count += 1
+        known[element] = count
+    return count
 
 
 _ATTRIBUTE_VALUE_RE = re.compile(
@@ -913,12 +938,17 @@ LineScores = tuple[list[str | None], list[int]]
 
 def _headline_index(lines: Sequence[Line], plain_title: str) -> int | None:
     """The index of the headline line: the first whose text, whitespace removed, is
-    `plain_title`."""
+    `plain_title` and that is not mostly a link (a sidebar's list of recent posts links to
+    the post under its headline), else the first such link."""
     title_chars = len(plain_title)
+    first = None
     for index, line in enumerate(lines):
         if line.chars == title_chars and _is_headline(line, plain_title):
-            return index
-    return None
+            if line.link_chars * 2 <= line.chars:
+                return index
+            if first is None:
+                first = index
+    return first
 
 
 def _score_lines(
