@@ -230,7 +230,9 @@ def boilerplate_elements(
     for box, chars in boxed.items():
         for element in _named_ancestors(page, box, named):
             prose[element] += chars
-    wrappers = _wrappers(page, named, prose, total, holders | (first_line.keys() - named), options)
+    uncounted = holders | (first_line.keys() - named)
+    opening = _opening_boxes(page, headline, named, options)
+    wrappers = _wrappers(page, named, prose, total, uncounted, opening, options)
     return {
         element
         for element in named
@@ -255,6 +257,7 @@ def _wrappers(
     prose: Mapping[int, int],
     total: int,
     uncounted: Set[int],
+    opening: Set[int],
     options: Options,
 ) -> set[int]:
     """The `named` boxes that are layout wrappers rather than what their names say, by the
@@ -265,20 +268,36 @@ def _wrappers(
     box or a licence notice that outruns a one-paragraph post by a few lines stays
     boilerplate, and so does a profile box inside a sidebar that outruns it by more; a
     misnamed box around a whole article (``o-media js-lightbox-gallery``,
-    ``documentContent__sharingContainer``) outweighs its name. Names are counted only
-    for the few boxes over `Options.wrapper_share`."""
+    ``documentContent__sharingContainer``) outweighs its name. A box that opens the
+    article (`opening`: it holds the first prose after the headline) needs only more than
+    `Options.wrapper_share`: following the headline is evidence that outweighs a name.
+    Names are counted only for the few boxes over `Options.wrapper_share`."""
     share = options.wrapper_share * total
     names: dict[int, int] = {}
     return {
         element
         for element in named
         if 0 < total <= prose[element]
+        or (element in opening and prose[element] > share)
         or (
             prose[element] - share > NAME_WEIGHT
             and prose[element] - share
             > NAME_WEIGHT * _names_around(page, element, names, uncounted)
         )
     }
+
+
+def _opening_boxes(
+    page: PageLines, headline: int | None, named: set[int], options: Options
+) -> set[int]:
+    """The `named` boxes around the first prose line after the `headline` (none without
+    one): the boxes the article opens in."""
+    if headline is None:
+        return set()
+    for line in page.lines[headline + 1 :]:
+        if line.punctuation and not (line.link_chars and _is_link_line(line, options)):
+            return set(_named_ancestors(page, line.noise_element, named))
+    return set()
 
 
 def _named_ancestors(page: PageLines, element: int, named: set[int]) -> list[int]:
