@@ -64,7 +64,7 @@ def page_rows(dataset: str) -> Rows:
         headline, selection, body = default_body(
             blocks.page_lines(text), head.PageHead(text), OPTIONS
         )
-        inputs.append(confidence.features(selection.evidence, len(body.text), body.fallback))
+        inputs.append(confidence.features(selection.evidence, len(body.text)))
         f1s.append(score_prediction(page, scored_text(page, headline, body.text)).f1)
         empty.append(not body.text)
     return Rows(np.array(inputs), np.array(f1s), np.array(empty))

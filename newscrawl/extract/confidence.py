@@ -1,16 +1,14 @@
 """How sure the default method is that the body it kept is the page's article.
 
 A logistic model of "the body scores a page F1 of 0.8 or more" over what the selection
-already knows (`default.Evidence`) and over where the body came from. Each input is a sign
-that holds on any site, not a trait of one dev set:
+already knows (`default.Evidence`). Each input is a sign that holds on any site, not a
+trait of one dev set:
 
 - the share of the page's body-like score the body holds: a body that leaves most of it
   out was one block among several (two competing articles, or a page of teasers);
 - the log of the body's length: a scrap of text is more often the wrong block;
 - whether the headline is among the page's lines, and whether the body starts more than
   `FAR_FROM_HEADLINE` text lines from it: an article follows its headline;
-- whether the body is a structured fallback (JSON-LD ``articleBody``): the lines gave no
-  body, so the page's layout was not understood;
 - the body's link density: text that is mostly links is a menu or a list of teasers;
 - the share of the body's characters in lines with sentence punctuation: articles are
   prose, lists and navigation are not;
@@ -23,6 +21,10 @@ that holds on any site, not a trait of one dev set:
   article says, so a body that shares nothing with it may be another text;
 - the share of the body's span of lines that was kept: a region cut through by dropped
   links and boilerplate is less likely to be one article.
+
+A body from a structured fallback is scored on the evidence of the lines that failed (no
+dev page takes one, so it has no input of its own): that evidence is weak, and so is the
+confidence.
 
 The weights were fitted on the six dev sets by ``bench/calibrate_confidence.py``, which
 chooses the inputs and the regularisation by leaving one dataset out (fit on five, score
@@ -45,7 +47,6 @@ FEATURES = (
     "log length",
     "headline",
     "far from headline",
-    "fallback",
     "link density",
     "prose share",
     "page text share",
@@ -57,19 +58,18 @@ FEATURES = (
 """The names of `features`' values, in order."""
 
 WEIGHTS = (
-    -6.613,
-    0.359,
-    0.319,
-    0.574,
-    -1.117,
-    -2.113,
-    -0.893,
-    1.783,
-    1.437,
-    -0.574,
-    -0.675,
-    1.071,
-    3.855,
+    -5.86,
+    1.355,
+    0.158,
+    0.258,
+    -0.562,
+    -0.578,
+    1.535,
+    0.842,
+    -0.151,
+    -0.438,
+    0.337,
+    3.881,
 )
 """The model's intercept and the weights of `features`, in order (fitted, see above). The
 intercept holds the cut offset the calibration chose: the largest shift under which pages
@@ -97,9 +97,9 @@ class Confidence(NamedTuple):
     """What lowered `value`, in a few words each."""
 
 
-def features(evidence: Evidence, body_chars: int, fallback: str | None = None) -> list[float]:
+def features(evidence: Evidence, body_chars: int) -> list[float]:
     """The model's inputs (`FEATURES`) for a body of `body_chars` characters kept on
-    `evidence`; `fallback` names the structured source the body came from, if any."""
+    `evidence`."""
     share = evidence.body_score / evidence.page_score if evidence.page_score else 0.0
     far = evidence.headline and abs(evidence.headline_gap) > FAR_FROM_HEADLINE
     kept = evidence.body_chars
@@ -108,7 +108,6 @@ def features(evidence: Evidence, body_chars: int, fallback: str | None = None) -
         math.log1p(body_chars),
         float(evidence.headline),
         float(far),
-        float(fallback is not None),
         evidence.link_chars / kept if kept else 0.0,
         evidence.prose_chars / kept if kept else 0.0,
         kept / evidence.page_chars if evidence.page_chars else 0.0,
@@ -124,7 +123,7 @@ def confidence(evidence: Evidence, body_chars: int, fallback: str | None = None)
     from the structured `fallback`); 0 for no body."""
     if not body_chars:
         return Confidence(0.0, ("no body",))
-    inputs = features(evidence, body_chars, fallback)
+    inputs = features(evidence, body_chars)
     intercept, *weights = WEIGHTS
     score = intercept + sum(weight * value for weight, value in zip(weights, inputs, strict=True))
     return Confidence(
@@ -136,7 +135,7 @@ def confidence(evidence: Evidence, body_chars: int, fallback: str | None = None)
 def _reasons(
     evidence: Evidence, inputs: list[float], body_chars: int, fallback: str | None
 ) -> tuple[str, ...]:
-    share, _, _, _, _, links, prose, _, _, _, _, span = inputs
+    share, _, _, _, links, prose, _, _, _, _, span = inputs
     reasons = []
     if fallback is not None:
         reasons.append(f"body from the {fallback}, not the page's lines")
