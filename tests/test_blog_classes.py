@@ -364,3 +364,42 @@ def test_a_box_inside_another_named_box_carries_both_names(headline_in_sidebar: 
     article = extract(post_beside_sidebar(headline_in_sidebar), options=DEFAULT)
     assert kept_post(article)
     assert "Nineteen years" not in article.body and "scrapbook" not in article.body
+
+
+@pytest.mark.parametrize("title", [f"{SITE}: {HEADLINE}", f"{HEADLINE} | {SITE}"])
+def test_the_posts_subheading_beats_the_logo_heading_the_title_joins_it_to(title: str) -> None:
+    """A blog theme's ``<h1>`` is its name linking home; the ``<title>`` joins that name to
+    the post's headline, an ``<h3>`` that sidebar headings come before."""
+    sidebar = "".join(
+        f"<h2>{name}</h2><ul><li><a href='/'>x</a></li></ul>"
+        for name in ("Archive", "Labels", "Followers", "Blog roll", "About me", "Links")
+    )
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    html = (
+        f"<html><head><title>{title}</title></head><body>"
+        f"<h1><a href='/'>{SITE}</a></h1><div id='side'>{sidebar}</div>"
+        f"<div class='post entry-author-jane'><h3>{HEADLINE}</h3>{paragraphs}</div>"
+        "</body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.title == HEADLINE
+    assert kept_post(article)
+
+
+def test_a_one_line_post_under_its_headline_holds_its_container() -> None:
+    """A photo post's short caption right under the headline scores too little to vote as
+    a paragraph, but there every line votes: it outvotes a blurb in a link-heavy column
+    further down (a box whose name says nothing)."""
+    caption = "Paper leaves punched from old maps, for autumn."
+    blurb = "Our shop sends craft kits all over the country, with the paper and glue today."
+    menu = "".join(
+        f"<li><a href='/{number}'>Craft kit number {number}</a></li>" for number in range(25)
+    )
+    html = (
+        "<html><head><title>Map leaves | Crafty Things</title></head><body>"
+        "<div class='main'><h2>Map leaves</h2><div class='caption'>"
+        f"<img src='a.jpg'><p>{caption}</p></div></div><div class='col'><ul>{menu}</ul>"
+        f"<div class='box'><h4>Our shop</h4><p>{blurb}</p></div></div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.body == caption

@@ -91,9 +91,11 @@ def default_body(
     """The default method's headline, line selection and body (the kept lines, or a
     structured fallback): what `Article` and the confidence's calibration are made of."""
     hints = head_hints.head_hints(page_head)
+    first_h1 = next((line for line in page.lines if line.tag == "h1"), None)
     headings = [line.text for line in page.lines if line.tag == "h1"]
     subheadings = [line.text for line in page.lines if line.tag in SUBHEADING_TAGS]
-    headline = title.choose_title(hints, headings, subheadings)
+    logo = first_h1.text if first_h1 and 2 * first_h1.link_chars > first_h1.chars else ""
+    headline = title.choose_title(hints, headings, subheadings, logo)
     selection = default.select(page, headline, options, hints.description, hints.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
     return headline, selection, fallbacks.choose_body(lines_body, hints, options)

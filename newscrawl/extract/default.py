@@ -517,7 +517,9 @@ def main_elements(
     Paragraphs (lines scoring over `Options.paragraph_score`) vote for their parent element
     (twice) and grandparent (once), as readability scores paragraphs, and twice as much
     within `Options.headline_window` lines after the headline (the body follows it; a long
-    footer statement further down does not); the winner is the container. Articles split
+    footer statement further down does not); there every line scoring over 0 votes, so a
+    tiny post (a photo's caption, a link and a line) holds its container against a longer
+    sidebar blurb further down. The winner is the container. Articles split
     over sibling sections join it (`_sibling_sections`), and so do paragraphs that sit
     right beside one of its ancestors (a lead ``<p>`` before the body's ``<div>``) or
     open the article before it (`_lead_paragraphs`; `described` tests for a standfirst).
@@ -531,7 +533,11 @@ def main_elements(
         else range(headline + 1, headline + 1 + options.headline_window)
     )
     in_landmark = _inside_elements(marks, ends) if marks else None
-    for index in _above(scores, options.paragraph_score):
+    voters = list(_above(scores, options.paragraph_score))
+    if headline is not None:
+        window = range(headline + 1, min(len(scores), near.stop))
+        voters = sorted({*voters, *(index for index in window if scores[index] > 0)})
+    for index in voters:
         line, score = lines[index], scores[index]
         parent = parents.get(line.element, 0)
         weight = 2 if index in near else 1

@@ -36,14 +36,20 @@ MIN_LEADING_CHARS = 7
 site's name leading a title written "站名 - 标题" ("新浪网", "CSDN博客")."""
 
 
-def choose_title(hints: HeadHints, headings: Sequence[str], subheadings: Sequence[str] = ()) -> str:
-    """The headline: a heading (``<h1>``, else one of the `subheadings`, ``<h2>`` and
+def choose_title(
+    hints: HeadHints, headings: Sequence[str], subheadings: Sequence[str] = (), logo: str = ""
+) -> str:
+    """The headline: a subheading that a head title joins to the `logo` (the first ``<h1>``
+    when it is mostly a link, as a blog's name linking home is: "Post - Blog", "Blog: Post";
+    `_logo_and_post`), else a heading (``<h1>``, else one of the `subheadings`, ``<h2>`` and
     ``<h3>``) the head's titles confirm, else og:title, else the longest part of ``<title>``
     split at its separators, else the first heading. A confirmed ``<h1>`` that is one part
     of a title whose other part a subheading is ("Site - Post" with the site's name as the
     logo's ``<h1>`` and the post's headline in an ``<h3>``) is the site's name: the
     subheading is the headline."""
     head_titles = [title for title in (hints.og_title, hints.title) if title]
+    if logo and (post := _logo_and_post(head_titles, logo, subheadings)):
+        return post
 
     def confirmed(candidates: Sequence[str]) -> list[str]:
         return [
@@ -67,6 +73,34 @@ def choose_title(hints: HeadHints, headings: Sequence[str], subheadings: Sequenc
     if hints.title:
         return max(_SITE_SEPARATOR_RE.split(hints.title), key=len).strip() or hints.title
     return headings[0] if headings else ""
+
+
+LOGO_SEPARATORS = ("-", "|", "–", "—", "·", ":", "：", "»", "«", "›", "‹", "--")
+"""What joins a blog's name to a post's headline in its ``<title>`` (spaces aside)."""
+
+
+def _logo_and_post(head_titles: Sequence[str], logo: str, subheadings: Sequence[str]) -> str:
+    """The first of `subheadings` that a head title joins to `logo` with one of
+    `LOGO_SEPARATORS` ("sub SEP logo" or "logo SEP sub", whitespace and case aside), or ""."""
+    plain_logo = _plain(logo)
+    if len(plain_logo) < 2:
+        return ""
+    titles = [_plain(title) for title in head_titles]
+    for subheading in subheadings:
+        plain_sub = _plain(subheading)
+        if len(plain_sub) < 2 or plain_sub == plain_logo:
+            continue
+        for title in titles:
+            for first, second in ((plain_sub, plain_logo), (plain_logo, plain_sub)):
+                middle = len(title) - len(first) - len(second)
+                if (
+                    0 < middle <= 2
+                    and title.startswith(first)
+                    and title.endswith(second)
+                    and title[len(first) : len(first) + middle] in LOGO_SEPARATORS
+                ):
+                    return subheading
+    return ""
 
 
 def _two_parts_of(first: str, second: str, title: str) -> bool:
