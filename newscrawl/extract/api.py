@@ -91,10 +91,10 @@ def default_body(
     """The default method's headline, line selection and body (the kept lines, or a
     structured fallback): what `Article` and the confidence's calibration are made of."""
     hints = head_hints.head_hints(page_head)
-    first_h1 = next((line for line in page.lines if line.tag == "h1"), None)
-    headings = [line.text for line in page.lines if line.tag == "h1"]
+    h1_lines = [line for line in page.lines if line.tag == "h1"]
+    headings = [line.text for line in h1_lines]
     subheadings = [line.text for line in page.lines if line.tag in SUBHEADING_TAGS]
-    logo = first_h1.text if first_h1 and 2 * first_h1.link_chars > first_h1.chars else ""
+    logo = next((line.text for line in h1_lines[:1] if 2 * line.link_chars > line.chars), "")
     headline = title.choose_title(hints, headings, subheadings, logo)
     selection = default.select(page, headline, options, hints.description, hints.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)

@@ -184,20 +184,19 @@ def boilerplate_elements(
     """Elements whose class/id/tag names boilerplate and that are not layout wrappers.
 
     A wrapper holds (anywhere in its subtree) more of the page's punctuated non-link text
-    than its name weighs against it (`_wrappers`): a page-wide ``<div
-    class="ad-margins">`` is layout, a comment list is not. So is an element that holds the
-    article's own marks (`marks`, the page's `landmarks`, or the `headline` line): the name
-    of a box around the headline or the page's main content says what the box has
-    (``enable-pin-share``, ``container_wrap sidebar_right``, ``o-section--has-ads``), not
-    what it is. A comment
+    than its name weighs against it (`_wrappers`): a page-wide ``<div class="ad-margins">``
+    is layout, a comment list is not. So is an element that holds the article's own marks
+    (`marks`, the page's `landmarks`, or the `headline` line): the name of a box around the
+    headline or the page's main content says what the box has (``enable-pin-share``,
+    ``container_wrap sidebar_right``, ``o-section--has-ads``), not what it is. A comment
     list (`COMMENT_WORD_RE`) that follows `MIN_POST_CHARS` of prose outside every named box
     is never a wrapper: comments follow the post they answer, and on a popular post they
-    outrun it. Elements named so by accident (`_named_by_accident`) are not boilerplate.
-    Nor is one that another of its classes names a post or article (`_names_an_entry`) and
-    that holds a post's worth of prose (`MIN_POST_CHARS`): blog platforms put the post's
-    author, category and tags on its container (``entry-author-<name> entry``,
-    ``hentry author-<name> tag-share``), and the paragraphs it covers outweigh those words;
-    an author box named ``post-author`` holds a line or two.
+    outrun it. Elements named so by accident (`_named_by_accident`) are not boilerplate. Nor
+    is one that another of its classes names a post or article (`_names_an_entry`) and that
+    holds a post's worth of prose (`MIN_POST_CHARS`): blog platforms put the post's author,
+    category and tags on its container (``entry-author-<name> entry``, ``hentry
+    author-<name> tag-share``), and the paragraphs it covers outweigh those words; an author
+    box named ``post-author`` holds a line or two.
     """
     first_line: dict[int, Line] = {}
     prose_before: dict[int, int] = {}
