@@ -175,6 +175,9 @@ EDGE_CASES = {
     "tail with an open end tag": "<p>a</p>b</p",
     "many <": "<" * 50_000 + ">",
     "quoted >": '<a href="x>y">z</a><p x=\'>\'>q</p><p onload="if(w>450){}">r</p>' * 50,
+    "single-quoted markup": '<p>a<sup value=\'(<a href="#x" title="t">A</a>)\'></sup>b'
+    "<p title=it's>c</p><p x='unclosed>d</p>" * 20,
+    "huge odd single-quoted attribute": "<p title='" + "a>" * 100_000 + ">text</p>",
     "comment forms": "<!-->a<!--->b<!---->c<!-- -- >d-->e<!--x",
     "declarations": '<?xml version="1.0"?><!DOCTYPE html><![CDATA[x]]><p>x</p>',
     "case folding in end tags": "<script>x</ſcript>after<p>y</p><title>t</tİtle>z<STYLE>s</Style>w",

@@ -350,6 +350,15 @@ def test_quoted_greater_than_in_an_attribute_is_not_text() -> None:
     assert "width" not in article.body and "src" not in article.body
 
 
+def test_markup_inside_a_single_quoted_attribute_is_not_text() -> None:
+    """``value='(<a href="#a" title="A">A</a>)'``: the tag runs to the closing ``'``, as in
+    browsers, and none of the quoted markup shows."""
+    note = """<sup class='reference' value='(<a href="#a" title="See note A">A</a>)'></sup>"""
+    article = extract(page(f"<p>{PARAGRAPHS[0]}{note}</p>{paragraphs(1, 2)}"), options=DEFAULT)
+    assert has_all(article, 0, 1, 2)
+    assert "See note" not in article.body and ")'>" not in article.body
+
+
 def test_tag_left_open_at_the_end_of_the_page_is_not_text() -> None:
     """A browser drops a tag that runs to the end of the page."""
     article = extract(page(paragraphs(0, 1, 2)) + "<meta name=title " * 500, options=DEFAULT)

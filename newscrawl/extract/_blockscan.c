@@ -1232,11 +1232,13 @@ run(Scan *s)
                 continue;
             }
             if (attr_end > attr_start) {
-                Py_ssize_t quotes = 0;
+                Py_ssize_t doubles = 0, singles = 0;
                 for (Py_ssize_t i = attr_start; i < attr_end; i++) {
-                    quotes += CH(s, i) == '"';
+                    Py_UCS4 c = CH(s, i);
+                    doubles += c == '"';
+                    singles += c == '\'';
                 }
-                if (quotes % 2) {
+                if (doubles % 2 || singles % 2) {
                     position = quoted_tag_end(s, name_end, position);
                     attr_start = name_end;
                     attr_end = position - 1;

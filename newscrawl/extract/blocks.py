@@ -441,7 +441,8 @@ def _page_lines_python(page: str) -> PageLines:
             if tag_start < position or not tag:
                 continue
             position = cursor
-            if attributes and attributes.count('"') % 2:  # its first ">" may be quoted
+            if attributes and (attributes.count('"') % 2 or attributes.count("'") % 2):
+                # an open quote: its first ">" may be quoted
                 name_end = tag_start + 1 + len(closing) + len(name)
                 position = tokens.quoted_tag_end(page, name_end, position)
                 attributes = page[name_end : position - 1]

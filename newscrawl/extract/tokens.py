@@ -73,10 +73,11 @@ def ascii_class(body: str) -> str:
 
 def quoted_tag_end(page: str, name_end: int, first_close: int) -> int:
     """The position after a tag whose name ends at `name_end` and whose attribute text up
-    to its first ``>`` (just before `first_close`) holds an odd number of ``"``, so that
-    ``>`` may be quoted: after the first ``>`` outside values quoted right after an ``=``
-    (as browsers read ``<p onload="if(w>450)...">``), or `first_close` when no such ``>``
-    follows. (With an even number of ``"``, the tag ends at its first ``>``.)"""
+    to its first ``>`` (just before `first_close`) holds an odd number of ``"`` or of
+    ``'``, so that ``>`` may be quoted: after the first ``>`` outside values quoted right
+    after an ``=`` (as browsers read ``<p onload="if(w>450)...">`` and ``<sup
+    value='(<a href="#a">A</a>)'>``), or `first_close` when no such ``>`` follows. (With an
+    even number of each, the tag ends at its first ``>``.)"""
     match = _QUOTED_TAG_RE.match(page, name_end)
     return match.end() if match else first_close
 
