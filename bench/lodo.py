@@ -50,6 +50,7 @@ from newscrawl.evaluation.runner import PageResult, method_extractor, run_extrac
 from newscrawl.evaluation.scoring import PageScore, aggregate
 from newscrawl.evaluation.snippets import SnippetScore, aggregate_snippets
 from newscrawl.extract import Options, api, comment_thread, default, fallbacks
+from newscrawl.extract import title as title_module
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "bench" / "results" / "lodo.json"
@@ -290,6 +291,18 @@ RULES: tuple[Rule, ...] = (
         "an <h2>/<h3> the head confirms is the headline (over the site's <h1>)",
         "blog themes with the post's headline in h2/h3 under the blog's name",
         ((api, "SUBHEADING_TAGS", frozenset()),),
+    ),
+    Rule(
+        "logo_headline",
+        "a post headline that a head title joins to the logo <h1> ('post - logo') beats it",
+        "blog themes whose <h1> is the blog's linked name, the post's headline an h2/h3",
+        ((title_module, "_logo_and_post", lambda *_a, **_k: ""),),
+    ),
+    Rule(
+        "near_headline_votes",
+        "within headline_window lines after the headline every line scoring over 0 votes",
+        "tiny posts (a photo and its caption) losing their box to a longer sidebar blurb",
+        ((default, "NEAR_HEADLINE_SCORE", NEVER),),
     ),
     Rule(
         "landmarks",

@@ -502,6 +502,11 @@ def _region_over(
     )
 
 
+NEAR_HEADLINE_SCORE = 0
+"""Within `Options.headline_window` lines after the headline, a line scoring over this votes
+for its container, paragraph or not (`main_elements`)."""
+
+
 def main_elements(
     page: PageLines,
     ends: Sequence[int],
@@ -516,12 +521,12 @@ def main_elements(
     Paragraphs (lines scoring over `Options.paragraph_score`) vote for their parent element
     (twice) and grandparent (once), as readability scores paragraphs, and twice as much
     within `Options.headline_window` lines after the headline (the body follows it; a long
-    footer statement further down does not); there every line scoring over 0 votes, so a
-    tiny post (a photo's caption, a link and a line) holds its container against a longer
-    sidebar blurb further down. The winner is the container. Articles split
-    over sibling sections join it (`_sibling_sections`), and so do paragraphs that sit
-    right beside one of its ancestors (a lead ``<p>`` before the body's ``<div>``) or
-    open the article before it (`_lead_paragraphs`; `described` tests for a standfirst).
+    footer statement further down does not); there every line scoring over
+    `NEAR_HEADLINE_SCORE` votes, so a tiny post (a photo's caption, a link and a line) holds
+    its container against a longer sidebar blurb further down. The winner is the container.
+    Articles split over sibling sections join it (`_sibling_sections`), and so do paragraphs
+    that sit right beside one of its ancestors (a lead ``<p>`` before the body's ``<div>``)
+    or open the article before it (`_lead_paragraphs`; `described` tests for a standfirst).
     Returns ``{0}`` (the whole page) when no line votes. `ends`: `subtree_ends`.
     """
     lines, parents = page.lines, page.parents
@@ -535,7 +540,9 @@ def main_elements(
     voters = list(_above(scores, options.paragraph_score))
     if headline is not None:
         window = range(headline + 1, min(len(scores), near.stop))
-        voters = sorted({*voters, *(index for index in window if scores[index] > 0)})
+        voters = sorted(
+            {*voters, *(index for index in window if scores[index] > NEAR_HEADLINE_SCORE)}
+        )
     for index in voters:
         line, score = lines[index], scores[index]
         parent = parents.get(line.element, 0)
