@@ -1914,8 +1914,7 @@ done:
  * Three passes of the metadata (newscrawl.extract.metadata.lines) over the lines this scan
  * made, each with its Python reference there, which the tests hold it to. They stay in C
  * because in Python the three cost about 6% more extraction time on the crawl benchmark's
- * pages (instructions counted for issue 19), where the C of the head's tag search and of
- * the letters per script bought about 1% each and went back to Python.
+ * pages (BENCHMARKS.md, "Speed").
  *
  * line_hits(text, groups) -> tuple of lists: for each group (a tuple of needles), the
  * indices, ascending and distinct, of the "\n"-separated lines of `text` that hold one of
@@ -2103,6 +2102,81 @@ find_ascii(int kind, const void *data, Py_ssize_t pos, Py_ssize_t n, Py_UCS4 c)
         pos++;
     }
     return pos;
+}
+
+/* start_tags(page, names) -> list of (name, start, end): `head.PageHead._head_tags`, whose
+ * Python loop is the reference the tests hold this to. For each "<" followed by one of
+ * `names` (lower-case ASCII, matched in any ASCII case) and a character that cannot go on
+ * a tag name: the name as given, the index of the "<" and that of the next ">" (the page's
+ * length when none follows); the search goes on from that ">", so a tag inside another's
+ * attribute text is not one. A regular expression tried a match at every "<" of the page
+ * (a news page has thousands); here memchr finds each "<" and a few compares reject it.
+ * Linear time. */
+static PyObject *
+start_tags(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *page, *names;
+    if (!PyArg_ParseTuple(args, "UO!:start_tags", &page, &PyTuple_Type, &names)) {
+        return NULL;
+    }
+    Py_ssize_t n_names = PyTuple_GET_SIZE(names);
+    for (Py_ssize_t i = 0; i < n_names; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name) ||
+            PyUnicode_GET_LENGTH(name) == 0) {
+            PyErr_SetString(PyExc_TypeError, "names must be non-empty ASCII strings");
+            return NULL;
+        }
+    }
+    int kind = PyUnicode_KIND(page);
+    const void *data = PyUnicode_DATA(page);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(page);
+    PyObject *found = PyList_New(0);
+    if (found == NULL) {
+        return NULL;
+    }
+    Py_ssize_t pos = 0;
+    while ((pos = find_ascii(kind, data, pos, n, '<')) < n) {
+        PyObject *which = NULL;
+        Py_ssize_t after = 0;
+        for (Py_ssize_t i = 0; i < n_names && which == NULL; i++) {
+            PyObject *name = PyTuple_GET_ITEM(names, i);
+            const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(name);
+            Py_ssize_t len = PyUnicode_GET_LENGTH(name), k = 0;
+            if (pos + 1 + len > n) {
+                continue;
+            }
+            while (k < len) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, pos + 1 + k);
+                if (c >= 'A' && c <= 'Z') {
+                    c += 'a' - 'A';
+                }
+                if (c != chars[k]) {
+                    break;
+                }
+                k++;
+            }
+            if (k == len &&
+                (pos + 1 + len == n || !is_name_char(PyUnicode_READ(kind, data, pos + 1 + len)))) {
+                which = name;
+                after = pos + 1 + len;
+            }
+        }
+        if (which == NULL) {
+            pos++;
+            continue;
+        }
+        Py_ssize_t end = find_ascii(kind, data, after, n, '>');
+        PyObject *tag = Py_BuildValue("(Onn)", which, pos, end);
+        if (tag == NULL || PyList_Append(found, tag) < 0) {
+            Py_XDECREF(tag);
+            Py_DECREF(found);
+            return NULL;
+        }
+        Py_DECREF(tag);
+        pos = end;
+    }
+    return found;
 }
 
 /* Append line_class(text[start:end][:max_chars], heading, tag) to `visible`. */
@@ -2432,6 +2506,9 @@ static PyMethodDef methods[] = {
     {"line_hits", line_hits, METH_VARARGS,
      "line_hits(text, groups) -> tuple of lists: per group of folded needles, the indices "
      "of the \"\\n\"-separated lines of text holding one of them (see the source)."},
+    {"start_tags", start_tags, METH_VARARGS,
+     "start_tags(page, names) -> list of (name, start, end): the start tags of `names` "
+     "anywhere in the page (see head.PageHead._head_tags)."},
     {"visible_lines", visible_lines, METH_VARARGS,
      "visible_lines(lines, other_content, heading_tags, max_chars, line_class) -> list "
      "(see metadata.lines._visible_lines_python)."},

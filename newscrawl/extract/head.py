@@ -26,13 +26,12 @@ import re
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
-from newscrawl.extract import tokens
+from newscrawl.extract import native, tokens
 from newscrawl.extract.clean import MAX_TAG_CHARS, collapse_whitespace, tag_attributes, unescape
 
-_HEAD_TAGS_RE = re.compile(
-    tokens.start_tag_pattern("meta", "script", "link"), re.IGNORECASE | re.ASCII
-)
+HEAD_TAG_NAMES = ("meta", "script", "link")
 """The start tags read from all over the page (`PageHead._head_tags`)."""
+_HEAD_TAGS_RE = re.compile(tokens.start_tag_pattern(*HEAD_TAG_NAMES), re.IGNORECASE | re.ASCII)
 _HTML_RE = re.compile(tokens.start_tag_pattern("html") + r"([^>]*)(?:>|\Z)", re.I | re.A)
 _TITLE_RE = re.compile(tokens.start_tag_pattern("title") + r"[^>]*(?:>|\Z)", re.I | re.A)
 """A tag runs to the end of the page when it never closes (``\\Z``), so every scan moves
@@ -114,15 +113,15 @@ class PageHead:
     def _head_tags(self) -> list[tuple[str, int, int]]:
         """(name, index of "<", index of the next ">" or the page's length) of every
         ``<meta>``, ``<script>`` and ``<link>`` start tag that is not inside the previous
-        one (before its ">": attribute text), in page order."""
-        found = []
-        position = 0
-        while match := _HEAD_TAGS_RE.search(self.page, position):
-            end = self.page.find(">", match.end())
-            end = len(self.page) if end < 0 else end
-            found.append((match[1].lower(), match.start(), end))
-            position = end
-        return found
+        one (before its ">": attribute text), in page order. The C search
+        (``_blockscan.start_tags``) where it is built: the regular expression below tries a
+        match at each of a page's thousands of "<"."""
+        if native.blockscan is not None:
+            found: list[tuple[str, int, int]] = native.blockscan.start_tags(
+                self.page, HEAD_TAG_NAMES
+            )
+            return found
+        return _head_tags_python(self.page)
 
     @cached_property
     def meta_map(self) -> dict[str, str]:
@@ -190,6 +189,19 @@ def _inline_script_type(attributes: str) -> str | None:
     if "src" in values:
         return None
     return _decoded(values.get("type", "")).strip().lower()
+
+
+def _head_tags_python(page: str) -> list[tuple[str, int, int]]:
+    """`PageHead._head_tags` without the C extension (and the reference its C is tested
+    against)."""
+    found = []
+    position = 0
+    while match := _HEAD_TAGS_RE.search(page, position):
+        end = page.find(">", match.end())
+        end = len(page) if end < 0 else end
+        found.append((match[1].lower(), match.start(), end))
+        position = end
+    return found
 
 
 def _meta_pairs(tag: str) -> list[tuple[str, str]]:
