@@ -238,19 +238,24 @@ ascii_lower(Py_UCS4 c)
 }
 
 
+/* The index of the first `ch` in data[start:end] of a string of `kind`, or -1: memchr for
+ * one-byte strings, 8 characters at a time (SSE2) for two-byte ones. */
 static Py_ssize_t
-find_char(Scan *s, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end)
+find_in(int kind, const void *data, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end)
 {
     if (start >= end) {
         return -1;
     }
-    if (s->kind == PyUnicode_1BYTE_KIND) {
-        const Py_UCS1 *d = (const Py_UCS1 *)s->data;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        if (ch > 0xff) {
+            return -1;
+        }
+        const Py_UCS1 *d = (const Py_UCS1 *)data;
         const void *p = memchr(d + start, (int)ch, (size_t)(end - start));
         return p ? (const Py_UCS1 *)p - d : -1;
     }
-    if (s->kind == PyUnicode_2BYTE_KIND) {
-        const Py_UCS2 *d = (const Py_UCS2 *)s->data;
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *d = (const Py_UCS2 *)data;
         Py_ssize_t i = start;
 #ifdef USE_SSE2
         if (ch <= 0xffff) {
@@ -271,12 +276,19 @@ find_char(Scan *s, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end)
         }
         return -1;
     }
+    const Py_UCS4 *d = (const Py_UCS4 *)data;
     for (Py_ssize_t i = start; i < end; i++) {
-        if (CH(s, i) == ch) {
+        if (d[i] == ch) {
             return i;
         }
     }
     return -1;
+}
+
+static Py_ssize_t
+find_char(Scan *s, Py_UCS4 ch, Py_ssize_t start, Py_ssize_t end)
+{
+    return find_in(s->kind, s->data, ch, start, end);
 }
 
 static Py_ssize_t
@@ -2083,25 +2095,8 @@ fail:
 static Py_ssize_t
 find_ascii(int kind, const void *data, Py_ssize_t pos, Py_ssize_t n, Py_UCS4 c)
 {
-    if (pos >= n) {
-        return n;
-    }
-    if (kind == PyUnicode_1BYTE_KIND) {
-        const Py_UCS1 *found = memchr((const Py_UCS1 *)data + pos, (int)c, (size_t)(n - pos));
-        return found ? found - (const Py_UCS1 *)data : n;
-    }
-    if (kind == PyUnicode_2BYTE_KIND) {
-        const Py_UCS2 *chars = data;
-        while (pos < n && chars[pos] != c) {
-            pos++;
-        }
-        return pos;
-    }
-    const Py_UCS4 *chars = data;
-    while (pos < n && chars[pos] != c) {
-        pos++;
-    }
-    return pos;
+    Py_ssize_t found = find_in(kind, data, c, pos, n);
+    return found < 0 ? n : found;
 }
 
 /* start_tags(page, names) -> list of (name, start, end): `head.PageHead._head_tags`, whose

@@ -47,8 +47,9 @@ _DATE_RE = re.compile(
     re.IGNORECASE,
 )
 """A calendar date with its year, in the English, numeric and Chinese forms stamps use."""
-_DIGIT_RE = re.compile(r"\d")
-"""What every date holds: the cheap test before `_DATE_RE`."""
+_DIGITS_RE = re.compile(r"\d\d")
+"""What every `_DATE_RE` match holds (a year, or a two-digit one closing the numeric form):
+the cheap test before it, which most lines with a number fail."""
 _TIME_RE = re.compile(r"\b\d{1,2}:\d\d(?::\d\d)?(?:\s?[ap]\.?m\.?)?", re.IGNORECASE)
 _WORDS_RE = re.compile(r"(?:[^\W\d_]+\.?|\d+)(?:\s(?:[^\W\d_]+\.?|\d+))*")
 """A run of words (a name with its initials: "Carla M."), each run one placeholder."""
@@ -111,7 +112,7 @@ def _stamp_runs(lines: Sequence[Line], first: int, last: int) -> list[list[int]]
 def _form(text: str) -> str | None:
     """A dated line's words and marks with the date and time taken out and every run of
     words reduced to ``w`` (None for a line without a date or without a word beside it)."""
-    if not _DIGIT_RE.search(text) or not _DATE_RE.search(text):
+    if not _DIGITS_RE.search(text) or not _DATE_RE.search(text):
         return None
     undated = " ".join(_TIME_RE.sub(" ", _DATE_RE.sub(" ", text)).split())
     form = _WORDS_RE.sub("w", undated)
