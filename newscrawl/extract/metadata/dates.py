@@ -257,6 +257,9 @@ def _structured_values(
     tags = _read_tags(dated)
     yield from _time_values(tags)
     yield from _attribute_values(tags)
+    joined = "\n".join(scripts)  # most pages' scripts name no time: tested together first
+    if not (_SCRIPT_EPOCHS.named_in(joined) or _SCRIPT_TIMES.named_in(joined)):
+        return
     for script in scripts:  # a Unix time is to the second: before a written date
         yield from (("script", value.isoformat()) for value in _SCRIPT_EPOCHS.values(script))
         yield from (("script", value) for value in _SCRIPT_TIMES.values(script))

@@ -20,7 +20,11 @@ from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.bylines import first_author, structured, without_photo_credits
 from newscrawl.extract.metadata.lines import Keyword, PageText, VisibleLine
 from newscrawl.extract.metadata.patterns import any_case, one_of
-from newscrawl.extract.metadata.scripts import ScriptVariables, state_author_names
+from newscrawl.extract.metadata.scripts import (
+    ScriptVariables,
+    mentions_state_author,
+    state_author_names,
+)
 
 _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
 """Characters no name contains: separators, brackets, and markup leaking from broken templates
@@ -403,7 +407,11 @@ def _blog_byline(texts: Sequence[str]) -> str | None:
 
 def _script_author(scripts: Sequence[str]) -> str | None:
     """The writer's display name some blogs and self-media platforms keep in inline JS or
-    JSON state (`_SCRIPT_AUTHORS`, `scripts.state_author_names`)."""
+    JSON state (`_SCRIPT_AUTHORS`, `scripts.state_author_names`). The page's scripts are
+    tested together first: most name no author."""
+    joined = "\n".join(scripts)
+    if not (_SCRIPT_AUTHORS.named_in(joined) or mentions_state_author(joined)):
+        return None
     for script in scripts:
         found = chain(_SCRIPT_AUTHORS.values(script), state_author_names(script))
         name = _clean(unescape(next(found, "")))
