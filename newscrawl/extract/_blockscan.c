@@ -354,26 +354,47 @@ contains_ascii_ci(Scan *s, Py_ssize_t start, Py_ssize_t end, const char *word, P
     return 0;
 }
 
-/* Whether [start, end) holds one of `words` (as `contains_ascii_ci`), in one pass. */
-static int
-contains_any(Scan *s, Py_ssize_t start, Py_ssize_t end, const WordList *words)
+/* `contains_any` for a string of `kind` (a constant where it is inlined, so that reading a
+ * character is one load, not a switch per character: every tag's attribute text is
+ * searched so). */
+static inline int
+contains_any_of_kind(int kind, const void *data, Py_ssize_t start, Py_ssize_t end,
+                     const WordList *words)
 {
     for (Py_ssize_t i = start; i < end; i++) {
-        Py_UCS4 c = ascii_lower(CH(s, i));
+        Py_UCS4 c = ascii_lower(PyUnicode_READ(kind, data, i));
         if (c >= 128 || !words->starts[c]) { /* most places start none of them */
             continue;
         }
         for (Py_ssize_t w = 0; w < words->count; w++) {
-            Py_ssize_t len = words->len[w];
+            Py_ssize_t len = words->len[w], j = 1;
             if (words->first[w] != c || i + len > end) {
                 continue;
             }
-            if (matches_ascii_ci(s, i, words->text[w], len, 1)) {
+            while (j < len &&
+                   ascii_lower(PyUnicode_READ(kind, data, i + j)) == (Py_UCS4)words->text[w][j]) {
+                j++;
+            }
+            if (j == len) {
                 return 1;
             }
         }
     }
     return 0;
+}
+
+/* Whether [start, end) holds one of `words` (as `contains_ascii_ci`), in one pass. */
+static int
+contains_any(Scan *s, Py_ssize_t start, Py_ssize_t end, const WordList *words)
+{
+    switch (s->kind) {
+    case PyUnicode_1BYTE_KIND:
+        return contains_any_of_kind(PyUnicode_1BYTE_KIND, s->data, start, end, words);
+    case PyUnicode_2BYTE_KIND:
+        return contains_any_of_kind(PyUnicode_2BYTE_KIND, s->data, start, end, words);
+    default:
+        return contains_any_of_kind(PyUnicode_4BYTE_KIND, s->data, start, end, words);
+    }
 }
 
 /* ---------------------------------------------------------------- pieces */
