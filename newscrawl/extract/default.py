@@ -917,11 +917,7 @@ def _evidence(
         region_chars = sum(line.chars for line in lines[kept[0].number - 1 : kept[-1].number])
     parents = page.parents
     paragraph = options.paragraph_score
-    containers = {
-        parents.get(line.element, 0)
-        for line, score in zip(lines, scores, strict=True)
-        if score > paragraph
-    }
+    containers = {parents.get(lines[index].element, 0) for index in _above(scores, paragraph)}
     return Evidence(
         body_score,
         page_score,
