@@ -39,19 +39,23 @@ MIN_ARTICLE_CHARS = 200
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
 _DATE_RE = re.compile(
+    r"(?=[a-z\d])(?:"
     rf"\b{_MONTH}\s{{1,3}}\d{{1,2}}(?:st|nd|rd|th)?,?\s{{1,3}}(?:19|20)\d\d\b"
     rf"|\b\d{{1,2}}\.?\s{{1,3}}{_MONTH},?\s{{1,3}}(?:19|20)\d\d\b"
     r"|\b(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}\b"
     r"|\b\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)?\d\d\b"
-    r"|(?:19|20)\d\d年\d{1,2}月\d{1,2}日",
+    r"|(?:19|20)\d\d年\d{1,2}月\d{1,2}日)",
     re.IGNORECASE,
 )
-"""A calendar date with its year, in the English, numeric and Chinese forms stamps use."""
+"""A calendar date with its year, in the English, numeric and Chinese forms stamps use.
+Every form starts with a letter or a digit: the lookahead saying so lets the regex engine
+skip to such characters instead of trying five forms at each one (so do the lookaheads of
+the two patterns below; all three run on every short line with a number)."""
 _DIGITS_RE = re.compile(r"\d\d")
 """What every `_DATE_RE` match holds (a year, or a two-digit one closing the numeric form):
 the cheap test before it, which most lines with a number fail."""
-_TIME_RE = re.compile(r"\b\d{1,2}:\d\d(?::\d\d)?(?:\s?[ap]\.?m\.?)?", re.IGNORECASE)
-_WORDS_RE = re.compile(r"(?:[^\W\d_]+\.?|\d+)(?:\s(?:[^\W\d_]+\.?|\d+))*")
+_TIME_RE = re.compile(r"(?=\d)\b\d{1,2}:\d\d(?::\d\d)?(?:\s?[ap]\.?m\.?)?", re.IGNORECASE)
+_WORDS_RE = re.compile(r"(?=[^\W_])(?:[^\W\d_]+\.?|\d+)(?:\s(?:[^\W\d_]+\.?|\d+))*")
 """A run of words (a name with its initials: "Carla M."), each run one placeholder."""
 
 
