@@ -12,9 +12,11 @@ the sixth, for each set in turn. Per held-out set: AUROC of confidence for "page
 and of 1 - confidence for "page F1 < 0.5", the share of pages at confidence >= 0.8, their
 mean F1, and how many pages under F1 0.2 (a wrong region) reach 0.8. The regularisation is
 the one of `PENALTIES` with the best mean held-out AUROC; the inputs were chosen the same
-way. The model ranks; where its 0.8 cut falls is set apart (`cut_offset`, chosen on the
-training sets only). The weights to paste into `confidence.WEIGHTS` are then fitted on all
-six sets, with their in-sample figures. Run: ``python bench/calibrate_confidence.py``.
+way. The confidence is the model's own probability: no offset is added to move where its
+0.8 falls (one chosen as the largest the training sets allowed did not hold out: sets with
+few wrong pages allow a large one). The weights to paste into `confidence.WEIGHTS` are then
+fitted on all six sets, with their in-sample figures. Run:
+``python bench/calibrate_confidence.py``.
 """
 
 from __future__ import annotations
@@ -39,11 +41,6 @@ BAD_PAGE_F1 = 0.5
 WRONG_PAGE_F1 = 0.2
 """A page under this F1 kept the wrong region (or nothing of the article)."""
 CONFIDENT = 0.8
-CONFIDENT_MEAN_F1 = 0.95
-"""What pages at confidence >= 0.8 must average on the training sets."""
-MAX_WRONG_SHARE = 0.01
-"""The largest share of a training set's pages that may be wrong and confident."""
-OFFSETS = [step / 20 for step in range(-40, 41)]
 PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0)
 """The L2 penalties tried (on standardised inputs; the intercept is not penalised)."""
 
@@ -104,30 +101,6 @@ def values(weights: np.ndarray, rows: Rows) -> np.ndarray:
     return np.where(rows.empty, 0.0, value)
 
 
-def shifted(weights: np.ndarray, offset: float) -> np.ndarray:
-    """`weights` with `offset` added to the intercept (the first weight)."""
-    return np.concatenate(([weights[0] + offset], weights[1:]))
-
-
-def cut_offset(weights: np.ndarray, sets: Sequence[Rows]) -> float:
-    """The largest of `OFFSETS` added to the intercept under which the pages at confidence
-    0.8 or more average `CONFIDENT_MEAN_F1` over `sets` and on none of them are pages under
-    F1 0.2 more than `MAX_WRONG_SHARE` (the smallest offset when none does)."""
-    pooled = joined(sets)
-    for offset in reversed(OFFSETS):
-        moved = shifted(weights, offset)
-        confident = values(moved, pooled) >= CONFIDENT
-        if not confident.any() or pooled.f1[confident].mean() < CONFIDENT_MEAN_F1:
-            continue
-        if all(
-            ((values(moved, rows) >= CONFIDENT) & (rows.f1 < WRONG_PAGE_F1)).mean()
-            <= MAX_WRONG_SHARE
-            for rows in sets
-        ):
-            return offset
-    return OFFSETS[0]
-
-
 class Figures(NamedTuple):
     pages: int
     good_auroc: float | None
@@ -171,21 +144,17 @@ def row(name: str, f1: np.ndarray, result: Figures) -> str:
     )
 
 
-def held_out(
-    rows: dict[str, Rows], penalty: float, offset: bool
-) -> dict[str, tuple[Figures, float]]:
-    """Per set: its figures under the model fitted on the others, and the cut offset."""
+def held_out(rows: dict[str, Rows], penalty: float) -> dict[str, Figures]:
+    """Per set: its figures under the model fitted on the others."""
     results = {}
     for name, rows_out in rows.items():
         others = [rows[other] for other in rows if other != name]
-        weights = fit(joined(others), penalty)
-        moved = cut_offset(weights, others) if offset else 0.0
-        results[name] = (figures(values(shifted(weights, moved), rows_out), rows_out.f1), moved)
+        results[name] = figures(values(fit(joined(others), penalty), rows_out), rows_out.f1)
     return results
 
 
-def mean_auroc(results: dict[str, tuple[Figures, float]]) -> float:
-    aurocs = [result.good_auroc for result, _ in results.values() if result.good_auroc is not None]
+def mean_auroc(results: dict[str, Figures]) -> float:
+    aurocs = [result.good_auroc for result in results.values() if result.good_auroc is not None]
     return sum(aurocs) / len(aurocs)
 
 
@@ -196,23 +165,17 @@ def main() -> None:
     rows = {name: page_rows(name) for name in args.dataset}
     print("inputs:", ", ".join(confidence.FEATURES))
     print("\nmean held-out AUROC (F1 >= 0.8) by L2 penalty:")
-    by_penalty = {penalty: mean_auroc(held_out(rows, penalty, False)) for penalty in PENALTIES}
+    by_penalty = {penalty: mean_auroc(held_out(rows, penalty)) for penalty in PENALTIES}
     for penalty, value in by_penalty.items():
         print(f"  {penalty:g}: {value:.3f}")
     penalty = max(by_penalty, key=by_penalty.__getitem__)
-    print(f"\nLeave one dataset out (penalty {penalty:g}; cut offset chosen on the other sets):\n")
+    print(f"\nLeave one dataset out (penalty {penalty:g}):\n")
     print(HEADER)
-    results = held_out(rows, penalty, True)
-    for name, (result, _) in results.items():
+    for name, result in held_out(rows, penalty).items():
         print(row(name, rows[name].f1, result))
-    print(
-        "\ncut offsets:", ", ".join(f"{name} {moved:+.2f}" for name, (_, moved) in results.items())
-    )
     pooled = joined(list(rows.values()))
-    weights = fit(pooled, penalty)
-    moved = cut_offset(weights, list(rows.values()))
-    final = shifted(weights, moved)
-    print(f"\nFitted on all sets, cut offset {moved:+.2f} (in-sample):\n")
+    final = fit(pooled, penalty)
+    print("\nFitted on all sets (in-sample):\n")
     print(HEADER.replace("held out", "dataset"))
     for name, rows_in in rows.items():
         print(row(name, rows_in.f1, figures(values(final, rows_in), rows_in.f1)))
