@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from newscrawl.extract.metadata import extract_metadata, people
 from newscrawl.extract.metadata.lines import PageText
 
@@ -55,6 +57,23 @@ def test_dateline_credit_in_the_lead() -> None:
 def test_a_sentence_starting_with_reporter_is_not_a_credit() -> None:
     meta = extract_metadata(page(after="<p>记者首先前往视频拍摄的地点。</p>"))
     assert meta.author is None
+
+
+@pytest.mark.parametrize("placeholder", ["网络", "互联网", "网友", "未知", "佚名", "匿名"])
+def test_a_placeholder_source_or_author_is_none(placeholder: str) -> None:
+    """Portals fill the source of a copied story with "网络" or "互联网" and an unknown
+    writer with "佚名": no one's name, so no value."""
+    meta = extract_metadata(
+        page(byline=f"2024-05-10 09:00 来源：{placeholder} 作者：{placeholder}")
+    )
+    assert (meta.source, meta.author) == (None, None)
+
+
+def test_a_placeholder_source_gives_way_to_the_next_one_found() -> None:
+    meta = extract_metadata(
+        page(head='<meta name="source" content="中国新闻网">', byline="来源：网络 作者：张三")
+    )
+    assert (meta.source, meta.author) == ("中国新闻网", "张三")
 
 
 def test_meta_ids_are_not_names_but_meta_names_are() -> None:

@@ -46,6 +46,9 @@ _CUT_RE = re.compile(
 _WEEKDAY_RE = re.compile(r"(?:mon|tue|wed|thu|fri|sat|sun)\.?,?", re.IGNORECASE)
 """What follows the name on a byline line: " - Mar 2, 2015", " | Staff", ", 10:04 AM",
 " July 10", " Monday, February 29"; a weekday alone is a date's, not a name."""
+PLACEHOLDER_NAMES = frozenset({"网络", "互联网", "网友", "未知", "佚名", "匿名"})
+"""What a page writes where it does not know the writer or the source ("来源：网络",
+"作者：佚名"): no one's name, so the field stays empty."""
 UI_WORDS = frozenset(
     {
         "关注",
@@ -67,10 +70,6 @@ UI_WORDS = frozenset(
         "原创",
         "转载",
         "新闻",
-        "未知",
-        "佚名",
-        "匿名",
-        "网友",
         "小编",
         "admin",
         "administrator",
@@ -86,6 +85,7 @@ UI_WORDS = frozenset(
         "cc",
         "ssh",
     }
+    | PLACEHOLDER_NAMES
 )
 """Words next to a name in bylines (buttons, counters, label fragments) and placeholders
 that are no one's name; compared in lower case."""

@@ -17,7 +17,12 @@ from itertools import chain
 from typing import Any
 
 from newscrawl.extract.metadata import jsonld
-from newscrawl.extract.metadata.bylines import first_author, structured, without_photo_credits
+from newscrawl.extract.metadata.bylines import (
+    PLACEHOLDER_NAMES,
+    first_author,
+    structured,
+    without_photo_credits,
+)
 from newscrawl.extract.metadata.lines import Keyword, PageText, VisibleLine
 from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import (
@@ -421,8 +426,11 @@ def _script_author(scripts: Sequence[str]) -> str | None:
 
 
 def _clean(name: str) -> str | None:
+    """A found name with its label prefix and edge marks removed; None for none, an id, a
+    run of text too long for a name, or a placeholder (`bylines.PLACEHOLDER_NAMES`: a source
+    "网络" gives way to the next source found, as an empty one does)."""
     name = _SPACE_RE.sub(" ", _PREFIX_RE.sub("", name.strip())).strip(" ：:·-—|")
-    if not name or _ID_RE.match(name) or len(name) > 40:
+    if not name or name in PLACEHOLDER_NAMES or _ID_RE.match(name) or len(name) > 40:
         return None
     return name
 
