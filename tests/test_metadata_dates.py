@@ -163,6 +163,36 @@ def test_relative_dates_count_from_fetched_at(byline: str, expected: tuple[int, 
     assert extract_metadata(page(byline=byline), None, fetched).published == shanghai(*expected)
 
 
+@pytest.mark.parametrize(
+    ("byline", "expected", "precision"),
+    [
+        ("发布时间：21-06-15 09:30 来源：某某日报", (2021, 6, 15, 9, 30), "minute"),
+        ("发布日期：21/06/15", (2021, 6, 15), "day"),
+        ("发表于 21.6.5 18:02", (2021, 6, 5, 18, 2), "minute"),
+        ("发布时间：99-06-15 09:30", (1999, 6, 15, 9, 30), "minute"),
+    ],
+)
+def test_a_two_digit_year_after_a_chinese_publish_label(
+    byline: str, expected: tuple[int, ...], precision: str
+) -> None:
+    """Portals write "发布时间：21-06-15 09:30": the year in this century unless that
+    would be after the fetch (then the last one)."""
+    meta = extract_metadata(page(byline=byline), None, shanghai(2024, 5, 10, 12, 0))
+    assert (meta.published, meta.published_precision) == (shanghai(*expected), precision)
+
+
+@pytest.mark.parametrize(
+    "byline",
+    ["21-06-15 09:30", "Written by Jane Roe on 19/10/12", "更新时间：21-06-15 09:30"],
+)
+def test_a_two_digit_year_without_a_chinese_publish_label_is_no_date(byline: str) -> None:
+    """Unlabelled, or after an English label (19/10/12 is 19 October 2012 there), the
+    order of a two-digit date is unknown; an update time is no publish time."""
+    assert (
+        extract_metadata(page(byline=byline), None, shanghai(2024, 5, 10, 12, 0)).published is None
+    )
+
+
 def test_relative_dates_need_fetched_at() -> None:
     assert extract_metadata(page(byline="昨天 10:05")).published is None
 

@@ -109,6 +109,12 @@ _YMD_RE = re.compile(
     r"(?P<d>\d{1,2})(?!\d)\s*日?" + _TIME
 )
 _MDY_RE = re.compile(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>(?:19|20)\d{2})(?!\d)" + _TIME)
+_SHORT_YMD_RE = re.compile(
+    r"(?<![\d/.-])(?P<y>\d{2})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d/.-])" + _TIME
+)
+"""A date with a two-digit year ("21-06-15 09:30"); read only after a Chinese publish
+label ("发布时间：21-06-15"), whose pages write year-month-day: alone, or after an English
+label ("Written by ... on 19/10/12", 19 October 2012), it may as well be day-month-year."""
 _MD_TIME_RE = re.compile(
     r"(?<![\d/.-])(?P<m>\d{1,2})\s*[-/月]\s*(?P<d>\d{1,2})\s*日?(?!\d)\s*"
     r"(?P<H>\d{1,2})[:：](?P<M>\d{2})(?::(?P<S>\d{2}))?(?!\d)"
@@ -120,11 +126,12 @@ _RELATIVE_RE = re.compile(
     r"|(?P<minutes>\d{1,2})\s*分钟前"
 )
 _COMPACT_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<m>\d{2})(?P<d>\d{2})$")
+_CHINESE_PUBLISH_LABEL = r"(?:发布|发表|发稿|刊发|出版|稿件)?(?:时间|日期)|发布于|发表于"
 _PUBLISH_LABEL_RE = re.compile(
-    r"(?:发布|发表|发稿|刊发|出版|稿件)?(?:时间|日期)|发布于|发表于|posted\s*@?|published|"
-    r"publish|\bon\b",
-    re.IGNORECASE,
+    _CHINESE_PUBLISH_LABEL + r"|posted\s*@?|published|publish|\bon\b", re.IGNORECASE
 )
+_CHINESE_PUBLISH_LABEL_RE = re.compile(_CHINESE_PUBLISH_LABEL)
+"""The publish labels of Chinese pages, which write a two-digit year first (`_SHORT_YMD_RE`)."""
 _REJECT_BEFORE_RE = re.compile(
     r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:", re.I
 )
@@ -412,6 +419,15 @@ def _line_dates(
                 found.append((label, DateEvidence(built[0], built[1], source)))
     if found:
         return found
+    for match in _SHORT_YMD_RE.finditer(text):
+        before = text[max(0, match.start() - CONTEXT) : match.start()]
+        if not _CHINESE_PUBLISH_LABEL_RE.search(before) or not _label(text, match):
+            continue
+        built = _build(match, context, _full_year(int(match.group("y")), context))
+        if built is not None:
+            found.append((True, DateEvidence(built[0], built[1], "text:short-year")))
+    if found:
+        return found
     for match in _MD_TIME_RE.finditer(text) if ":" in text or "：" in text else ():
         label = _label(text, match)
         year = _guess_year(context, structured)
@@ -439,6 +455,14 @@ def _label(text: str, match: re.Match[str]) -> bool | None:
     # "于 2024-05-12 09:24:57 发布" (CSDN), but not "写于"/"建立于" (signatures, blog info).
     wide_after = text[match.end() : match.end() + 2 * CONTEXT]
     return before.rstrip().endswith("于") and bool(_PUBLISHED_AFTER_RE.match(wide_after))
+
+
+def _full_year(short: int, context: _Context) -> int:
+    """The year a two-digit one means: in this century unless that is after the fetch
+    time's year (or the present's, for a page read from a file), else in the last one."""
+    now = context.fetched_at.year if context.fetched_at is not None else date.today().year
+    year = 2000 + short
+    return year if year <= now else year - 100
 
 
 def _guess_year(context: _Context, structured: DateEvidence | None) -> int | None:
