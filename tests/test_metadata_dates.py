@@ -193,6 +193,32 @@ def test_a_two_digit_year_without_a_chinese_publish_label_is_no_date(byline: str
     )
 
 
+TEASERS = (
+    "<ul>"
+    + "".join(
+        f"<li><a href='/a{i}'>另一篇文章的标题第{i}篇</a> 发布时间：2021-07-0{i} 10:00</li>"
+        for i in range(1, 6)
+    )
+    + "</ul>"
+)
+"""A list of links to other pages, each with its own labelled date."""
+
+
+def test_a_date_in_a_list_of_links_is_not_the_article_s() -> None:
+    """The page's own unlabelled date under the headline beats the labelled dates of a
+    list of other articles between it and the body; with no date of its own the page has
+    none (a wrong date is worse than none)."""
+    own = "<p>2021-06-15 09:30 某某网[整理]</p>"
+    assert extract_metadata(page(byline=own + TEASERS)).published == (shanghai(2021, 6, 15, 9, 30))
+    assert extract_metadata(page(after=TEASERS)).published is None
+
+
+def test_a_byline_set_as_a_list_keeps_its_date() -> None:
+    byline = "<ul><li>发布时间：2021-06-15 09:30</li><li>来源：<a href='/'>新华网</a></li></ul>"
+    meta = extract_metadata(page(byline=byline))
+    assert (meta.published, meta.source) == (shanghai(2021, 6, 15, 9, 30), "新华网")
+
+
 def test_relative_dates_need_fetched_at() -> None:
     assert extract_metadata(page(byline="昨天 10:05")).published is None
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 from newscrawl.extract import Options, extract
 from newscrawl.extract.blocks import page_lines
 from newscrawl.extract.metadata import extract_metadata
-from newscrawl.extract.metadata.lines import VisibleLine, other_content_boxes, visible_lines
+from newscrawl.extract.metadata.lines import (
+    VisibleLine,
+    link_list_items,
+    other_content_boxes,
+    visible_lines,
+)
 
 BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 12 + "</p>"
 
@@ -52,3 +57,15 @@ def test_extract_reuses_the_body_lines_with_the_same_result() -> None:
     assert from_extract == alone
     assert alone.published is not None and alone.published.year == 2024
     assert alone.author == "张三"
+
+
+def test_linked_list_items_next_to_each_other_are_a_list_of_links() -> None:
+    html = (
+        "<ul><li>发布时间：2021-06-15</li><li>来源：<a href='/'>新华网</a></li></ul>"
+        "<p>正文 <a href='/x'>链接</a></p>"
+        "<ul><li><a href='/a'>另一篇</a> 2021-07-01</li><li><a href='/b'>又一篇</a> 2021-07-02</li>"
+        "<li>没有链接的一项</li></ul>"
+    )
+    visible = lines_of(html)
+    assert [line.linked for line in visible] == [False, True, True, True, True, False]
+    assert link_list_items(visible) == {3, 4}

@@ -106,7 +106,7 @@ def visible_lines_by_line(page: blocks.PageLines, other_content: set[int]) -> li
             continue
         heading = line.tag in lines.HEADING_TAGS
         visible.extend(
-            VisibleLine(part[: lines.MAX_LINE_CHARS], heading, line.tag)
+            VisibleLine(part[: lines.MAX_LINE_CHARS], heading, line.tag, line.link_chars > 0)
             for part in line.text.split("\n")
         )
     return visible

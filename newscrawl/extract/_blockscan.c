@@ -1960,9 +1960,10 @@ done:
  * patterns confirm every line: a superset filter, tested so). Linear time.
  *
  * visible_lines(lines, other_content, heading_tags, max_chars, line_class) -> list: for each
- * `blocks.Line` not in an `other_content` box, one `line_class(text, heading, tag)` per
+ * `blocks.Line` not in an `other_content` box, one `line_class(text, heading, tag, linked)` per
  * "\n"-separated part of its text, cut at `max_chars`; `heading` is whether its tag is one
- * of `heading_tags` (reference: `metadata.lines._visible_lines_python`).
+ * of `heading_tags`, `linked` whether the line holds link text (reference:
+ * `metadata.lines._visible_lines_python`).
  *
  * box_chars(lines, words) -> (total, {element: chars}): the chars of all `lines`, and per
  * noise element the chars of the lines whose noise word is in `words` (reference:
@@ -2198,7 +2199,8 @@ start_tags(PyObject *Py_UNUSED(module), PyObject *args)
 /* Append line_class(text[start:end][:max_chars], heading, tag) to `visible`. */
 static int
 append_visible(PyObject *visible, PyTypeObject *line_class, PyObject *text, Py_ssize_t start,
-               Py_ssize_t end, Py_ssize_t max_chars, PyObject *heading, PyObject *tag)
+               Py_ssize_t end, Py_ssize_t max_chars, PyObject *heading, PyObject *tag,
+               PyObject *linked)
 {
     if (end - start > max_chars) {
         end = start + max_chars;
@@ -2206,7 +2208,7 @@ append_visible(PyObject *visible, PyTypeObject *line_class, PyObject *text, Py_s
     PyObject *part = start == 0 && end == PyUnicode_GET_LENGTH(text)
                          ? Py_NewRef(text)
                          : PyUnicode_Substring(text, start, end);
-    PyObject *line = part ? line_class->tp_alloc(line_class, 3) : NULL;
+    PyObject *line = part ? line_class->tp_alloc(line_class, 4) : NULL;
     if (line == NULL) {
         Py_XDECREF(part);
         return -1;
@@ -2214,6 +2216,7 @@ append_visible(PyObject *visible, PyTypeObject *line_class, PyObject *text, Py_s
     PyTuple_SET_ITEM(line, 0, part);
     PyTuple_SET_ITEM(line, 1, Py_NewRef(heading));
     PyTuple_SET_ITEM(line, 2, Py_NewRef(tag));
+    PyTuple_SET_ITEM(line, 3, Py_NewRef(linked));
     int failed = PyList_Append(visible, line);
     Py_DECREF(line);
     return failed;
@@ -2256,12 +2259,17 @@ visible_lines(PyObject *Py_UNUSED(module), PyObject *args)
             continue;
         }
         PyObject *text = PyTuple_GET_ITEM(line, F_TEXT);
+        int linked = PyObject_IsTrue(PyTuple_GET_ITEM(line, F_LINK_CHARS));
+        if (linked < 0) {
+            goto fail;
+        }
         int kind = PyUnicode_KIND(text);
         const void *data = PyUnicode_DATA(text);
         Py_ssize_t n = PyUnicode_GET_LENGTH(text), start = 0;
         for (Py_ssize_t end = find_ascii(kind, data, 0, n, '\n');; end = find_ascii(kind, data, start, n, '\n')) {
             if (append_visible(visible, line_class, text, start, end, max_chars,
-                               heading ? Py_True : Py_False, tag) < 0) {
+                               heading ? Py_True : Py_False, tag,
+                               linked ? Py_True : Py_False) < 0) {
                 goto fail;
             }
             if (end >= n) {

@@ -28,7 +28,13 @@ from zoneinfo import ZoneInfo
 
 from newscrawl.extract.blocks import DatedTag
 from newscrawl.extract.clean import tag_attributes, unescape
-from newscrawl.extract.metadata.lines import BODY_LINE_CHARS, Keyword, PageText, VisibleLine
+from newscrawl.extract.metadata.lines import (
+    BODY_LINE_CHARS,
+    Keyword,
+    PageText,
+    VisibleLine,
+    link_list_items,
+)
 from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import ScriptTimestamps, ScriptVariables
 
@@ -221,8 +227,12 @@ def published(
     context = _Context(zone, fetched_at, url)
     byline = (
         (visible(header, title_at, context, structured) if title_at is not None else None)
-        or labelled(page.having(_LABEL_KEY), context, structured)
-        or (None if title_at is not None else _first_timed(page.texts, context, structured))
+        or labelled(page.having(_LABEL_KEY, outside_link_lists=True), context, structured)
+        or (
+            None
+            if title_at is not None
+            else _first_timed(page.outside_link_lists(), context, structured)
+        )
     )
     if byline is None:
         return structured or month(header, page, context)
@@ -324,10 +334,14 @@ def visible(
     structured: DateEvidence | None,
 ) -> DateEvidence | None:
     """The byline date in the header window: after the headline first, a publish label
-    (发布时间：, 发表于) before an unlabelled date, and never a vetoed one (修改, 推荐)."""
+    (发布时间：, 发表于) before an unlabelled date, and never a vetoed one (修改, 推荐) nor
+    one in a list of links (`lines.link_list_items`: other pages' dates)."""
     best: tuple[tuple[bool, bool, int], DateEvidence] | None = None
     order = 0
+    listed = link_list_items(header)
     for index, line in enumerate(header):
+        if index in listed:
+            continue
         for labelled, found in _line_dates(line.text, context, structured):
             key = (index < title_at, not labelled, order)
             order += 1
@@ -419,7 +433,8 @@ def _line_dates(
                 found.append((label, DateEvidence(built[0], built[1], source)))
     if found:
         return found
-    for match in _SHORT_YMD_RE.finditer(text):
+    chinese_label = "时间" in text or "日期" in text or "于" in text  # `_CHINESE_PUBLISH_LABEL`
+    for match in _SHORT_YMD_RE.finditer(text) if chinese_label else ():
         before = text[max(0, match.start() - CONTEXT) : match.start()]
         if not _CHINESE_PUBLISH_LABEL_RE.search(before) or not _label(text, match):
             continue

@@ -13,7 +13,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain, groupby, repeat
+from itertools import chain, compress, count, groupby, repeat
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -70,6 +70,9 @@ class VisibleLine(NamedTuple):
     text: str
     heading: bool
     tag: str
+    linked: bool = False
+    """Whether the body line it comes from holds link text (a part of a line split at its
+    soft breaks takes the whole line's)."""
 
 
 _new_line = tuple.__new__
@@ -77,6 +80,7 @@ _new_line = tuple.__new__
 call of the NamedTuple's own."""
 _TEXT = attrgetter("text")
 _TAG = attrgetter("tag")
+_LINKED = attrgetter("linked")
 _CHARS = attrgetter("chars")
 _BOX = attrgetter("noise_element", "noise")
 
@@ -106,14 +110,18 @@ def _visible_lines_python(page: PageLines, other_content: set[int]) -> list[Visi
         return []
     texts = list(map(_TEXT, lines))
     tags = list(map(_TAG, lines))
+    linked = [line.link_chars > 0 for line in lines]
     parts = "\n".join(texts).split("\n")
     if len(parts) != len(texts):  # a line with soft breaks: its tag for each of its parts
         counts = [text.count("\n") + 1 for text in texts]
         tags = list(chain.from_iterable(map(repeat, tags, counts)))
+        linked = list(chain.from_iterable(map(repeat, linked, counts)))
     if max(map(len, parts), default=0) > MAX_LINE_CHARS:
         parts = [part[:MAX_LINE_CHARS] for part in parts]
     headings = map(HEADING_TAGS.__contains__, tags)
-    return list(map(_new_line, repeat(VisibleLine), zip(parts, headings, tags, strict=True)))
+    return list(
+        map(_new_line, repeat(VisibleLine), zip(parts, headings, tags, linked, strict=True))
+    )
 
 
 def other_content_boxes(page: PageLines) -> set[int]:
@@ -194,6 +202,22 @@ class Keyword(NamedTuple):
     needles: tuple[str, ...]
 
 
+LIST_ITEM_TAGS = frozenset({"li", "dd", "dt"})
+
+
+def link_list_items(lines: Sequence[VisibleLine]) -> frozenset[int]:
+    """The indices of the lines that are items of a list of links: a list item holding a
+    link next to another one (teasers of other pages, whose dates and names are theirs). A
+    byline set as a list (``<li>发布时间：…</li><li>来源：<a>…</a></li>``) links one item at
+    most. Only the linked lines get a Python step."""
+    items = {
+        index
+        for index in compress(count(), map(_LINKED, lines))
+        if lines[index].tag in LIST_ITEM_TAGS
+    }
+    return frozenset(index for index in items if index - 1 in items or index + 1 in items)
+
+
 @dataclass(frozen=True, slots=True)
 class PageText:
     """The visible lines, and per keyword the lines its pattern matches, found on first
@@ -206,16 +230,25 @@ class PageText:
     joined: str
     """The lines joined by "\\n", for patterns that run over the whole page at once."""
     keywords: tuple[Keyword, ...]
+    listed: frozenset[int] = frozenset()
+    """The indices of the lines that are items of a list of links (`link_list_items`)."""
     _hits: dict[Keyword, Sequence[int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, lines: Sequence[VisibleLine], keywords: Sequence[Keyword]) -> PageText:
         texts = tuple(map(_TEXT, lines))
-        return cls(texts, "\n".join(texts), tuple(keywords))
+        return cls(texts, "\n".join(texts), tuple(keywords), link_list_items(lines))
 
-    def having(self, keyword: Keyword, first: int = 0) -> list[str]:
-        """The lines from index `first` on that `keyword.pattern` matches, in order.
-        `keyword` must be one of the page's `keywords`."""
+    def outside_link_lists(self) -> list[str]:
+        """The lines that are no item of a list of links, in order."""
+        return [text for index, text in enumerate(self.texts) if index not in self.listed]
+
+    def having(
+        self, keyword: Keyword, first: int = 0, *, outside_link_lists: bool = False
+    ) -> list[str]:
+        """The lines from index `first` on that `keyword.pattern` matches, in order (with
+        `outside_link_lists`, none that is an item of a list of links). `keyword` must be
+        one of the page's `keywords`."""
         hits = self._hits.get(keyword)
         if hits is None:
             if native.blockscan is None:
@@ -230,10 +263,11 @@ class PageText:
                 hits = self._hits[keyword]
         search = keyword.pattern.search
         texts = self.texts
+        excluded = self.listed if outside_link_lists else frozenset()
         return [
             texts[index]
             for index in hits[bisect.bisect_left(hits, first) :]
-            if search(texts[index])
+            if index not in excluded and search(texts[index])
         ]
 
     def _lines_with_a_match(self, pattern: re.Pattern[str]) -> list[int]:
