@@ -145,6 +145,17 @@ def test_year_less_byline_takes_the_year_from_the_fetch_time() -> None:
     assert meta.published == shanghai(2024, 12, 30, 10, 0)  # not in the future: last year
 
 
+def test_a_year_less_byline_is_the_latest_such_date_not_after_the_fetch() -> None:
+    byline = "发布时间：06-15 09:30"
+    after = extract_metadata(page(byline=byline), None, shanghai(2024, 6, 20, 8, 0))
+    before = extract_metadata(page(byline=byline), None, shanghai(2024, 6, 1, 8, 0))
+    assert (after.published, before.published) == (
+        shanghai(2024, 6, 15, 9, 30),
+        shanghai(2023, 6, 15, 9, 30),
+    )
+    assert after.published_source == "text:no-year, year from the fetch time"
+
+
 def test_year_less_byline_without_any_year_gives_nothing() -> None:
     assert extract_metadata(page(byline="05/09 22:27:02")).published is None
 

@@ -445,12 +445,13 @@ def _line_dates(
         return found
     for match in _MD_TIME_RE.finditer(text) if ":" in text or "：" in text else ():
         label = _label(text, match)
-        year = _guess_year(context, structured)
+        year, where = _guess_year(context, structured)
         if label is None or year is None:
             continue
         built = _build(match, context, year)
         if built is not None:
-            found.append((label, DateEvidence(built[0], built[1], "text:no-year")))
+            source = f"text:no-year, year from the {where}"
+            found.append((label, DateEvidence(built[0], built[1], source)))
     for match in _RELATIVE_RE.finditer(text) if "天" in text or "分钟前" in text else ():
         label = _label(text, match)
         relative = _relative(match, context)
@@ -480,17 +481,20 @@ def _full_year(short: int, context: _Context) -> int:
     return year if year <= now else year - 100
 
 
-def _guess_year(context: _Context, structured: DateEvidence | None) -> int | None:
-    """The year of a year-less byline: another date on the page, the URL, the fetch time."""
+def _guess_year(context: _Context, structured: DateEvidence | None) -> tuple[int | None, str]:
+    """The year of a year-less byline and where it comes from: another date on the page,
+    the URL, the fetch time (`_build` moves a date after the fetch a year back, so the
+    byline is the most recent such date not after it); none without any of them (a file
+    read without a fetch time and without a dated URL)."""
     if structured is not None:
-        return structured.value.year
+        return structured.value.year, "structured date"
     if context.url:
         match = _URL_YEAR_RE.search(context.url)
         if match:
-            return int(match.group(1))
+            return int(match.group(1)), "URL"
     if context.fetched_at is not None:
-        return context.fetched_at.year
-    return None
+        return context.fetched_at.year, "fetch time"
+    return None, ""
 
 
 def _build(
