@@ -76,6 +76,27 @@ def test_a_placeholder_source_gives_way_to_the_next_one_found() -> None:
     assert (meta.source, meta.author) == ("中国新闻网", "张三")
 
 
+def test_a_column_s_name_is_not_the_author() -> None:
+    meta = extract_metadata(page(byline="2024-05-10 09:00 作者：某某网专栏"))
+    assert meta.author is None
+    assert any("a column's name" in refused for refused in meta.refused_authors)
+
+
+@pytest.mark.parametrize(
+    ("credit", "author"),
+    [
+        ("（记者 李四 张三对此文亦有贡献）", "李四"),
+        ("（本报记者 李四；张三、王五对此文亦有贡献）", "李四"),
+        ("记者张三对本文亦有贡献", None),
+    ],
+)
+def test_contributors_named_after_the_byline_are_not_authors(
+    credit: str, author: str | None
+) -> None:
+    """ "张三对此文亦有贡献" says who helped: the credit's byline is the names before it."""
+    assert extract_metadata(page(after=f"<p>{credit}</p>")).author == author
+
+
 def test_meta_ids_are_not_names_but_meta_names_are() -> None:
     assert extract_metadata(page(head='<meta name="author" content="105092">')).author is None
     assert extract_metadata(page(head='<meta name="author" content="李楠">')).author == "李楠"

@@ -91,6 +91,14 @@ UI_WORDS = frozenset(
 that are no one's name; compared in lower case."""
 _REPORT_SUFFIX_RE = re.compile(r"\s*\S{0,6}(?:报道|摄影|摄|供图|整理)$")
 """A dateline or role after the name: "姚峰 上海报道", "张三 摄"."""
+CONTRIBUTION_MARKS = ("对此文", "对本文", "对此稿")
+"""What a contributor line says ("张三对此文亦有贡献"): the names it holds helped, and are
+not the byline."""
+_STRONG_SEPARATOR_RE = re.compile(r"[\s；;，,]")
+"""What separates a byline's names from a contributor clause after them; "、" joins the
+contributors' own names."""
+_COLUMN_RE = re.compile(r"专栏$")
+"""A column's name ("某某网专栏"), given where an author is: no one's name."""
 JOB_TITLE_RE = re.compile(r"(?:部长|主任|教授|研究员|院长|总监|主编|经理|主席|秘书长|所长)$")
 """A name that ends in a job title is someone's position, not a byline name."""
 _LATIN_PARTICLES = frozenset(
@@ -281,7 +289,10 @@ def judge_author(
     Latin script a Latin name must be capitalised unless it comes from structured data;
     elsewhere a lower-case handle ("zboygirl") is a blog's writer."""
     name = _LEAD_LABEL_RE.sub("", candidate.strip(), count=1)
-    name = _CUT_RE.sub("", name).strip(" \t:：·-—|,，;；")
+    name = _CUT_RE.sub("", name)
+    if name and not _without_contributors(name):
+        return None, "a contributor line, not the byline"
+    name = _without_contributors(name).strip(" \t:：·-—|,，;；")
     words = [word for word in name.split() if word.casefold() not in UI_WORDS]
     name = _REPORT_SUFFIX_RE.sub("", " ".join(words)).strip()
     if name.endswith(".") and not name.endswith(" Jr.") and name[-2:-1].isalpha():
@@ -292,6 +303,8 @@ def judge_author(
         return None, "a link or a label"
     if JOB_TITLE_RE.search(name):
         return None, "a job title"
+    if _COLUMN_RE.search(name):
+        return None, "a column's name"
     if _names_the_site(fold(name), outlets):
         return None, "the site's own name"
     if (
@@ -301,6 +314,18 @@ def judge_author(
     ):
         return None, "not a capitalised name (prose caught by a byline pattern?)"
     return name, ""
+
+
+def _without_contributors(name: str) -> str:
+    """`name` cut before a contributor clause and the names it joins ("李四 张三、王五对此文
+    亦有贡献" -> "李四"; a credit that is all contributors -> "")."""
+    if "贡献" not in name:
+        return name
+    marks = [name.find(mark) for mark in CONTRIBUTION_MARKS if mark in name]
+    if not marks:
+        return name
+    separators = [match.end() for match in _STRONG_SEPARATOR_RE.finditer(name, 0, min(marks))]
+    return name[: separators[-1] - 1] if separators else ""
 
 
 def _names_the_site(folded: str, outlets: Collection[str]) -> bool:
