@@ -7,7 +7,7 @@ written here in the shape those platforms ship (script variables, JSON state).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -69,6 +69,8 @@ def test_self_media_time_and_account_come_from_script_state(page: str, published
     article = extract(page.encode(), "https://example.com/s/1", fetched_at=FETCHED)
     meta = article.metadata
     assert (meta.published, meta.published_precision) == (published, "second")
+    assert meta.published is not None
+    assert meta.published.utcoffset() == timedelta(hours=8)  # the page's clock, not UTC
     assert meta.published_source == "script"
     assert meta.author == "城市交通"
     assert PARAGRAPH in article.body

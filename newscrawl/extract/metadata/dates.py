@@ -251,7 +251,7 @@ def _structured(
     scripts: Sequence[str],
     context: _Context,
 ) -> DateEvidence | None:
-    for source, value in _structured_values(dated, metas, ld_objects, scripts):
+    for source, value in _structured_values(dated, metas, ld_objects, scripts, context.zone):
         found = parse_value(value, context)
         if found is not None:
             return DateEvidence(found[0], found[1], source)
@@ -263,9 +263,11 @@ def _structured_values(
     metas: Mapping[str, str],
     ld_objects: Sequence[Mapping[str, Any]],
     scripts: Sequence[str],
+    zone: tzinfo,
 ) -> Iterator[tuple[str, str]]:
     """(source, raw value) pairs in order of trust, lazily: most pages stop at JSON-LD or
-    meta."""
+    meta. A Unix time, which has no zone of its own, is written in `zone` (the page's
+    clock, as its written dates are read), not in UTC."""
     for obj in ld_objects:
         raw = obj.get("datePublished")
         if isinstance(raw, str):
@@ -278,7 +280,10 @@ def _structured_values(
     if not (_SCRIPT_EPOCHS.named_in(joined) or _SCRIPT_TIMES.named_in(joined)):
         return
     for script in scripts:  # a Unix time is to the second: before a written date
-        yield from (("script", value.isoformat()) for value in _SCRIPT_EPOCHS.values(script))
+        yield from (
+            ("script", value.astimezone(zone).isoformat())
+            for value in _SCRIPT_EPOCHS.values(script)
+        )
         yield from (("script", value) for value in _SCRIPT_TIMES.values(script))
 
 
