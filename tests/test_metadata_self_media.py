@@ -97,3 +97,11 @@ def test_author_objects_of_json_state() -> None:
     state = '{"author":{"id":7,"name":"央视新闻"},"related":[{"name":"别的"}]}'
     assert list(state_author_names(state)) == ["央视新闻"]
     assert list(state_author_names('{"name":"央视新闻"}')) == []  # not an author's object
+
+
+def test_an_article_s_named_author_beats_the_account_in_script_state() -> None:
+    """A WeChat article names its writer in its author meta; the account's nickname in
+    the script is the author only where the page names no one."""
+    page = WECHAT.replace("<meta property", '<meta name="author" content="张三"><meta property')
+    meta = extract(page.encode(), "https://example.com/s/1", fetched_at=FETCHED).metadata
+    assert (meta.author, meta.evidence["author"]) == ("张三", "meta")

@@ -276,7 +276,6 @@ def people(
         ("header label", lambda: _first_line_match(_AUTHOR_RE, bylines)),
         ("header brackets", lambda: _first_line_match(_BRACKET_BYLINE_RE, header_text)),
         ("blog byline", lambda: _blog_byline(header_text)),
-        ("script", lambda: _script_author(scripts)),
     )
     # Credits go with the article: lines above its headline are menus ("记者调查 民意调查").
     credit = first(
@@ -297,6 +296,7 @@ def people(
                     ),
                 ),
                 ("meta", lambda: structured(_meta_author(metas))),
+                ("script", lambda: _script_author(scripts)),
                 ("blog byline", lambda: _blog_byline(page.having(_BYLINE_KEY))),
                 ("blog owner", lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))),
                 ("names under the headline", lambda: _name_line(lead)),
