@@ -3,8 +3,8 @@
 A wrong author in a corpus is silently believed, so an author is returned only when it
 looks like one (issue 17, measured by ``bench/bench_metadata.py``): the text of a byline
 element (class, id, itemprop or rel naming ``byline``/``author``), or a labelled name, that
-survives `author_name`: labels and UI words around it removed ("总台记者 张倩",
-"郭励弘 我来说两句", "zboygirl 阅读"), and refused when it is a sentence fragment caught by
+survives `author_name`: labels and UI words around it removed ("总台记者 王小明",
+"李明 我来说两句", "lisa_w 阅读"), and refused when it is a sentence fragment caught by
 "by …" in prose ("your test suite", "the cards"), a link, a job title, a UI word, or the
 site's own name ("CSDN.NET", "网易": that is the source, not the author).
 """
@@ -90,7 +90,7 @@ UI_WORDS = frozenset(
 """Words next to a name in bylines (buttons, counters, label fragments) and placeholders
 that are no one's name; compared in lower case."""
 _REPORT_SUFFIX_RE = re.compile(r"\s*\S{0,6}(?:报道|摄影|摄|供图|整理)$")
-"""A dateline or role after the name: "姚峰 上海报道", "张三 摄"."""
+"""A dateline or role after the name: "李明 上海报道", "张三 摄"."""
 CONTRIBUTION_MARKS = ("对此文", "对本文", "对此稿")
 """What a contributor line says ("张三对此文亦有贡献"): the names it holds helped, and are
 not the byline."""
@@ -287,7 +287,7 @@ def judge_author(
     """(the name, "") when `candidate` is an author's name once labels and UI words around
     it are removed, else (None, why not). `outlets` are the site's own names. On a page in
     Latin script a Latin name must be capitalised unless it comes from structured data;
-    elsewhere a lower-case handle ("zboygirl") is a blog's writer."""
+    elsewhere a lower-case handle ("lisa_w") is a blog's writer."""
     name = _LEAD_LABEL_RE.sub("", candidate.strip(), count=1)
     name = _CUT_RE.sub("", name)
     if name and not _without_contributors(name):

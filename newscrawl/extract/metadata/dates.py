@@ -7,7 +7,7 @@ byline next to the headline; failing that, the first publish-labelled date anywh
 (发表于, posted @: blogs put it below the post), and on pages whose headline cannot be
 found, the first date with a time above the body text. Only when the page has no full date
 at all does a month do: a labelled month near the headline (出版日期：1998年3月) or a line
-citing a print issue (——《北京之春》1998年3月号), with precision "month".
+citing a print issue (——《某某月刊》1998年3月号), with precision "month".
 
 When a structured date and a visible one both exist and agree within a day, the visible
 time is kept: it is what readers see, and on the gold pages CMS meta times are sometimes
@@ -167,7 +167,7 @@ _ISSUE_LINE_RE = re.compile(
     r"\s*(?:第\s*)?(?P<month>(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月(?:号|刊)?)"
     r"[\s)）。.]*$"
 )
-"""A line that only cites the print issue the article appeared in: "——《北京之春》1998年3月号",
+"""A line that only cites the print issue the article appeared in: "——《某某月刊》1998年3月号",
 "(原载《读书》2001年5月)". Its month is the article's publication month."""
 _ISSUE_KEY = Keyword(re.compile(r"》\s*(?:第\s*)?(?:19|20)\d{2}\s*年"), ("》",))
 KEYWORDS = (_LABEL_KEY, _ISSUE_KEY)

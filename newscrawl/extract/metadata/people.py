@@ -2,7 +2,7 @@
 (`editor`).
 
 Chinese pages name all three in short credit lines: "来源：新华网", "作者：张三",
-"本报记者 王乐文 方敏", "（记者 奚丹霓 张赛）", "(责编：牛镛、岳弘彬)". An editor is never the
+"本报记者 王小明 李娜", "（记者 刘洋 陈静）", "(责编：张伟、赵刚)". An editor is never the
 author: 责任编辑/责编/编辑 lines fill `editor` only. Structured data (JSON-LD, meta) comes
 first; meta values that are ids ("105092", "L_104485") rather than names are skipped.
 """
@@ -44,7 +44,7 @@ _SOURCE_RE = re.compile(
     + r"]{2,30})"
 )
 """Outlet names have no spaces: "来源: 总台环球资讯广播 北京" ends before the IP location.
-Government notices name their issuing body instead (发文机关：吉林省人民政府): it is the
+Government notices name their issuing body instead (发文机关：某某省人民政府): it is the
 publisher, so it is the source."""
 _EDITOR_RE = re.compile(r"(?:责任编辑|责编|编辑|编者|审核|校对)\s*[:：/／]\s*" + _NAME + _STOP)
 _AUTHOR_WORDS = ("作者", "撰文", "执笔", "编译", "记者", "评论员", "通讯员", "特约撰稿人")
@@ -75,8 +75,8 @@ _BYLINE_NAME_RE = re.compile(
     r"|posted\s*@\s*[\d\s:/-]{10,20}?\s(?P<after>[^\s\d|｜]{2,20})",
     re.I,
 )
-"""Blog bylines name the writer next to the date: CSDN "中草药z 于 2024-05-12 09:24:57 发布",
-cnblogs "posted @ 2024-05-09 14:45 好看的hk"."""
+"""Blog bylines name the writer next to the date: CSDN "小鱼z 于 2024-05-12 09:24:57 发布",
+cnblogs "posted @ 2024-05-09 14:45 lisa_w"."""
 _BYLINE_HINT_RE = re.compile(r"于\s*\d|@")
 """What every `_BYLINE_NAME_RE` match holds. That pattern tries a 20-character name at
 every position of a line, so Chinese body lines (于 is a common word) are only given to it
@@ -105,12 +105,12 @@ _CREDIT_RE = re.compile(
     r"(?P<name>[^\d()（）\[\]【】:：。，,！？!?/]{2,24}?)"
     r"\s*(?:[/／]?文|报道|摄|采写|整理|发自\S*|\S{2,6}报道)?\s*[）)】\]]?\s*(?:受访者供图)?$"
 )
-"""A whole short line that credits reporters: "（记者 奚丹霓 张赛）", "□ 本报记者 葛灵丹",
-"光明日报记者 王建宏 张文攀"."""
+"""A whole short line that credits reporters: "（记者 刘洋 陈静）", "□ 本报记者 王小明",
+"某某日报记者 李明 赵刚"."""
 _INLINE_CREDIT_RE = re.compile(
     r"[（(](?:本报|新华社|本台)?(?:记者|评论员|通讯员)\s*(?P<name>[^()（）\d，。,！？]{2,30})[）)]"
 )
-"""A parenthesised credit inside a line: dateline "新华社拉萨电（记者 格桑边觉）" or a closing
+"""A parenthesised credit inside a line: dateline "新华社北京电（记者 刘洋）" or a closing
 "…。（记者宋晨、田中全）"."""
 _TRAILING_NAMES_RE = re.compile(
     r"[。！？”]\n?[（(](?P<name>[\u4e00-\u9fff]{2,4}(?:[ 、][\u4e00-\u9fff]{2,4}){0,4})"
@@ -123,7 +123,7 @@ _BRACKET_BYLINE_RE = re.compile(
     r"[^\u4e00-\u9fff\n]{0,3}(?:来源|稿源|出处)"
 )
 """A portal byline naming the writer in brackets before the outlet:
-"2004年7月16日08:19 [ 黄宇 ] 来源：[ 国际金融报 ]" (mis-decoded spaces allowed in between)."""
+"2004年7月16日08:19 [ 李明 ] 来源：[ 某某日报 ]" (mis-decoded spaces allowed in between)."""
 SURNAMES = frozenset(
     "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜戚谢邹喻柏水窦章云苏潘葛"
     "奚范彭郎鲁韦昌马苗凤花方俞任袁柳酆鲍史唐费廉岑薛雷贺倪汤滕殷罗毕郝邬安常乐于时傅皮卞齐康"
@@ -139,7 +139,7 @@ SURNAMES = frozenset(
 """The single-character surnames of the 百家姓: a bare line of short words is only read as a
 byline when it starts with one."""
 _NAME_LINE_RE = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,4}(?:[、，, ][\u4e00-\u9fff]{2,4}){0,3})$")
-"""A line that is nothing but person names: "胡平", "赵延东、风笑天"."""
+"""A line that is nothing but person names: "李明", "张伟、李娜"."""
 _SOURCE_KEY = Keyword(
     re.compile(one_of([*_SOURCE_WORDS, *any_case("source")])), (*_SOURCE_WORDS, "source")
 )
@@ -164,12 +164,12 @@ _LABEL_CELL_RE = re.compile(
     r"\n(?P<label>[^\n:：]{1,8}[:：])[ \t]*\n(?P<value>[^\n:：]{2,40})(?=\n|\Z)"
 )
 """A label alone on its line and the line after it, its value: table layouts put
-"发文机关：" and "吉林省人民政府" (or "作者：" and the name) in two cells."""
+"发文机关：" and "某某省人民政府" (or "作者：" and the name) in two cells."""
 _HEADLINE_NAME_RE = re.compile(
     r"\n(?P<name>[\u4e00-\u9fff]{2,6})[:：][^\n]{4,80}\n(?:[^\n]{0,80}\n){0,3}"
     r"(?P=name)(?=\n|\Z)"
 )
-"""A headline led by its writer's name ("茉莉：我是怎样卷入八九民运的") and that name again on
+"""A headline led by its writer's name ("李明：我在乡村教书的十年") and that name again on
 a line of its own a few lines below: reposted essays credit the writer both ways. The name
 line is what makes it a name (a headline may as well be led by a topic)."""
 _AUTHOR_CARD_RE = re.compile(r"\n(?P<name>[^\s\d:：|｜\[\]【】]{2,12})\n[\[【]?(?:作者|博主)简介")
@@ -245,10 +245,10 @@ def people(
     """Author, source and editor: JSON-LD and the byline near the headline first, then
     reporter credits, meta tags and labelled lines anywhere in the visible text.
 
-    A reporter credit ("（记者 奚丹霓 张赛）") replaces a byline author that only repeats the
+    A reporter credit ("（记者 刘洋 陈静）") replaces a byline author that only repeats the
     outlet (Sina's "作者：新京报"), as the gold of the sites set does. `lead` holds the lines
     right under the headline (`title_at` in `page`): essays and papers put the bare writer
-    names there ("胡平"). Every author candidate must pass `bylines.author_name`; the first
+    names there ("李明"). Every author candidate must pass `bylines.author_name`; the first
     that does is the author (none does: None, and `--explain` says so).
     """
     header_text = [line.text for line in header]
@@ -333,7 +333,7 @@ def _first_found(
 
 
 def _label_cells(page: PageText) -> list[str]:
-    """Each label standing alone on a line joined to the next line ("发文机关：吉林省人民政府"),
+    """Each label standing alone on a line joined to the next line ("发文机关：某某省人民政府"),
     so that the labelled-line patterns read table cells as they read one-line bylines.
     A label line ends in its colon (lines have no trailing whitespace, and the longest
     ones, cut at `lines.MAX_LINE_CHARS`, are no label): most pages have none."""
