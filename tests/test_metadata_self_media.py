@@ -100,8 +100,9 @@ def test_author_objects_of_json_state() -> None:
 
 
 def test_an_article_s_named_author_beats_the_account_in_script_state() -> None:
-    """A WeChat article names its writer in its author meta; the account's nickname in
-    the script is the author only where the page names no one."""
+    """A WeChat article names its writer in its author meta; the account that publishes it
+    is the source, and its nickname the author only where the page names no one."""
     page = WECHAT.replace("<meta property", '<meta name="author" content="张三"><meta property')
     meta = extract(page.encode(), "https://example.com/s/1", fetched_at=FETCHED).metadata
     assert (meta.author, meta.evidence["author"]) == ("张三", "meta")
+    assert (meta.source, meta.evidence["source"]) == ("城市交通", "script account")

@@ -258,6 +258,7 @@ def people(
         ("header label", lambda: _first_line_match(_SOURCE_RE, header_text)),
         ("meta", lambda: _first_meta(metas, SOURCE_META)),
         ("json-ld publisher", lambda: _first_ld(ld_objects, "publisher")),
+        ("script account", lambda: _script_account(scripts)),
         ("label", lambda: _first_line_match(_SOURCE_RE, page.having(_SOURCE_KEY) + cells)),
     )
     refused: list[str] = []
@@ -407,6 +408,19 @@ def _blog_byline(texts: Sequence[str]) -> str | None:
             )
             if name:
                 return name
+    return None
+
+
+_ACCOUNT_RE = re.compile(r'var nickname\s*=\s*htmlDecode\(\s*"([^"\\\n]{1,40})"')
+"""A WeChat official account's name in its article's script (``var nickname =
+htmlDecode("城市交通")``): the account publishes the article, so it is the source."""
+
+
+def _script_account(scripts: Sequence[str]) -> str | None:
+    """The publishing account's name (`_ACCOUNT_RE`) of a self-media article."""
+    for script in scripts:
+        if "htmlDecode" in script and (match := _ACCOUNT_RE.search(script)):
+            return _clean(unescape(match.group(1)))
     return None
 
 
