@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
 from newscrawl.extract import Article, Options, extract
 from newscrawl.fingerprint import content_hash, simhash
@@ -284,9 +285,15 @@ def for_crawl(options: Options) -> Options:
 
 
 def extract_fields(
-    body: bytes, url: str, http_charset: str | None, fetched: str, options: Options
+    body: bytes,
+    url: str,
+    http_charset: str | None,
+    fetched: str,
+    options: Options,
+    timezone: str | None = None,
 ) -> Extracted:
-    """`extract` one fetched page into the item fields extraction fills.
+    """`extract` one fetched page into the item fields extraction fills; `timezone` is the
+    site config's (an IANA name; None: the extractor's default).
 
     Shared by the crawl's extract pipeline and ``newscrawl reextract``, so a re-extracted
     article carries exactly what a crawled one does."""
@@ -296,6 +303,7 @@ def extract_fields(
         options=options,
         http_charset=http_charset,
         fetched_at=datetime.fromisoformat(fetched),
+        zone=ZoneInfo(timezone) if timezone else None,
     )
     if not article.body:
         return Extracted({}, article.reason or "empty body")

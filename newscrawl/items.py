@@ -37,6 +37,9 @@ class RawPage:
     """The listing page, feed, sitemap or API response the link was found on."""
     charset: str | None = None
     """The site config's charset override, which beats the HTTP header when decoding."""
+    timezone: str | None = None
+    """The site config's time zone (an IANA name), for the dates its pages write without an
+    offset; None: the extractor's default (Asia/Shanghai)."""
 
     @classmethod
     def from_response(
@@ -46,6 +49,7 @@ class RawPage:
         site: str,
         referer: str | None = None,
         charset: str | None = None,
+        timezone: str | None = None,
     ) -> RawPage:
         """The page a spider yields for an article `response`, fetched now.
 
@@ -68,6 +72,7 @@ class RawPage:
             site=site,
             referer=referer,
             charset=charset,
+            timezone=timezone,
         )
 
 

@@ -482,6 +482,17 @@ def test_pages_carry_the_site_charset_override(tmp_path: Path) -> None:
     assert page.charset == "gb18030"
 
 
+def test_pages_carry_the_site_time_zone(tmp_path: Path) -> None:
+    bundled = Path(__file__).parents[1] / "newscrawl/configs/sites/sohu.toml"
+    config = bundled.read_text(encoding="utf-8")
+    (tmp_path / "sohu.toml").write_text('timezone = "Europe/Berlin"\n' + config, encoding="utf-8")
+    url = "https://www.sohu.com/a/733320600_429139"
+    configured = make_spider("sohu", settings={"NEWSCRAWL_SITES_DIR": str(tmp_path)})
+    [page] = list(configured.parse_article(article_response(url, SOHU_PAGE)))
+    [default] = list(make_spider("sohu").parse_article(article_response(url, SOHU_PAGE)))
+    assert (page.timezone, default.timezone) == ("Europe/Berlin", "Asia/Shanghai")
+
+
 def test_non_article_pages_are_not_yielded() -> None:
     spider = make_spider("sohu")
     redirected_home = article_response(

@@ -311,3 +311,17 @@ def test_scrapy_crawl_stops_on_a_bad_setting_with_one_line(
 
 def newscrawl_stats(pipe: ExtractPipeline) -> dict[str, Any]:
     return {k: v for k, v in pipe.stats.get_stats().items() if k.startswith("newscrawl/")}
+
+
+def test_the_site_time_zone_reads_the_dates_a_page_writes_without_an_offset() -> None:
+    """A byline "2026-11-02 09:30" is 09:30 in the site's zone (the config's `timezone`),
+    Asia/Shanghai where the page names none."""
+    paragraph = "国家统计局今天发布了十月的经济数据。" * 12
+    body = (
+        "<html><head><title>十月经济数据发布</title></head><body><h1>十月经济数据发布</h1>"
+        f"<p>发布时间：2026-11-01 09:30</p><p>{paragraph}</p></body></html>"
+    ).encode()
+    pipe = pipeline()
+    berlin = ItemAdapter(run(pipe, raw_page(body, timezone="Europe/Berlin")))["published_at"]
+    default = ItemAdapter(run(pipe, raw_page(body)))["published_at"]
+    assert (berlin, default) == ("2026-11-01T09:30:00+01:00", "2026-11-01T09:30:00+08:00")

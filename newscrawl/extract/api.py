@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from newscrawl.extract import (
     blocks,
@@ -18,7 +18,7 @@ from newscrawl.extract import (
 )
 from newscrawl.extract.decode import decode_html
 from newscrawl.extract.formats import not_html, not_html_reason
-from newscrawl.extract.metadata import extract_metadata
+from newscrawl.extract.metadata import SHANGHAI, extract_metadata
 from newscrawl.extract.model import Article, Options
 
 DEFAULT_OPTIONS = Options()
@@ -31,12 +31,15 @@ def extract(
     options: Options | None = None,
     http_charset: str | None = None,
     fetched_at: datetime | None = None,
+    zone: tzinfo | None = None,
 ) -> Article:
     """Extract the title, body and metadata of one page.
 
     `html` may be bytes (decoded by `decode_html`, with `http_charset` taken from the HTTP
     Content-Type when the caller has one) or already decoded text. `fetched_at` anchors
-    relative dates such as 昨天 (yesterday). Never raises on bad input: an empty `body`
+    relative dates such as 昨天 (yesterday); `zone` is the site's, for times the page writes
+    without an offset and for Unix times (Asia/Shanghai by default). Never raises on bad
+    input: an empty `body`
     comes with a `reason`. Bytes that are a binary file (PDF, image, archive …, see
     `formats`) are not decoded: their reason is ``not HTML: <kind> (binary file)``.
     """
@@ -59,7 +62,9 @@ def extract(
         article = _default(body_lines, page_head, url, encoding, options)
     if not options.with_metadata:
         return article
-    metadata = extract_metadata(text, url, fetched_at, body_lines=body_lines, head=page_head)
+    metadata = extract_metadata(
+        text, url, fetched_at, zone=zone or SHANGHAI, body_lines=body_lines, head=page_head
+    )
     return replace(article, metadata=metadata)
 
 

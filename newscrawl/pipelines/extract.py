@@ -135,6 +135,7 @@ class ExtractPipeline:
             page["charset"] or _first(page["headers"], "Content-Type"),
             page["fetched"],
             self.options,
+            page.get("timezone"),
         )
         if self.workers is None:
             return extract_fields(*arguments)

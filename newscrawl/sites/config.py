@@ -82,7 +82,8 @@ class SiteConfig:
     for a site that refuses unknown agents; robots.txt is still read as ``newscrawl``."""
     politeness: Politeness
     timezone: ZoneInfo
-    """The zone of dates given without an offset in feeds, sitemaps and APIs."""
+    """The zone of dates given without an offset in feeds, sitemaps and APIs, and in the
+    article pages (their publish times, and Unix times in their scripts)."""
     canonicalizer: Canonicalizer = field(init=False)
     """The canonical URLs of the site's articles (its `drop_params` and `host_twins` on top
     of the defaults), and the cleaning of its links (`clean_url`)."""

@@ -299,6 +299,7 @@ class SiteSpider(Spider):
             site=self.name,
             referer=response.meta.get(FOUND_ON),
             charset=self.site.charset,
+            timezone=self.site.timezone.key,
         )
         if self.article_pages == self.max_pages:
             raise CloseSpider("max_pages")
