@@ -446,3 +446,18 @@ def test_usage_errors_exit_2_in_one_line(
     assert err.startswith("newscrawl reextract: error: ") and "Traceback" not in err
     assert not (tmp_path / "o").exists()
     assert not (tmp_path / "s.db").exists()
+
+
+def test_an_article_s_dates_are_read_in_its_site_s_zone(tmp_path: Path) -> None:
+    """As in a crawl: a byline written without an offset is a time of the site's config
+    zone (Europe/Berlin here), not of the extractor's default."""
+    folder = tmp_path / "berlin-sites"
+    folder.mkdir()
+    (folder / "news.toml").write_text('timezone = "Europe/Berlin"\n' + NEWS_TOML, "utf-8")
+    dated = Article(BUS.url, BUS.title, ("发布时间：2024-05-09 09:30", *BUS.paragraphs))
+    path = tmp_path / "dated.warc.gz"
+    write_archive(path, [recorded(dated, "article")])
+    out = tmp_path / "out.jsonl"
+    assert reextract(path, "-o", out, "--sites", folder) == 0
+    [item] = read_jsonl(out)
+    assert item["published_at"] == "2024-05-09T09:30:00+02:00"

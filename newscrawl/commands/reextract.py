@@ -234,7 +234,9 @@ class Reextraction:
         fetched = response.fetched.isoformat(timespec="seconds")
         charset = site.charset or response.header("Content-Type")
         try:
-            extracted = extract_fields(response.body, response.url, charset, fetched, self._options)
+            extracted = extract_fields(
+                response.body, response.url, charset, fetched, self._options, site.timezone.key
+            )
         except Exception as error:  # an extractor bug on one page must not lose a long run
             reason = f"extractor failed: {type(error).__name__}"
             tqdm.write(f"newscrawl {COMMAND}: {response.url}: {reason}: {error}", file=sys.stderr)
