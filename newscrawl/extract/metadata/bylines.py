@@ -289,10 +289,11 @@ def judge_author(
     Latin script a Latin name must be capitalised unless it comes from structured data;
     elsewhere a lower-case handle ("lisa_w") is a blog's writer."""
     name = _LEAD_LABEL_RE.sub("", candidate.strip(), count=1)
-    name = _CUT_RE.sub("", name)
-    if name and not _without_contributors(name):
+    cut = _CUT_RE.sub("", name)
+    name = _without_contributors(cut)
+    if cut and not name:
         return None, "a contributor line, not the byline"
-    name = _without_contributors(name).strip(" \t:：·-—|,，;；")
+    name = name.strip(" \t:：·-—|,，;；")
     words = [word for word in name.split() if word.casefold() not in UI_WORDS]
     name = _REPORT_SUFFIX_RE.sub("", " ".join(words)).strip()
     if name.endswith(".") and not name.endswith(" Jr.") and name[-2:-1].isalpha():

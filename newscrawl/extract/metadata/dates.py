@@ -438,7 +438,7 @@ def _line_dates(
                 found.append((label, DateEvidence(built[0], built[1], source)))
     if found:
         return found
-    chinese_label = "时间" in text or "日期" in text or "于" in text  # `_CHINESE_PUBLISH_LABEL`
+    chinese_label = _CHINESE_PUBLISH_LABEL_RE.search(text) is not None
     for match in _SHORT_YMD_RE.finditer(text) if chinese_label else ():
         before = text[max(0, match.start() - CONTEXT) : match.start()]
         if not _CHINESE_PUBLISH_LABEL_RE.search(before) or not _label(text, match):

@@ -17,12 +17,25 @@ from datetime import UTC, datetime
 from itertools import groupby
 
 
-class ScriptVariables:
+class _NamedVariables:
+    """Variables (or object keys) of known names in a page's scripts."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = tuple(names)
+
+    def named_in(self, text: str) -> bool:
+        """Whether `text` holds one of the names: most scripts hold none, and a substring
+        test per name rules them out far quicker than a regex (a page's scripts joined by
+        "\\n" are ruled out at once)."""
+        return any(name in text for name in self.names)
+
+
+class ScriptVariables(_NamedVariables):
     """The string values assigned to variables (or object keys) named `names`, in order;
     a value may be wrapped in WeChat's ``htmlDecode(…)`` (entities are left to the caller)."""
 
     def __init__(self, names: Sequence[str], min_chars: int, max_chars: int) -> None:
-        self.names = tuple(names)
+        super().__init__(names)
         self._pattern = re.compile(
             "(?:"
             + "|".join(
@@ -35,32 +48,22 @@ class ScriptVariables:
         """A name at a word boundary. The boundary is checked after the first letter, not
         with a leading \\b, so that the regex engine skips ahead to that letter."""
 
-    def named_in(self, text: str) -> bool:
-        """Whether `text` holds one of the names: most scripts hold none, and a substring
-        test per name rules them out far quicker than the regex (a page's scripts joined
-        by "\n" are ruled out at once)."""
-        return any(name in text for name in self.names)
-
     def values(self, script: str) -> Iterator[str]:
         if self.named_in(script):
             yield from (match.group(1) for match in self._pattern.finditer(script))
 
 
-class ScriptTimestamps:
+class ScriptTimestamps(_NamedVariables):
     """Unix times (seconds, or milliseconds) assigned to variables or keys named `names`, as
     aware UTC datetimes, in order; values before 2000 or not a time are skipped."""
 
     def __init__(self, names: Sequence[str]) -> None:
-        self.names = tuple(names)
+        super().__init__(names)
         self._pattern = re.compile(
             "(?<![\\w.])(?:"
             + "|".join(map(re.escape, self.names))
             + ")[\"']?\\s*[:=]\\s*[\"']?(\\d{10}|\\d{13})(?![\\d.])"
         )
-
-    def named_in(self, text: str) -> bool:
-        """Whether `text` holds one of the names (as `ScriptVariables.named_in`)."""
-        return any(name in text for name in self.names)
 
     def values(self, script: str) -> Iterator[datetime]:
         if self.named_in(script):
