@@ -173,11 +173,6 @@ def test_names_in_parentheses_on_their_own_line_after_the_body() -> None:
     )
 
 
-def test_bracketed_writer_before_the_source_label() -> None:
-    meta = extract_metadata(page(byline="2004年7月16日08:19 [ 黄宇 ] 来源：[ 国际金融报 ]"))
-    assert (meta.author, meta.source) == ("黄宇", "国际金融报")
-
-
 def test_reporter_credits_above_the_headline_are_menus() -> None:
     html = (
         "<html><head><title>一个标题：测试署名_新闻</title></head><body>"
@@ -215,13 +210,35 @@ def test_an_empty_label_does_not_take_the_next_label() -> None:
         assert (meta.source, meta.author) == (None, None)
 
 
-def test_writer_leading_the_headline_and_named_again_below_it() -> None:
-    html = (
+ESSAY_PROSE = "<p>那年秋天，我第一次走进村里的小学。</p>"
+
+
+def essay(top: str) -> str:
+    return (
         "<html><head><title>欢迎访问本站</title></head><body><div>首页 | 专栏</div>"
-        "<p><b>茉莉：我是怎样卷入那场运动的</b></p><p>我是怎样卷入那场运动的</p><p>茉莉</p>"
-        f"<div id='article'>{BODY}</div></body></html>"
+        f"{top}<div id='article'>{ESSAY_PROSE}{BODY}</div></body></html>"
     )
-    assert extract_metadata(html).author == "茉莉"
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        # The headline led by the writer's pen name, a byline line, the headline again.
+        "<p><b>茉莉：我在乡村教书的十年</b></p><p>作者： 来源：</p>"
+        "<p>我在乡村教书的十年</p><p>茉莉</p>",
+        # The headline twice (page title, then the essay's own), the writers under it.
+        "<p>2003-5-29 09:07 高山流水</p><h2>我在乡村教书的十年</h2>"
+        "<p>我在乡村教书的十年</p><p>风笑天、茉莉</p>",
+    ],
+)
+def test_essay_layout_names_the_writer_under_the_headline_s_second_copy(top: str) -> None:
+    author = extract_metadata(essay(top)).author
+    assert author is not None and author.endswith("茉莉")
+
+
+def test_a_menu_written_twice_is_no_essay_layout() -> None:
+    top = "<ul><li>登录/注册</li><li>登录/注册</li><li>蒙古文版</li><li>快捷菜单</li></ul>"
+    assert extract_metadata(essay(top)).author is None
 
 
 def test_a_topic_leading_the_headline_is_no_writer() -> None:
@@ -233,9 +250,34 @@ def test_a_topic_leading_the_headline_is_no_writer() -> None:
     assert extract_metadata(html).author is None
 
 
-def test_blog_author_card() -> None:
-    card = "<div class='card'><p>太小心</p><hr>[作者简介] (个人情况保密)</div>"
-    assert extract_metadata(page(after=card)).author == "太小心"
+def test_blog_profile_card() -> None:
+    above = "<div class='card'><p>太小心</p><hr>[作者简介] (个人情况保密)</div>"
+    assert extract_metadata(page(after=above)).author == "太小心"
+    below = "<div class='profile'><h3>个人资料</h3><p>谢莱纳</p><p>加好友 发纸条</p></div>"
+    assert extract_metadata(page(after=below)).author == "谢莱纳"
+
+
+def test_a_profile_heading_over_a_menu_is_no_card() -> None:
+    menu = "<ul><li>我的邮箱</li><li>个人资料</li><li>退出</li></ul>"
+    assert extract_metadata(page(after=menu)).author is None
+
+
+def blog_post(owner_line: str, article: str) -> str:
+    return (
+        "<html><head><title>孩子，夏令营让你得到了什么？</title></head><body>"
+        f"<div class='header'><h2>{owner_line}</h2></div>"
+        f"<h1>孩子，夏令营让你得到了什么？</h1><div id='article'>{article}</div></body></html>"
+    )
+
+
+def test_blog_owner_heading_names_the_writer() -> None:
+    assert extract_metadata(blog_post("谢莱纳的博客", BODY)).author == "谢莱纳"
+    assert extract_metadata(blog_post("bjreader的博客", BODY)).author == "bjreader"
+
+
+def test_a_reporter_credit_in_a_reposted_article_beats_the_blog_owner() -> None:
+    reposted = BODY + "<p>（记者 王燕平 方云凤）</p>"
+    assert extract_metadata(blog_post("bjreader的博客", reposted)).author == "王燕平 方云凤"
 
 
 def test_trailing_names_searched_by_line_find_what_a_search_of_the_page_finds() -> None:

@@ -118,12 +118,6 @@ _TRAILING_NAMES_RE = re.compile(
 )
 """Bare names closing the last paragraph: "…的新春佳节。（常书香 马丹阳 ）", or on a line of
 their own right after it ("…外科医生。" then "（袁源）"). Searched over the joined page text."""
-_BRACKET_BYLINE_RE = re.compile(
-    r"[\[【] ?(?P<name>[\u4e00-\u9fff]{2,4}(?:[ 、][\u4e00-\u9fff]{2,4}){0,3}) ?[\]】]"
-    r"[^\u4e00-\u9fff\n]{0,3}(?:来源|稿源|出处)"
-)
-"""A portal byline naming the writer in brackets before the outlet:
-"2004年7月16日08:19 [ 李明 ] 来源：[ 某某日报 ]" (mis-decoded spaces allowed in between)."""
 SURNAMES = frozenset(
     "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜戚谢邹喻柏水窦章云苏潘葛"
     "奚范彭郎鲁韦昌马苗凤花方俞任袁柳酆鲍史唐费廉岑薛雷贺倪汤滕殷罗毕郝邬安常乐于时傅皮卞齐康"
@@ -138,8 +132,10 @@ SURNAMES = frozenset(
 )
 """The single-character surnames of the 百家姓: a bare line of short words is only read as a
 byline when it starts with one."""
-_NAME_LINE_RE = re.compile(r"^(?P<name>[\u4e00-\u9fff]{2,4}(?:[、，, ][\u4e00-\u9fff]{2,4}){0,3})$")
-"""A line that is nothing but person names: "李明", "张伟、李娜"."""
+_NAMES = r"[\u4e00-\u9fff]{2,4}(?:[、，, ][\u4e00-\u9fff]{2,4}){0,3}"
+"""Person names only: "李明", "张伟、李娜"."""
+_NAME_LINE_RE = re.compile(r"^(?P<name>" + _NAMES + r")$")
+"""A line that is nothing but person names."""
 _SOURCE_KEY = Keyword(
     re.compile(one_of([*_SOURCE_WORDS, *any_case("source")])), (*_SOURCE_WORDS, "source")
 )
@@ -165,15 +161,22 @@ _LABEL_CELL_RE = re.compile(
 )
 """A label alone on its line and the line after it, its value: table layouts put
 "发文机关：" and "某某省人民政府" (or "作者：" and the name) in two cells."""
-_HEADLINE_NAME_RE = re.compile(
-    r"\n(?P<name>[\u4e00-\u9fff]{2,6})[:：][^\n]{4,80}\n(?:[^\n]{0,80}\n){0,3}"
-    r"(?P=name)(?=\n|\Z)"
+_ESSAY_WRITER_RE = re.compile(
+    r"\n(?:[\u4e00-\u9fff]{2,6}[:：])?(?P<headline>[^\n]{4,80})\n(?:[^\n]{0,80}\n){0,2}"
+    r"(?P=headline)\n(?P<name>" + _NAMES + r")\n(?=[^\n]{0,80}[，。])"
 )
-"""A headline led by its writer's name ("李明：我在乡村教书的十年") and that name again on
-a line of its own a few lines below: reposted essays credit the writer both ways. The name
-line is what makes it a name (a headline may as well be led by a topic)."""
-_AUTHOR_CARD_RE = re.compile(r"\n(?P<name>[^\s\d:：|｜\[\]【】]{2,12})\n[\[【]?(?:作者|博主)简介")
-"""A blog's author card: the writer's name, then the "[作者简介]" line under it."""
+"""The essay layout: the headline written again at the top of the body with the writer's
+names alone on the line under it and the essay's prose (a line with "，" or "。") next
+("我在乡村教书的十年", "李明", "那年秋天，我……"). The headline above may lead with the
+writer's name ("李明：我在乡村教书的十年") and a byline line or two may sit in between.
+That layout is what makes the line a byline, so the names need no surname check (pen
+names: "茉莉"); a menu written twice has no prose under it."""
+_PROFILE_CARD_RE = re.compile(
+    r"\n(?P<above>[^\s\d:：|｜\[\]【】]{2,12})\n[\[【]?(?:作者|博主)简介"
+    r"|\n[\[【]?(?:个人资料|作者简介|博主简介)[\]】]?\n(?P<below>[^\s\d:：|｜\[\]【】]{2,12})(?=\n|\Z)"
+)
+"""A blog's profile card: the writer's name above its "[作者简介]" heading, or under a
+"个人资料" (profile) heading (see `_profile_card`)."""
 NOT_NAMES = frozenset({"资料图", "图片", "视频", "截图", "原标题", "待续", "全文完", "供图", "完"})
 CREDIT_LINE_CHARS = 40
 _ID_RE = re.compile(r"^[A-Za-z_]*\d[\w-]*$")
@@ -275,7 +278,6 @@ def people(
             lambda: next((t for t in markup.byline_texts if t in header_text), None),
         ),
         ("header label", lambda: _first_line_match(_AUTHOR_RE, bylines)),
-        ("header brackets", lambda: _first_line_match(_BRACKET_BYLINE_RE, header_text)),
         ("blog byline", lambda: _blog_byline(header_text)),
     )
     # Credits go with the article: lines above its headline are menus ("记者调查 民意调查").
@@ -301,11 +303,8 @@ def people(
                 ("blog byline", lambda: _blog_byline(page.having(_BYLINE_KEY))),
                 ("blog owner", lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))),
                 ("names under the headline", lambda: _name_line(lead)),
-                ("headline", lambda: _first_named(_HEADLINE_NAME_RE, page)),
-                (
-                    "author card",
-                    lambda: ("简介" in page.joined and _first_named(_AUTHOR_CARD_RE, page)) or None,
-                ),
+                ("essay layout", lambda: _first_named(_ESSAY_WRITER_RE, page)),
+                ("profile card", lambda: _profile_card(page)),
             )
         )
     editor, editor_from = _first_found(
@@ -349,6 +348,19 @@ def _first_named(pattern: re.Pattern[str], page: PageText) -> str | None:
     for match in pattern.finditer(_lines_text(page)):
         name = _clean(match.group("name"))
         if name and name not in NOT_NAMES:
+            return name
+    return None
+
+
+def _profile_card(page: PageText) -> str | None:
+    """The name on a blog's profile card (`_PROFILE_CARD_RE`). A name under a "个人资料"
+    heading is a bare line, read as a name only when it starts with a surname, as
+    `_name_line` reads one: account menus put "个人资料" above "退出" (log out)."""
+    if "简介" not in page.joined and "个人资料" not in page.joined:
+        return None
+    for match in _PROFILE_CARD_RE.finditer(_lines_text(page)):
+        name = _clean(match.group("above") or match.group("below"))
+        if name and name not in NOT_NAMES and (match.group("above") or name[0] in SURNAMES):
             return name
     return None
 
