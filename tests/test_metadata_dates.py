@@ -224,6 +224,29 @@ def test_a_date_in_a_list_of_links_is_not_the_article_s() -> None:
     assert extract_metadata(page(after=TEASERS)).published is None
 
 
+@pytest.mark.parametrize(
+    "title",
+    ["有轨电车之困：一边上马一边叫停_新闻中心", "新闻中心", "欢迎访问新闻中心"],
+    ids=["title-names-the-headline", "title-names-the-site", "title-names-neither"],
+)
+@pytest.mark.parametrize(
+    "byline",
+    [
+        "2021年06月15日  某某传媒",
+        "<span>2021年06月15日</span>&nbsp;&nbsp;<span>某某传媒</span>",
+    ],
+    ids=["one-text", "two-spans"],
+)
+def test_a_date_beside_the_headline_with_the_outlet_after_it(title: str, byline: str) -> None:
+    """A day with no label or time, the outlet after it, under the headline: found whether
+    or not <title> names the headline, and over a date in the navigation above."""
+    html = page(before="<div>2021年06月14日 星期一</div>", byline=byline).replace(
+        "<title>有轨电车之困：一边上马一边叫停_新闻中心</title>", f"<title>{title}</title>"
+    )
+    meta = extract_metadata(html)
+    assert (meta.published, meta.published_precision) == (shanghai(2021, 6, 15), "day")
+
+
 def test_a_byline_set_as_a_list_keeps_its_date() -> None:
     byline = "<ul><li>发布时间：2021-06-15 09:30</li><li>来源：<a href='/'>新华网</a></li></ul>"
     meta = extract_metadata(page(byline=byline))
@@ -319,10 +342,13 @@ def test_logo_heading_is_not_the_headline() -> None:
     assert extract_metadata(html).published == shanghai(2022, 2, 13, 9, 57)
 
 
-def test_issue_citation_gives_the_month() -> None:
-    """A reprinted essay without any full date: its closing issue citation dates it."""
-    html = page(after="<p>——《北京之春》1998年3月号</p>")
-    meta = extract_metadata(html)
+@pytest.mark.parametrize(
+    "citation", ["——《某某之春》1998年3月号", "（原载《某某月刊》1998年3月号）"]
+)
+def test_issue_citation_gives_the_month(citation: str) -> None:
+    """A reprinted essay without any full date: its closing issue citation dates it, in
+    the monthly magazines' "1998年3月号" form, after a dash or in a 原载 note."""
+    meta = extract_metadata(page(after=f"<p>{citation}</p>"))
     assert (meta.published, meta.published_precision) == (shanghai(1998, 3, 1), "month")
     assert meta.published_source == "text:month"
 

@@ -187,20 +187,6 @@ def test_issuing_body_of_a_government_notice_is_the_source() -> None:
     assert meta.source == "某某市人民政府办公室"
 
 
-def test_label_and_value_in_two_blocks() -> None:
-    cells = (
-        "<div class='info'><div>发文机关：</div><div>某某省人民政府</div>"
-        "<div>发布日期：</div><div>2022年01月28日</div>"
-        "<dl><dt>作者：</dt><dd>王小明</dd></dl></div>"
-    )
-    html = (
-        "<html><head><title>关于某某工程的通告</title></head><body>"
-        f"{cells}<h1>关于某某工程的通告</h1><div id='article'>{BODY}</div></body></html>"
-    )
-    meta = extract_metadata(html)
-    assert (meta.source, meta.author) == ("某某省人民政府", "王小明")
-
-
 def test_an_empty_label_does_not_take_the_next_label() -> None:
     for empty in (
         "<table><tr><td>来源：</td><td>作者：</td></tr></table>",

@@ -156,11 +156,6 @@ lines worth trying (see `PageText.having`). Patterns are flat alternations with 
 spelled out (`patterns`), so that the regex engine skips ahead to a first character."""
 KEYWORDS = (_SOURCE_KEY, _AUTHOR_KEY, _EDITOR_KEY, _BYLINE_KEY, _OWNER_KEY, _CREDIT_KEY)
 """The keywords this module looks up with `PageText.having`."""
-_LABEL_CELL_RE = re.compile(
-    r"\n(?P<label>[^\n:：]{1,8}[:：])[ \t]*\n(?P<value>[^\n:：]{2,40})(?=\n|\Z)"
-)
-"""A label alone on its line and the line after it, its value: table layouts put
-"发文机关：" and "某某省人民政府" (or "作者：" and the name) in two cells."""
 _ESSAY_WRITER_RE = re.compile(
     r"\n(?:[\u4e00-\u9fff]{2,6}[:：])?(?P<headline>[^\n]{4,80})\n(?:[^\n]{0,80}\n){0,2}"
     r"(?P=headline)\n(?P<name>" + _NAMES + r")\n(?=[^\n]{0,80}[，。])"
@@ -256,13 +251,12 @@ def people(
     """
     header_text = [line.text for line in header]
     bylines = without_photo_credits(header_text)
-    cells = _label_cells(page)
     source, source_from = _first_found(
         ("header label", lambda: _first_line_match(_SOURCE_RE, header_text)),
         ("meta", lambda: _first_meta(metas, SOURCE_META)),
         ("json-ld publisher", lambda: _first_ld(ld_objects, "publisher")),
         ("script account", lambda: _script_account(scripts)),
-        ("label", lambda: _first_line_match(_SOURCE_RE, page.having(_SOURCE_KEY) + cells)),
+        ("label", lambda: _first_line_match(_SOURCE_RE, page.having(_SOURCE_KEY))),
     )
     refused: list[str] = []
 
@@ -294,9 +288,7 @@ def people(
             else first(
                 (
                     "label",
-                    lambda: _first_line_match(
-                        _LABELLED_AUTHOR_RE, page.having(_AUTHOR_KEY) + cells
-                    ),
+                    lambda: _first_line_match(_LABELLED_AUTHOR_RE, page.having(_AUTHOR_KEY)),
                 ),
                 ("meta", lambda: structured(_meta_author(metas))),
                 ("script", lambda: _script_author(scripts)),
@@ -330,17 +322,6 @@ def _first_found(
         if value:
             return value, where
     return None, None
-
-
-def _label_cells(page: PageText) -> list[str]:
-    """Each label standing alone on a line joined to the next line ("发文机关：某某省人民政府"),
-    so that the labelled-line patterns read table cells as they read one-line bylines.
-    A label line ends in its colon (lines have no trailing whitespace, and the longest
-    ones, cut at `lines.MAX_LINE_CHARS`, are no label): most pages have none."""
-    if ":\n" not in page.joined and "：\n" not in page.joined:
-        return []
-    cells = _LABEL_CELL_RE.finditer(_lines_text(page))
-    return [match.group("label") + match.group("value") for match in cells]
 
 
 def _first_named(pattern: re.Pattern[str], page: PageText) -> str | None:

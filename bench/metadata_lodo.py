@@ -1,0 +1,557 @@
+"""The metadata rules, one by one: which dataset pages each decides or fires on, on how
+many sites, and whether it earns its place leave-one-dataset-out (LODO).
+
+    .venv/bin/python bench/metadata_lodo.py [--shared ../shared]
+        [--out bench/results/metadata-lodo.json]
+
+Every page of the six datasets is run through ``extract_metadata(bytes, url)`` (what
+``extract`` returns as its metadata) once with every rule on, and once with each rule
+switched off (by patching `newscrawl.extract.metadata` from here: nothing under
+``newscrawl/`` is edited). A rule *decides* a page when switching it off changes the
+page's author, source, editor or publish time. An author or source rule *fires* on a page
+when its candidate is found and accepted there, even where an earlier rule's value is the
+one returned: `bylines.first_author` and `people._first_found` are wrapped so that every
+candidate of a chain is tried (a chain that is not consulted at all, such as the
+fallbacks after a reporter credit, is not). A page's site is its `sites` folder, else its
+URL's host, else (zh_cwce has no URLs) the host most of its absolute links point to.
+
+LODO, on the three datasets with metadata gold (zh_cwce, sites, readability; scored by
+`bench_metadata`'s field measures, leaving out the values its `GOLD_ISSUES` lists as gold
+errors): a dataset's score is authors right - authors wrong +
+dates right to the day - dates wrong - dates where the gold says none (a wrong value costs
+what a right one gains: none is better than a wrong one). For each held-out dataset a rule
+is dropped when dropping it raises the other two datasets' summed score; its held-out gain
+is the held-out score with that decision minus the score without the rule. The whole
+method per fold (every rule the other datasets drop, dropped at once) is scored on the
+held-out dataset beside its in-sample figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from unittest import mock
+from urllib.parse import urlsplit
+
+from bench_metadata import (
+    GOLD_ISSUES,
+    Fields,
+    Page,
+    _measure_author,
+    _measure_date,
+    load_readability,
+    load_sites,
+    load_zh_cwce,
+)
+
+from newscrawl.evaluation.datasets import load_dataset
+from newscrawl.extract.metadata import Metadata, bylines, dates, extract_metadata, lines, people
+from newscrawl.extract.metadata.scripts import ScriptTimestamps, ScriptVariables
+
+ROOT = Path(__file__).resolve().parents[1]
+NEVER = re.compile(r"(?!)")
+GOLD_SETS = ("zh_cwce", "sites", "readability")
+OTHER_SETS = ("scrapinghub", "trafilatura_dev", "dragnet_dev")
+_HOST_RE = re.compile(rb"""href=["']?https?://([\w.-]+)""")
+
+
+def _none(*_args: Any, **_kwargs: Any) -> None:
+    return None
+
+
+def _nothing(*_args: Any, **_kwargs: Any) -> list[Any]:
+    return []
+
+
+def _no_items(*_args: Any, **_kwargs: Any) -> frozenset[int]:
+    return frozenset()
+
+
+def _unchanged(name: str) -> str:
+    return name
+
+
+def _first_ld_without(key: str) -> Callable[..., str | None]:
+    original = people._first_ld
+
+    def first_ld(objects: Any, wanted: str) -> str | None:
+        return None if wanted == key else original(objects, wanted)
+
+    return first_ld
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    field: str
+    """author, source, editor or published."""
+    what: str
+    patches: tuple[tuple[Any, str, Any], ...]
+    """(module, attribute, replacement): what switches the rule off."""
+    where: tuple[str, ...] = ()
+    """The evidence labels (`Metadata.evidence`) of its candidates, for "fires on"."""
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "json-ld author",
+        "author",
+        "JSON-LD author",
+        ((people, "_first_ld", _first_ld_without("author")),),
+        ("json-ld",),
+    ),
+    Rule(
+        "itemprop author",
+        "author",
+        "microdata itemprop=author",
+        ((bylines, "itemprop_authors", _nothing),),
+        ("itemprop",),
+    ),
+    Rule(
+        "byline element",
+        "author",
+        "text of an element whose class/id names a byline, in the header",
+        ((bylines, "byline_texts", _nothing),),
+        ("byline element",),
+    ),
+    Rule(
+        "labelled author, header",
+        "author",
+        "作者：/记者：/文/ /by … in the header window",
+        ((people, "_AUTHOR_RE", NEVER),),
+        ("header label",),
+    ),
+    Rule(
+        "labelled author, anywhere",
+        "author",
+        "作者：/记者：/文/ … anywhere",
+        ((people, "_LABELLED_AUTHOR_RE", NEVER),),
+        ("label",),
+    ),
+    Rule(
+        "blog byline",
+        "author",
+        "name beside the date: 于 2024-05-12 发布, posted @ … name",
+        ((people, "_BYLINE_NAME_RE", NEVER),),
+        ("blog byline",),
+    ),
+    Rule(
+        "reporter credit",
+        "author",
+        "（记者 刘洋 陈静）, □ 本报记者 王小明",
+        ((people, "_credit", _none),),
+        ("reporter credit",),
+    ),
+    Rule(
+        "closing names",
+        "author",
+        "bare names in brackets closing the last paragraph",
+        ((people, "_trailing_names", _none),),
+        ("closing names",),
+    ),
+    Rule(
+        "meta author",
+        "author",
+        "<meta name=author> and its kin",
+        ((people, "_meta_author", _none),),
+        ("meta",),
+    ),
+    Rule(
+        "script author",
+        "author",
+        "display names in script state (nickName, mediaName)",
+        ((people, "_script_author", _none),),
+        ("script",),
+    ),
+    Rule(
+        "blog owner",
+        "author",
+        "a blog's heading: 张三的博客",
+        ((people, "_OWNER_RE", NEVER),),
+        ("blog owner",),
+    ),
+    Rule(
+        "names under the headline",
+        "author",
+        "a surname-led names-only line under the headline",
+        ((people, "_name_line", _none),),
+        ("names under the headline",),
+    ),
+    Rule(
+        "essay layout",
+        "author",
+        "names under the headline's second copy, prose after",
+        ((people, "_ESSAY_WRITER_RE", NEVER),),
+        ("essay layout",),
+    ),
+    Rule(
+        "profile card",
+        "author",
+        "name above 作者简介 / under 个人资料",
+        ((people, "_profile_card", _none),),
+        ("profile card",),
+    ),
+    Rule(
+        "contributor clauses",
+        "author",
+        "张三对此文亦有贡献 is no byline",
+        ((bylines, "_without_contributors", _unchanged),),
+    ),
+    Rule("column names", "author", "某某网专栏 is no author", ((bylines, "_COLUMN_RE", NEVER),)),
+    Rule(
+        "photo credits",
+        "author",
+        "摄影/图 lines are not the byline",
+        ((people, "without_photo_credits", list),),
+    ),
+    Rule(
+        "source label",
+        "source",
+        "来源：/稿源： lines",
+        ((people, "_SOURCE_RE", NEVER),),
+        ("header label", "label"),
+    ),
+    Rule(
+        "source meta",
+        "source",
+        "<meta name=source>, og:site_name …",
+        ((people, "SOURCE_META", ()),),
+        ("meta",),
+    ),
+    Rule(
+        "json-ld publisher",
+        "source",
+        "JSON-LD publisher",
+        ((people, "_first_ld", _first_ld_without("publisher")),),
+        ("json-ld publisher",),
+    ),
+    Rule(
+        "script account",
+        "source",
+        "a WeChat account's nickname",
+        ((people, "_script_account", _none),),
+        ("script account",),
+    ),
+    Rule(
+        "placeholder sources",
+        "source",
+        "网络, 未知, 佚名 … are no source",
+        ((people, "PLACEHOLDER_NAMES", frozenset()),),
+    ),
+    Rule("editor label", "editor", "责任编辑：/编辑：", ((people, "_EDITOR_RE", NEVER),)),
+    Rule(
+        "structured date",
+        "published",
+        "JSON-LD, meta, <time>, attributes, script variables",
+        ((dates, "_structured", _none),),
+    ),
+    Rule(
+        "script times",
+        "published",
+        "date strings in script variables",
+        ((dates, "_SCRIPT_TIMES", ScriptVariables(("\0",), 1, 1)),),
+    ),
+    Rule(
+        "script Unix times",
+        "published",
+        "Unix times in script variables (WeChat ct)",
+        ((dates, "_SCRIPT_EPOCHS", ScriptTimestamps(("\0",))),),
+    ),
+    Rule(
+        "header date",
+        "published",
+        "the byline date in the header window",
+        ((dates, "visible", _none),),
+    ),
+    Rule(
+        "labelled date",
+        "published",
+        "a publish-labelled date anywhere (发布时间：, posted @)",
+        ((dates, "labelled", _none),),
+    ),
+    Rule(
+        "first timed line",
+        "published",
+        "no headline: the first date with a time above the body",
+        ((dates, "_first_timed", _none),),
+    ),
+    Rule(
+        "month only",
+        "published",
+        "a labelled month or a print-issue citation",
+        ((dates, "month", _none),),
+    ),
+    Rule(
+        "two-digit years",
+        "published",
+        "发布时间：21-06-15 09:30",
+        ((dates, "_SHORT_YMD_RE", NEVER),),
+    ),
+    Rule("m/d/y dates", "published", "7/5/2005 9:23:57 PM", ((dates, "_MDY_RE", NEVER),)),
+    Rule(
+        "year-less dates",
+        "published",
+        "06-15 09:30, the year from other evidence",
+        ((dates, "_MD_TIME_RE", NEVER),),
+    ),
+    Rule("relative dates", "published", "昨天 10:00, 3小时前", ((dates, "_RELATIVE_RE", NEVER),)),
+    Rule(
+        "date vetoes",
+        "published",
+        "修改/更新/评论 … before or after a date",
+        ((dates, "_REJECT_BEFORE_RE", NEVER), (dates, "_REJECT_AFTER_RE", NEVER)),
+    ),
+    Rule(
+        "link lists",
+        "published",
+        "dates in lists of links are other pages'",
+        ((dates, "link_list_items", _no_items), (lines, "link_list_items", _no_items)),
+    ),
+)
+
+
+@contextmanager
+def switched_off(rules: Sequence[Rule]) -> Iterator[None]:
+    with ExitStack() as stack:
+        for rule in rules:
+            for module, attribute, replacement in rule.patches:
+                stack.enter_context(mock.patch.object(module, attribute, replacement))
+        yield
+
+
+class Firing:
+    """Records every author and source candidate accepted on the current page."""
+
+    def __init__(self) -> None:
+        self.found: set[tuple[str, str]] = set()
+        self._calls = 0
+
+    def next_page(self) -> None:
+        self.found = set()
+        self._calls = 0
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        original_author, original_found = people.first_author, people._first_found
+
+        def first_author(candidates: Any, outlets: Any, latin: bool, refused: list[str]) -> Any:
+            tried = list(candidates)
+            for where, candidate in tried:
+                if candidate and bylines.judge_author(candidate, outlets, latin)[0]:
+                    self.found.add(("author", where))
+            return original_author(tried, outlets, latin, refused)
+
+        def first_found(*candidates: Any) -> Any:
+            field = "source" if self._calls % 2 == 0 else "editor"
+            self._calls += 1
+            for where, candidate in candidates:
+                if candidate():
+                    self.found.add((field, where))
+            return original_found(*candidates)
+
+        with (
+            mock.patch.object(people, "first_author", first_author),
+            mock.patch.object(people, "_first_found", first_found),
+        ):
+            yield
+
+
+def load_pages(shared: Path) -> dict[str, list[Page]]:
+    pages = {
+        "zh_cwce": load_zh_cwce(shared),
+        "sites": load_sites(shared),
+        "readability": load_readability(shared),
+    }
+    for name in OTHER_SETS:
+        pages[name] = [
+            Page(page.id, page.html, "", page.url, "", "")
+            for page in load_dataset(name, shared).pages
+        ]
+    return pages
+
+
+def page_site(dataset: str, page: Page) -> str:
+    if dataset == "sites":
+        return page.name.split("-")[0]
+    if page.url:
+        return urlsplit(page.url).hostname or "?"
+    hosts = Counter(_HOST_RE.findall(page.html))
+    return hosts.most_common(1)[0][0].decode() if hosts else "?"
+
+
+def values(meta: Metadata) -> tuple[str | None, ...]:
+    published = meta.published.isoformat() if meta.published else None
+    return meta.author, meta.source, meta.editor, published
+
+
+@dataclass
+class Run:
+    outputs: dict[str, tuple[str | None, ...]]
+    """Per "dataset/page": (author, source, editor, published)."""
+    fields: dict[str, Fields]
+    fired: dict[str, set[tuple[str, str]]]
+
+
+def run(pages: dict[str, list[Page]], off: Sequence[Rule], firing: Firing | None = None) -> Run:
+    outputs: dict[str, tuple[str | None, ...]] = {}
+    fields = {name: Fields(pages=len(pages[name])) for name in GOLD_SETS}
+    fired: dict[str, set[tuple[str, str]]] = {}
+    with switched_off(off), firing.recording() if firing else ExitStack():
+        for dataset, dataset_pages in pages.items():
+            for page in dataset_pages:
+                if firing:
+                    firing.next_page()
+                meta = extract_metadata(page.html, page.url)
+                key = f"{dataset}/{page.name}"
+                outputs[key] = values(meta)
+                if firing:
+                    fired[key] = firing.found
+                if dataset in fields and (page.name, "author") not in GOLD_ISSUES:
+                    _measure_author(fields[dataset], page, meta)
+                if dataset in fields and (page.name, "date") not in GOLD_ISSUES:
+                    _measure_date(fields[dataset], page, meta)
+    return Run(outputs, fields, fired)
+
+
+def score(fields: Fields) -> int:
+    return (
+        fields.author_right
+        - fields.author_wrong
+        + fields.date_right
+        - fields.date_wrong
+        - fields.date_spurious
+    )
+
+
+def figures(fields: Fields) -> dict[str, Any]:
+    judged = fields.author_right + fields.author_wrong
+    return {
+        "score": score(fields),
+        "author right": fields.author_right,
+        "author wrong": fields.author_wrong,
+        "author precision": round(fields.author_right / judged, 4) if judged else None,
+        "author recall": round(fields.author_right / fields.author_gold, 4)
+        if fields.author_gold
+        else None,
+        "date right": fields.date_right,
+        "date wrong": fields.date_wrong,
+        "date spurious": fields.date_spurious,
+    }
+
+
+FIELD_INDEX = {"author": 0, "source": 1, "editor": 2, "published": 3}
+
+
+def rule_report(rule: Rule, base: Run, without: Run, sites: dict[str, str]) -> dict[str, Any]:
+    decides = sorted(key for key in base.outputs if base.outputs[key] != without.outputs[key])
+    fires = sorted(
+        key
+        for key, found in base.fired.items()
+        if any((rule.field, where) in found for where in rule.where)
+    )
+    pages = sorted(set(decides) | set(fires))
+    in_sample = {name: score(base.fields[name]) - score(without.fields[name]) for name in GOLD_SETS}
+    lodo = {}
+    for held_out in GOLD_SETS:
+        others = sum(gain for name, gain in in_sample.items() if name != held_out)
+        keep = others >= 0
+        lodo[held_out] = {"kept": keep, "held-out gain": in_sample[held_out] if keep else 0}
+    return {
+        "field": rule.field,
+        "what": rule.what,
+        "decides": decides,
+        "fires": fires,
+        "sites": sorted({sites[key] for key in pages}),
+        "in-sample gain": in_sample,
+        "lodo": lodo,
+    }
+
+
+def whole_method(
+    pages: dict[str, list[Page]], base: Run, reports: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    folds = {}
+    for held_out in GOLD_SETS:
+        dropped = [rule for rule in RULES if not reports[rule.name]["lodo"][held_out]["kept"]]
+        fields = run(pages, dropped).fields[held_out] if dropped else base.fields[held_out]
+        folds[held_out] = {
+            "dropped": [rule.name for rule in dropped],
+            "lodo": figures(fields),
+            "in-sample": figures(base.fields[held_out]),
+        }
+    return folds
+
+
+def _pages_cell(keys: Sequence[str], limit: int = 4) -> str:
+    shown = ", ".join(key.split("/", 1)[0] + " " + key.split("/", 1)[1][:8] for key in keys[:limit])
+    return f"{len(keys)}: {shown}{', …' if len(keys) > limit else ''}" if keys else "0"
+
+
+def markdown(reports: dict[str, dict[str, Any]], folds: dict[str, Any], command: str) -> str:
+    rows = [
+        "| rule | field | what it reads | decides (pages) | fires on (pages) | sites | "
+        "held-out gain zh_cwce / sites / readability |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, report in reports.items():
+        gains = " / ".join(
+            f"{report['lodo'][held]['held-out gain']:+d}"
+            + ("" if report["lodo"][held]["kept"] else " (dropped)")
+            for held in GOLD_SETS
+        )
+        sites = report["sites"]
+        shown = ", ".join(sites[:4]) + (", …" if len(sites) > 4 else "")
+        rows.append(
+            f"| {name} | {report['field']} | {report['what']} | {_pages_cell(report['decides'])} "
+            f"| {_pages_cell(report['fires']) if report['fires'] else '–'} "
+            f"| {len(sites)}{': ' + shown if sites else ''} | {gains} |"
+        )
+    whole = [
+        "| held out | rules dropped on the others | score LODO / in-sample | author precision "
+        "LODO / in-sample | author recall LODO / in-sample | dates right LODO / in-sample |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for held, fold in folds.items():
+        lodo, own = fold["lodo"], fold["in-sample"]
+        whole.append(
+            f"| {held} | {', '.join(fold['dropped']) or 'none'} | {lodo['score']} / {own['score']} "
+            f"| {lodo['author precision']} / {own['author precision']} "
+            f"| {lodo['author recall']} / {own['author recall']} "
+            f"| {lodo['date right']} / {own['date right']} |"
+        )
+    return "\n".join([f"$ {command}", "", *rows, "", *whole, ""])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "bench" / "results" / "metadata-lodo.json"
+    )
+    args = parser.parse_args(argv)
+    command = " ".join([".venv/bin/python", "bench/metadata_lodo.py", *sys.argv[1:]])
+    pages = load_pages(args.shared)
+    sites = {f"{name}/{page.name}": page_site(name, page) for name in pages for page in pages[name]}
+    base = run(pages, (), Firing())
+    reports = {rule.name: rule_report(rule, base, run(pages, (rule,)), sites) for rule in RULES}
+    folds = whole_method(pages, base, reports)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(
+        json.dumps(
+            {"command": command, "rules": reports, "whole": folds}, indent=1, ensure_ascii=False
+        )
+    )
+    print(markdown(reports, folds, command))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
