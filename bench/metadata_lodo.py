@@ -21,9 +21,11 @@ errors): a dataset's score is authors right - authors wrong +
 dates right to the day - dates wrong - dates where the gold says none (a wrong value costs
 what a right one gains: none is better than a wrong one). For each held-out dataset a rule
 is dropped when dropping it raises the other two datasets' summed score; its held-out gain
-is the held-out score with that decision minus the score without the rule. The whole
-method per fold (every rule the other datasets drop, dropped at once) is scored on the
-held-out dataset beside its in-sample figures.
+is the held-out score with that decision minus the score without the rule. The tuned
+thresholds (`PARAMETERS`) are swept over a small grid each, one at a time, and chosen the
+same way (the default unless a value is strictly better on the other two). The whole
+method per fold (every rule the other datasets drop dropped and every threshold at the
+value they choose, at once) is scored on the held-out dataset beside its in-sample figures.
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -318,12 +321,59 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    places: tuple[tuple[Any, str], ...]
+    """(module, attribute): where the value is read (a name imported twice is set in both)."""
+    grid: tuple[Any, ...]
+    """Values tried; the default among them."""
+
+    @property
+    def default(self) -> Any:
+        module, attribute = self.places[0]
+        return getattr(module, attribute)
+
+
+def _days(*counts: int) -> tuple[timedelta, ...]:
+    return tuple(timedelta(days=count) for count in counts)
+
+
+PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("HEADER_LINES_BEFORE", ((lines, "HEADER_LINES_BEFORE"),), (1, 3, 5, 8)),
+    Parameter("HEADER_LINES_AFTER", ((lines, "HEADER_LINES_AFTER"),), (6, 12, 20)),
+    Parameter("HEADER_CHARS_AFTER", ((lines, "HEADER_CHARS_AFTER"),), (300, 600, 1000)),
+    Parameter("MIN_TITLE_CHARS", ((lines, "MIN_TITLE_CHARS"),), (4, 6, 10)),
+    Parameter("BODY_LINE_CHARS", ((lines, "BODY_LINE_CHARS"), (dates, "BODY_LINE_CHARS")),
+              (60, 90, 150)),
+    Parameter("AGREEMENT", ((dates, "AGREEMENT"),), _days(0, 1, 3)),
+    Parameter("MAX_SEARCHED_LINES", ((dates, "MAX_SEARCHED_LINES"),), (20, 50, 100)),
+    Parameter("CONTEXT", ((dates, "CONTEXT"),), (6, 12, 20)),
+    Parameter("CREDIT_LINE_CHARS", ((people, "CREDIT_LINE_CHARS"),), (25, 40, 60)),
+    Parameter("MAX_BYLINE_CHARS", ((bylines, "MAX_BYLINE_CHARS"),), (60, 120, 200)),
+    Parameter("BYLINE_LEVELS", ((bylines, "BYLINE_LEVELS"),), (1, 3, 5)),
+    Parameter("MAX_LATIN_WORDS", ((bylines, "MAX_LATIN_WORDS"),), (4, 8, 12)),
+)  # fmt: skip
+"""The metadata's tuned thresholds (each module's docstring says what they bound)."""
+PARAMETERS_BY_NAME = {parameter.name: parameter for parameter in PARAMETERS}
+
+
+def _shown(value: Any) -> str:
+    return f"{value.days}d" if isinstance(value, timedelta) else str(value)
+
+
 @contextmanager
-def switched_off(rules: Sequence[Rule]) -> Iterator[None]:
+def configured(
+    rules_off: Sequence[Rule], values: Mapping[str, Any] | None = None
+) -> Iterator[None]:
+    """`rules_off` switched off and the named `PARAMETERS` set to `values`, for the run."""
     with ExitStack() as stack:
-        for rule in rules:
+        for rule in rules_off:
             for module, attribute, replacement in rule.patches:
                 stack.enter_context(mock.patch.object(module, attribute, replacement))
+        for name, value in (values or {}).items():
+            for module, attribute in PARAMETERS_BY_NAME[name].places:
+                stack.enter_context(mock.patch.object(module, attribute, value))
         yield
 
 
@@ -387,7 +437,7 @@ def page_site(dataset: str, page: Page) -> str:
     return hosts.most_common(1)[0][0].decode() if hosts else "?"
 
 
-def values(meta: Metadata) -> tuple[str | None, ...]:
+def field_values(meta: Metadata) -> tuple[str | None, ...]:
     published = meta.published.isoformat() if meta.published else None
     return meta.author, meta.source, meta.editor, published
 
@@ -400,18 +450,23 @@ class Run:
     fired: dict[str, set[tuple[str, str]]]
 
 
-def run(pages: dict[str, list[Page]], off: Sequence[Rule], firing: Firing | None = None) -> Run:
+def run(
+    pages: dict[str, list[Page]],
+    off: Sequence[Rule],
+    firing: Firing | None = None,
+    values: Mapping[str, Any] | None = None,
+) -> Run:
     outputs: dict[str, tuple[str | None, ...]] = {}
     fields = {name: Fields(pages=len(pages[name])) for name in GOLD_SETS}
     fired: dict[str, set[tuple[str, str]]] = {}
-    with switched_off(off), firing.recording() if firing else ExitStack():
+    with configured(off, values), firing.recording() if firing else ExitStack():
         for dataset, dataset_pages in pages.items():
             for page in dataset_pages:
                 if firing:
                     firing.next_page()
                 meta = extract_metadata(page.html, page.url)
                 key = f"{dataset}/{page.name}"
-                outputs[key] = values(meta)
+                outputs[key] = field_values(meta)
                 if firing:
                     fired[key] = firing.found
                 if dataset in fields and (page.name, "author") not in GOLD_ISSUES:
@@ -475,15 +530,61 @@ def rule_report(rule: Rule, base: Run, without: Run, sites: dict[str, str]) -> d
     }
 
 
+def parameter_report(parameter: Parameter, gold_pages: dict[str, list[Page]]) -> dict[str, Any]:
+    """Scores on each gold dataset at each grid value; per held-out dataset the value with
+    the best summed score on the other two (the default unless one is strictly better),
+    and the held-out score there minus at the default."""
+    scores = {
+        _shown(value): {
+            name: score(fields)
+            for name, fields in run(gold_pages, (), values={parameter.name: value}).fields.items()
+        }
+        for value in parameter.grid
+    }
+    default = _shown(parameter.default)
+    lodo = {}
+    for held_out in GOLD_SETS:
+
+        def others(value: str, held_out: str = held_out) -> int:
+            return sum(got for name, got in scores[value].items() if name != held_out)
+
+        best = max(scores, key=others)
+        chosen = best if others(best) > others(default) else default
+        gain = scores[chosen][held_out] - scores[default][held_out]
+        lodo[held_out] = {"chosen": chosen, "held-out gain": gain}
+    return {"default": default, "scores": scores, "lodo": lodo}
+
+
 def whole_method(
-    pages: dict[str, list[Page]], base: Run, reports: dict[str, dict[str, Any]]
+    gold_pages: dict[str, list[Page]],
+    base: Run,
+    reports: dict[str, dict[str, Any]],
+    parameters: dict[str, dict[str, Any]],
 ) -> dict[str, Any]:
+    """Per held-out dataset: every rule the other two drop dropped and every parameter at
+    the value they choose, at once."""
     folds = {}
     for held_out in GOLD_SETS:
         dropped = [rule for rule in RULES if not reports[rule.name]["lodo"][held_out]["kept"]]
-        fields = run(pages, dropped).fields[held_out] if dropped else base.fields[held_out]
+        values = {
+            parameter.name: next(
+                value
+                for value in parameter.grid
+                if _shown(value) == parameters[parameter.name]["lodo"][held_out]["chosen"]
+            )
+            for parameter in PARAMETERS
+            if parameters[parameter.name]["lodo"][held_out]["chosen"]
+            != parameters[parameter.name]["default"]
+        }
+        changed = bool(dropped or values)
+        fields = (
+            run(gold_pages, dropped, values=values).fields[held_out]
+            if changed
+            else base.fields[held_out]
+        )
         folds[held_out] = {
             "dropped": [rule.name for rule in dropped],
+            "changed": {name: _shown(value) for name, value in values.items()},
             "lodo": figures(fields),
             "in-sample": figures(base.fields[held_out]),
         }
@@ -495,7 +596,12 @@ def _pages_cell(keys: Sequence[str], limit: int = 4) -> str:
     return f"{len(keys)}: {shown}{', …' if len(keys) > limit else ''}" if keys else "0"
 
 
-def markdown(reports: dict[str, dict[str, Any]], folds: dict[str, Any], command: str) -> str:
+def markdown(
+    reports: dict[str, dict[str, Any]],
+    parameters: dict[str, dict[str, Any]],
+    folds: dict[str, Any],
+    command: str,
+) -> str:
     rows = [
         "| rule | field | what it reads | decides (pages) | fires on (pages) | sites | "
         "held-out gain zh_cwce / sites / readability |",
@@ -514,20 +620,39 @@ def markdown(reports: dict[str, dict[str, Any]], folds: dict[str, Any], command:
             f"| {_pages_cell(report['fires']) if report['fires'] else '–'} "
             f"| {len(sites)}{': ' + shown if sites else ''} | {gains} |"
         )
+    tuned = [
+        "| parameter | default | score at each value (zh_cwce / sites / readability) | "
+        "chosen on the others when held out: zh_cwce / sites / readability | held-out gain |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for name, report in parameters.items():
+        cells = "; ".join(
+            f"{value}: " + " / ".join(str(got[held]) for held in GOLD_SETS)
+            for value, got in report["scores"].items()
+        )
+        chosen = " / ".join(report["lodo"][held]["chosen"] for held in GOLD_SETS)
+        gains = " / ".join(f"{report['lodo'][held]['held-out gain']:+d}" for held in GOLD_SETS)
+        tuned.append(f"| {name} | {report['default']} | {cells} | {chosen} | {gains} |")
     whole = [
-        "| held out | rules dropped on the others | score LODO / in-sample | author precision "
-        "LODO / in-sample | author recall LODO / in-sample | dates right LODO / in-sample |",
+        "| held out | rules dropped, parameters changed on the others | score LODO / in-sample "
+        "| author precision LODO / in-sample | author recall LODO / in-sample "
+        "| dates right LODO / in-sample |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for held, fold in folds.items():
         lodo, own = fold["lodo"], fold["in-sample"]
         whole.append(
-            f"| {held} | {', '.join(fold['dropped']) or 'none'} | {lodo['score']} / {own['score']} "
+            f"| {held} | {_changes(fold)} | {lodo['score']} / {own['score']} "
             f"| {lodo['author precision']} / {own['author precision']} "
             f"| {lodo['author recall']} / {own['author recall']} "
             f"| {lodo['date right']} / {own['date right']} |"
         )
-    return "\n".join([f"$ {command}", "", *rows, "", *whole, ""])
+    return "\n".join([f"$ {command}", "", *rows, "", *tuned, "", *whole, ""])
+
+
+def _changes(fold: Mapping[str, Any]) -> str:
+    changes = [*fold["dropped"], *(f"{name}={value}" for name, value in fold["changed"].items())]
+    return ", ".join(changes) or "none"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -537,19 +662,26 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=ROOT / "bench" / "results" / "metadata-lodo.json"
     )
     args = parser.parse_args(argv)
-    command = " ".join([".venv/bin/python", "bench/metadata_lodo.py", *sys.argv[1:]])
+    given = sys.argv[1:] if argv is None else argv
+    command = " ".join([".venv/bin/python", "bench/metadata_lodo.py", *given])
     pages = load_pages(args.shared)
     sites = {f"{name}/{page.name}": page_site(name, page) for name in pages for page in pages[name]}
     base = run(pages, (), Firing())
     reports = {rule.name: rule_report(rule, base, run(pages, (rule,)), sites) for rule in RULES}
-    folds = whole_method(pages, base, reports)
+    gold_pages = {name: pages[name] for name in GOLD_SETS}
+    parameters = {
+        parameter.name: parameter_report(parameter, gold_pages) for parameter in PARAMETERS
+    }
+    folds = whole_method(gold_pages, base, reports, parameters)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(
         json.dumps(
-            {"command": command, "rules": reports, "whole": folds}, indent=1, ensure_ascii=False
+            {"command": command, "rules": reports, "parameters": parameters, "whole": folds},
+            indent=1,
+            ensure_ascii=False,
         )
     )
-    print(markdown(reports, folds, command))
+    print(markdown(reports, parameters, folds, command))
     return 0
 
 

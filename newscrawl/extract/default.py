@@ -431,7 +431,7 @@ def _named_by_accident(attributes: str, first_text: str) -> bool:
     accident rather than naming a component:
 
     * an id made from the element's own first line (a heading's anchor, as documentation
-      and Markdown renderers write them: ``id="evolve-shared-mutable-history"``);
+      and Markdown renderers write them: ``id="how-to-install-the-tool"``);
     * an id that is a hexadecimal hash (``id="e1ad"``);
     * a class list of generated atomic names (six or more, most of them up to three
       letters: ``class="gc gd dg ... gg gh"``), where a two-letter name means nothing;

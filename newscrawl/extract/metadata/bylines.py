@@ -5,7 +5,7 @@ looks like one (issue 17, measured by ``bench/bench_metadata.py``): the text of 
 element (class, id, itemprop or rel naming ``byline``/``author``), or a labelled name, that
 survives `author_name`: labels and UI words around it removed ("总台记者 王小明",
 "李明 我来说两句", "lisa_w 阅读"), and refused when it is a sentence fragment caught by
-"by …" in prose ("your test suite", "the cards"), a link, a job title, a UI word, or the
+"by …" in prose ("by the way", "the cards"), a link, a job title, a UI word, or the
 site's own name ("CSDN.NET", "网易": that is the source, not the author).
 """
 
@@ -35,7 +35,7 @@ _LEAD_LABEL_RE = re.compile(
     r"^[\u4e00-\u9fff]{0,8}?(?:记者|通讯员|评论员|特约撰稿人)\s*[:：]?\s*",
     re.IGNORECASE,
 )
-"""A label before the name: "By ", "作者：", "文/", "本报记者 ", "信报记者 "."""
+"""A label before the name: "By ", "作者：", "文/", "本报记者 ", "晨报记者 "."""
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _CUT_RE = re.compile(
     r"\s+(?:[-–—|｜•·]|on|updated|published|posted)\s+.*$|\s*[|｜•·]\s*.*$|[,，]\s*\d.*$|"
@@ -45,7 +45,7 @@ _CUT_RE = re.compile(
 )
 _WEEKDAY_RE = re.compile(r"(?:mon|tue|wed|thu|fri|sat|sun)\.?,?", re.IGNORECASE)
 """What follows the name on a byline line: " - Mar 2, 2015", " | Staff", ", 10:04 AM",
-" July 10", " Monday, February 29"; a weekday alone is a date's, not a name."""
+" July 10", " Monday, March 3"; a weekday alone is a date's, not a name."""
 PLACEHOLDER_NAMES = frozenset({"网络", "互联网", "网友", "未知", "佚名", "匿名"})
 """What a page writes where it does not know the writer or the source ("来源：网络",
 "作者：佚名"): no one's name, so the field stays empty."""
@@ -109,7 +109,7 @@ _NOT_A_NAME_RE = re.compile(
 )
 """A label ("Last Updated"), a bracketed link text ("[点击此处收藏本文]"): no one's name."""
 _SENTENCE_END_RE = re.compile(r"[a-z]{2}[.!?;]\s|[!?;]")
-"""A sentence ending inside: "… by the cards. Then"; an initial ("John C. Welch") is none."""
+"""A sentence ending inside: "… by the cards. Then"; an initial ("Jane Q. Roe") is none."""
 _LATIN_WORD_RE = re.compile(r"[A-Za-zÀ-ÿ][\w'’.-]*")
 MAX_LATIN_WORDS = 8
 _LINK_RE = re.compile(r"https?:|www\.|://|\.(?:com|net|org|cn)\b", re.IGNORECASE)
@@ -120,7 +120,7 @@ _FOLD_RE = re.compile(r"[\s\W_]+")
 class Structured(str):
     """A candidate from structured data (JSON-LD, meta, itemprop): the page states it is
     the author, so it need not look like a byline in prose (an organisation's name,
-    "Contributors to Wikimedia projects", has lower-case words)."""
+    "Contributors to the project wiki", has lower-case words)."""
 
 
 def structured(value: str | None) -> Structured | None:
@@ -342,8 +342,8 @@ def _is_latin(name: str) -> bool:
 
 
 def _latin_name(name: str, *, handle_ok: bool) -> bool:
-    """Capitalised words (particles aside), a few of them, no sentence inside: "Dan
-    Goodin", "Jong, Michiel de", "Jane Roe and John Doe"; not "your test suite". With
+    """Capitalised words (particles aside), a few of them, no sentence inside: "Jane
+    Roe", "Berg, Anna van den", "Jane Roe and John Doe"; not "by the way". With
     `handle_ok`, one word in any case is a user name."""
     words = _LATIN_WORD_RE.findall(name)
     if not words or len(words) > MAX_LATIN_WORDS or _SENTENCE_END_RE.search(name):

@@ -126,7 +126,7 @@ _MD_TIME_RE = re.compile(
     r"(?P<H>\d{1,2})[:：](?P<M>\d{2})(?::(?P<S>\d{2}))?(?!\d)"
 )
 """A year-less byline ("05/09 22:27:02"); only read with a time, so leads like
-"5月22日消息" never count."""
+"6月15日消息" never count."""
 _RELATIVE_RE = re.compile(
     r"(?P<day>今天|昨天|前天)\s*(?:(?P<H>\d{1,2})[:：](?P<M>\d{2})(?::(?P<S>\d{2}))?)?"
     r"|(?P<minutes>\d{1,2})\s*分钟前"

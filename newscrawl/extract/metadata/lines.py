@@ -53,7 +53,7 @@ HEADER_LINES_AFTER = 12
 HEADER_CHARS_AFTER = 600
 """How far past the headline a byline may sit (CSDN's and Sina's are within 5 lines)."""
 MIN_TITLE_CHARS = 6
-"""Shorter heading lines are logos and site names ("松花江网"), not headlines."""
+"""Shorter heading lines are logos and site names ("某某新闻网"), not headlines."""
 MAX_LINE_CHARS = 2000
 """Metadata reads this much of a line: bylines, headlines and credits are short, and a
 megabyte-long line of junk must not cost every per-line pattern a megabyte of search."""

@@ -60,7 +60,7 @@ _AUTHOR_RE = re.compile(
     + _NAME
     + _STOP
 )
-"""A labelled byline: "作者：张三", "记者：李四", "文/栗思", "by 眉间尺" (never "BY-SA")."""
+"""A labelled byline: "作者：张三", "记者：李四", "文/王五", "by 木子" (never "BY-SA")."""
 _LABELLED_AUTHOR_RE = re.compile(
     one_of([*(word + r"\s*[:：]" for word in (*_AUTHOR_WORDS, "执笔人")), r"文\s*[/／]"])
     + r"\s*"
@@ -75,7 +75,7 @@ _BYLINE_NAME_RE = re.compile(
     r"|posted\s*@\s*[\d\s:/-]{10,20}?\s(?P<after>[^\s\d|｜]{2,20})",
     re.I,
 )
-"""Blog bylines name the writer next to the date: CSDN "小鱼z 于 2024-05-12 09:24:57 发布",
+"""Blog bylines name the writer next to the date: CSDN "木子 于 2024-05-12 09:24:57 发布",
 cnblogs "posted @ 2024-05-09 14:45 lisa_w"."""
 _BYLINE_HINT_RE = re.compile(r"于\s*\d|@")
 """What every `_BYLINE_NAME_RE` match holds. That pattern tries a 20-character name at
@@ -165,7 +165,7 @@ names alone on the line under it and the essay's prose (a line with "，" or "�
 ("我在乡村教书的十年", "李明", "那年秋天，我……"). The headline above may lead with the
 writer's name ("李明：我在乡村教书的十年") and a byline line or two may sit in between.
 That layout is what makes the line a byline, so the names need no surname check (pen
-names: "茉莉"); a menu written twice has no prose under it."""
+names: "木子"); a menu written twice has no prose under it."""
 _PROFILE_CARD_RE = re.compile(
     r"\n(?P<above>[^\s\d:：|｜\[\]【】]{2,12})\n[\[【]?(?:作者|博主)简介"
     r"|\n[\[【]?(?:个人资料|作者简介|博主简介)[\]】]?\n(?P<below>[^\s\d:：|｜\[\]【】]{2,12})(?=\n|\Z)"

@@ -1,7 +1,7 @@
 """Values that a page's inline JavaScript assigns to variables of known names.
 
 Blogs keep the post's time and the writer's display name in JS (``var postTime =
-"2024-11-19 16:16:18"``, CSDN ``var nickName = "小鱼z"``) rather than in the markup, and
+"2024-06-15 09:30:00"``, CSDN ``var nickName = "木子"``) rather than in the markup, and
 self-media platforms ship the whole article as script state: a WeChat official-account
 article has ``var nickname = htmlDecode("人民日报")`` and ``var ct = "1701234567"`` (Unix
 seconds), and Baijiahao/Toutiao-style pages a JSON state with ``"publishTime": 1701234567``
