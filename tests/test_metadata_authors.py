@@ -12,7 +12,7 @@ import pytest
 
 from newscrawl.cli import main
 from newscrawl.extract import extract
-from newscrawl.extract.metadata.bylines import author_name, outlet_names
+from newscrawl.extract.metadata.bylines import judge_author, outlet_names
 
 EN_PARAGRAPH = (
     "The council approved the new transit plan on Tuesday, adding three bus lines that will "
@@ -111,15 +111,15 @@ def test_a_reporter_label_before_the_name_goes() -> None:
         ("the cards", None),
     ],
 )
-def test_author_name(candidate: str, expected: str | None) -> None:
-    assert author_name(candidate, latin_page=True) == expected
+def test_judge_author(candidate: str, expected: str | None) -> None:
+    assert judge_author(candidate, latin_page=True)[0] == expected
 
 
 def test_outlet_names_fold_the_site() -> None:
     names = outlet_names("新浪网", "标题_新浪财经", "https://finance.sina.com.cn/a.html")
     assert {"新浪网", "新浪财经", "sina", "finance"} <= names
-    assert author_name("新浪", names) is None  # the start of the site's name
-    assert author_name("张三", outlet_names(None, "文章_张三的博客", None)) == "张三"
+    assert judge_author("新浪", names)[0] is None  # the start of the site's name
+    assert judge_author("张三", outlet_names(None, "文章_张三的博客", None))[0] == "张三"
 
 
 def test_a_photo_credit_is_not_the_reporter() -> None:
@@ -170,8 +170,8 @@ def test_software_credits_and_link_texts_are_no_author() -> None:
     )
     forum = chinese("").replace(b"</head>", metas.encode() + b"</head>")
     assert author(forum) is None
-    assert author_name("[点击此处收藏本文]") is None
-    assert author_name("Last Updated") is None
+    assert judge_author("[点击此处收藏本文]")[0] is None
+    assert judge_author("Last Updated")[0] is None
 
 
 def test_explain_names_where_each_value_came_from_and_what_was_refused(

@@ -1,9 +1,9 @@
 """Where bylines live in the markup, and whether a candidate author is a name at all.
 
 A wrong author in a corpus is silently believed, so an author is returned only when it
-looks like one (issue 17, measured by ``bench/bench_metadata.py``): the text of a byline
-element (class, id, itemprop or rel naming ``byline``/``author``), or a labelled name, that
-survives `author_name`: labels and UI words around it removed ("总台记者 王小明",
+looks like one (measured by ``bench/bench_metadata.py``): the text of a byline element
+(class, id, itemprop or rel naming ``byline``/``author``), or a labelled name, that
+`judge_author` accepts: labels and UI words around it removed ("总台记者 王小明",
 "李明 我来说两句", "lisa_w 阅读"), and refused when it is a sentence fragment caught by
 "by …" in prose ("by the way", "the cards"), a link, a job title, a UI word, or the
 site's own name ("CSDN.NET", "网易": that is the source, not the author).
@@ -270,15 +270,6 @@ def outlet_names(site_name: str | None, title: str, url: str | None) -> frozense
 def fold(name: str) -> str:
     """`name` compared loosely: case, spaces, punctuation and a ``.com``-like suffix gone."""
     return _FOLD_RE.sub("", _SITE_SUFFIX_RE.sub("", name.strip()).casefold())
-
-
-def author_name(
-    candidate: str | None, outlets: Collection[str] = (), latin_page: bool = False
-) -> str | None:
-    """`candidate` as an author's name, labels and UI words around it removed; None when
-    what is left is no name (see `judge_author`)."""
-    name, _ = judge_author(candidate or "", outlets, latin_page)
-    return name
 
 
 def judge_author(

@@ -246,7 +246,7 @@ def people(
     A reporter credit ("（记者 刘洋 陈静）") replaces a byline author that only repeats the
     outlet (Sina's "作者：新京报"), as the gold of the sites set does. `lead` holds the lines
     right under the headline (`title_at` in `page`): essays and papers put the bare writer
-    names there ("李明"). Every author candidate must pass `bylines.author_name`; the first
+    names there ("李明"). Every author candidate must pass `bylines.judge_author`; the first
     that does is the author (none does: None, and `--explain` says so).
     """
     header_text = [line.text for line in header]
