@@ -14,7 +14,7 @@ another host or be wrong, so it is kept but never keys anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -256,7 +256,6 @@ STORED_FIELDS = tuple(f for f in FIELDS if f.stored)
 """The columns of the `articles` table, after its id."""
 EXPORT_FIELDS = tuple(f for f in STORED_FIELDS if f.exported)
 """The columns of `newscrawl export`'s files, in order."""
-FIELD_BY_NAME: Mapping[str, ArticleField] = {f.name: f for f in FIELDS}
 
 
 class Extracted(NamedTuple):

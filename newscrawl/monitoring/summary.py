@@ -118,10 +118,6 @@ class RunSummary:
         total = self.failed_requests + self.pages_fetched
         return self.failed_requests / total if total else 0.0
 
-    @property
-    def stored_articles(self) -> int:
-        return sum(self.stored.values())
-
     def to_dict(self) -> dict[str, Any]:
         """The counts, and `nothing_new` for readers of the JSON (``newscrawl health``)."""
         return {**asdict(self), "nothing_new": self.nothing_new}

@@ -532,7 +532,7 @@ class _Reading:
             raise StoreError(f"cannot read the store at {where}: {driver_reason(exc)}") from exc
         return self._conn
 
-    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
+    def __exit__(self, _exc_type: Any, exc: BaseException | None, _tb: Any) -> None:
         assert self._conn is not None
         self._conn.close()
         if isinstance(exc, SQLAlchemyError):
