@@ -13,8 +13,8 @@ from typing import Any
 import scrapy
 from scrapy.http import Response
 
+from newscrawl.crawl_contract import ARTICLE_META
 from newscrawl.items import ArticleItem
-from newscrawl.middlewares.incremental import ARTICLE_META
 
 
 class StoreTestSpider(scrapy.Spider):

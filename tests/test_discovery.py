@@ -27,10 +27,11 @@ from site_fixtures import (
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from twisted.python.failure import Failure
 
+from newscrawl.crawl_contract import FOUND_ON
 from newscrawl.discovery import MalformedListError, parse_datetime, parse_feed, parse_sitemap
 from newscrawl.discovery.xml import refused_entities
 from newscrawl.items import RawPage
-from newscrawl.spiders.site import FOUND_ON, SiteSpider
+from newscrawl.spiders.site import SiteSpider
 
 SHANGHAI = timezone(timedelta(hours=8))
 SINCE = "2026-11-01"

@@ -19,9 +19,10 @@ from scrapy.exceptions import DropItem
 from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonLinesItemExporter
 from site_fixtures import article_response, make_spider, stats
 
+from newscrawl.crawl_contract import SettingError
 from newscrawl.extract import extract
 from newscrawl.items import ArticleItem, RawPage
-from newscrawl.pipelines.extract import Extracted, ExtractPipeline, SettingError
+from newscrawl.pipelines.extract import Extracted, ExtractPipeline
 from newscrawl.pipelines.worker_pool import WorkerDied, WorkerPool
 
 PARAGRAPH = (

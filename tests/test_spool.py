@@ -14,7 +14,8 @@ from store_support import article_text, record
 from test_store_pipeline_units import _HeldStore, article_item
 from twisted.internet.defer import Deferred, maybeDeferred
 
-from newscrawl.pipelines.store import CLOSE_REASON, StorePipeline, store_failure
+from newscrawl.crawl_contract import CLOSE_REASON, store_failure
+from newscrawl.pipelines.store import StorePipeline
 from newscrawl.store import ArticleRecord, StoreError, WriteOutcome
 from newscrawl.store.spool import Spool, read_spool
 

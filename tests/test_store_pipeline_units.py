@@ -17,11 +17,12 @@ from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.python.failure import Failure
 
 from newscrawl.article import extract_fields
+from newscrawl.crawl_contract import CLOSE_REASON, store_failure
 from newscrawl.extract import Options
 from newscrawl.fingerprint import content_hash, simhash
 from newscrawl.items import ArticleItem, RawPage
 from newscrawl.middlewares.incremental import IncrementalMiddleware, parse_age
-from newscrawl.pipelines.store import CLOSE_REASON, StorePipeline, store_failure
+from newscrawl.pipelines.store import StorePipeline
 from newscrawl.store import ArticleRecord, DayCount, SiteSummary, Store, WriteOutcome
 from newscrawl.store.records import record_from_item
 from newscrawl.urls import Canonicalizer

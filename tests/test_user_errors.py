@@ -186,7 +186,7 @@ CRAWL_SCRIPT = """
 import sys
 from scrapy.crawler import AsyncCrawlerProcess
 from scrapy.utils.project import get_project_settings
-from newscrawl.spiders.preflight import store_failure
+from newscrawl.crawl_contract import store_failure
 
 settings = get_project_settings()
 settings.setdict(dict(arg.split("=", 1) for arg in sys.argv[1:]), priority="cmdline")

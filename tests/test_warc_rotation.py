@@ -33,7 +33,7 @@ from newscrawl.archive import (
 )
 from newscrawl.archive.middleware import ArchiveRecorderMiddleware
 from newscrawl.cli import main
-from newscrawl.pipelines.extract import SettingError
+from newscrawl.crawl_contract import SettingError
 
 LIMIT = 4096
 """Bytes per part in the writer tests: three or four of the exchanges below."""

@@ -45,9 +45,7 @@ from newscrawl.archive.page_kind import PageKind
 from newscrawl.archive.parts import split_warc_name
 from newscrawl.archive.reader import readable_archive_files
 from newscrawl.archive.writer import RotatingArchiveWriter
-from newscrawl.middlewares.incremental import ARTICLE_META
-from newscrawl.pipelines.extract import SettingError
-from newscrawl.spiders.site import FOUND_ON
+from newscrawl.crawl_contract import ARTICLE_META, FOUND_ON, SettingError
 
 CALLBACK_KINDS = {
     "parse": PageKind.LISTING,

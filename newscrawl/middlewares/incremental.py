@@ -23,10 +23,16 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
-from scrapy.exceptions import CloseSpider, IgnoreRequest, NotConfigured
+from scrapy.exceptions import CloseSpider, NotConfigured
 
+from newscrawl.crawl_contract import (
+    ARTICLE_META,
+    CLOSE_REASON,
+    SeenArticle,
+    store_failure,
+    store_unavailable,
+)
 from newscrawl.durations import parse_duration
-from newscrawl.pipelines.store import CLOSE_REASON, store_failure, store_unavailable
 from newscrawl.store import STATS_PREFIX, Store, StoreError, database_url, open_store
 from newscrawl.urls import Canonicalizer
 
@@ -37,13 +43,6 @@ if TYPE_CHECKING:
     from scrapy.spiders import Spider
 
 logger = logging.getLogger(__name__)
-
-ARTICLE_META = "newscrawl_article"
-"""Request meta key a spider sets to True on requests for article pages."""
-
-
-class SeenArticle(IgnoreRequest):
-    """The article is already stored; errbacks can tell this apart from a real failure."""
 
 
 def parse_age(value: Any) -> timedelta | None:

@@ -35,8 +35,8 @@ from scrapy.settings import BaseSettings
 from spidermon import Monitor, MonitorSuite, monitors
 from spidermon.core.actions import Action
 
+from newscrawl.crawl_contract import store_failure
 from newscrawl.monitoring.summary import FAILED_RUN, RunSummary, summarize
-from newscrawl.pipelines.store import store_failure
 
 __unittest = True
 """unittest (which Spidermon runs monitors with) leaves the frames of a module that sets this

@@ -29,6 +29,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
 from newscrawl.article import Extracted, extract_fields, for_crawl
+from newscrawl.crawl_contract import SettingError
 from newscrawl.extract import Options
 from newscrawl.extract.formats import not_html_kind
 from newscrawl.items import ArticleItem, RawPage, confidence_threshold
@@ -43,15 +44,6 @@ if TYPE_CHECKING:
 
 LOW_CONFIDENCE = "low confidence"
 """The ``newscrawl/dropped/…`` reason of articles under ``NEWSCRAWL_MIN_CONFIDENCE``."""
-
-
-class SettingError(SystemExit):
-    """A setting the crawl cannot start with.
-
-    A SystemExit, not a ValueError: ``scrapy crawl`` then stops with this one line and status
-    1, where any Exception raised while Scrapy builds its pipelines is logged with a
-    traceback through Scrapy's and asyncio's frames.
-    """
 
 
 class ExtractPipeline:

@@ -22,12 +22,13 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
-from scrapy.exceptions import CloseSpider, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet import task, threads
 from twisted.internet.defer import Deferred, DeferredLock, succeed
 from twisted.python.failure import Failure
 
+from newscrawl.crawl_contract import CLOSE_REASON, ERROR_STAT, store_unavailable
 from newscrawl.store import (
     STATS_PREFIX,
     ArticleRecord,
@@ -47,36 +48,6 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
-
-CLOSE_REASON = "store_unavailable"
-ERROR_STAT = f"{STATS_PREFIX}error"
-"""Stats key: the store error that stopped the crawl (one line), absent when none did."""
-
-
-def store_failure(crawler: Crawler) -> str | None:
-    """The store error that stopped `crawler`'s crawl (could not open, or failed midway), or
-    None. ``scrapy crawl`` exits non-zero on it: Scrapy itself exits 0 for a crawl closed by
-    `CloseSpider`."""
-    if crawler.stats is None:
-        return None
-    error = crawler.stats.get_value(ERROR_STAT)
-    return str(error) if error else None
-
-
-def store_unavailable(crawler: Crawler, error: StoreError) -> CloseSpider:
-    """Log, once per crawl, that the store cannot be opened; the `CloseSpider` to raise.
-
-    Both the store pipeline and the incremental middleware open the store: whichever fails
-    first reports it, the other only closes. Raised from ``open_spider`` or a
-    ``spider_opened`` handler, `CloseSpider` makes Scrapy close the spider cleanly before
-    any request (any other exception gives tracebacks and a half-opened spider).
-    """
-    stats = crawler.stats
-    assert stats is not None
-    if not stats.get_value(ERROR_STAT):
-        stats.set_value(ERROR_STAT, str(error))
-        logger.error("The crawl stops: %s", error)
-    return CloseSpider(CLOSE_REASON)
 
 
 class StorePipeline:

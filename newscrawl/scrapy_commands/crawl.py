@@ -17,10 +17,11 @@ import argparse
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
 
+from newscrawl.crawl_contract import store_failure
 from newscrawl.monitoring.monitors import FAILED_CRAWL
 from newscrawl.monitoring.summary import FAILED_RUN
 from newscrawl.spiders.errors import UnknownSpiderError
-from newscrawl.spiders.preflight import check_crawl, store_failure
+from newscrawl.spiders.preflight import check_crawl
 
 
 class Command(ScrapyCrawl):

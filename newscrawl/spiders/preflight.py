@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from newscrawl.pipelines.store import store_failure
+from newscrawl.crawl_contract import store_failure
 from newscrawl.settings_check import check_settings
 from newscrawl.spiders.errors import CrawlUsageError, UnknownSpiderError
 from newscrawl.spiders.loader import check_sites_dir

@@ -38,6 +38,7 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.sitemap import sitemap_urls_from_robots
 
+from newscrawl.crawl_contract import ARTICLE_META, FOUND_ON, SeenArticle
 from newscrawl.discovery import (
     API_PARSERS,
     Entry,
@@ -52,7 +53,6 @@ from newscrawl.extract import decode_html
 from newscrawl.extract.formats import UNKNOWN_BINARY
 from newscrawl.extract.formats import not_html as binary_kind
 from newscrawl.items import RawPage
-from newscrawl.middlewares.incremental import ARTICLE_META, SeenArticle
 from newscrawl.monitoring.network_errors import failed_request_line
 from newscrawl.monitoring.summary import EMPTY_START_URLS
 from newscrawl.sites import EntryPoint, SiteConfig
@@ -64,8 +64,6 @@ if TYPE_CHECKING:
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 """Besides ``text/*``, the declared types an article or listing page may come with."""
-FOUND_ON = "newscrawl_found_on"
-"""Request meta key: the URL of the page, feed or API response a link was found on."""
 GIVEN_ARTICLE = "newscrawl_given_article"
 """Request meta key: an ``-a article_urls`` page, extracted whatever the article patterns say."""
 SPIDER_ARGUMENTS = ("article_urls", "max_pages", "recrawl", "since", "start_urls")

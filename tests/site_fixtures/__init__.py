@@ -10,8 +10,9 @@ from scrapy.settings import Settings
 from scrapy.utils.project import get_project_settings
 from scrapy.utils.test import get_crawler, get_reactor_settings
 
+from newscrawl.crawl_contract import FOUND_ON
 from newscrawl.spiders.loader import SiteSpiderLoader
-from newscrawl.spiders.site import FOUND_ON, SiteSpider
+from newscrawl.spiders.site import SiteSpider
 
 DISCOVERY_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "discovery"
 OFFLINE = {"ROBOTSTXT_OBEY": False, "NEWSCRAWL_SITES_DIR": "", "TELNETCONSOLE_ENABLED": False}
