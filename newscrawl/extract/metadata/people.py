@@ -136,6 +136,8 @@ _NAMES = r"[\u4e00-\u9fff]{2,4}(?:[、，, ][\u4e00-\u9fff]{2,4}){0,3}"
 """Person names only: "李明", "张伟、李娜"."""
 _NAME_LINE_RE = re.compile(r"^(?P<name>" + _NAMES + r")$")
 """A line that is nothing but person names."""
+MAX_NAMES_CHARS = 19
+"""The longest line `_NAME_LINE_RE` matches: four names of four characters, three marks."""
 _SOURCE_KEY = Keyword(
     re.compile(one_of([*_SOURCE_WORDS, *any_case("source")])), (*_SOURCE_WORDS, "source")
 )
@@ -156,16 +158,10 @@ lines worth trying (see `PageText.having`). Patterns are flat alternations with 
 spelled out (`patterns`), so that the regex engine skips ahead to a first character."""
 KEYWORDS = (_SOURCE_KEY, _AUTHOR_KEY, _EDITOR_KEY, _BYLINE_KEY, _OWNER_KEY, _CREDIT_KEY)
 """The keywords this module looks up with `PageText.having`."""
-_ESSAY_WRITER_RE = re.compile(
-    r"\n(?:[\u4e00-\u9fff]{2,6}[:：])?(?P<headline>[^\n]{4,80})\n(?:[^\n]{0,80}\n){0,2}"
-    r"(?P=headline)\n(?P<name>" + _NAMES + r")\n(?=[^\n]{0,80}[，。])"
-)
-"""The essay layout: the headline written again at the top of the body with the writer's
-names alone on the line under it and the essay's prose (a line with "，" or "。") next
-("我在乡村教书的十年", "李明", "那年秋天，我……"). The headline above may lead with the
-writer's name ("李明：我在乡村教书的十年") and a byline line or two may sit in between.
-That layout is what makes the line a byline, so the names need no surname check (pen
-names: "木子"); a menu written twice has no prose under it."""
+_WRITER_PREFIX_RE = re.compile(r"[\u4e00-\u9fff]{2,6}[:：]")
+"""A headline's lead naming its writer: "李明：" (see `_essay_writer`)."""
+ESSAY_HEADLINE_CHARS = (4, 80)
+"""The length of a headline copy, and the most any line between it and the headline has."""
 _PROFILE_CARD_RE = re.compile(
     r"\n(?P<above>[^\s\d:：|｜\[\]【】]{2,12})\n[\[【]?(?:作者|博主)简介"
     r"|\n[\[【]?(?:个人资料|作者简介|博主简介)[\]】]?\n(?P<below>[^\s\d:：|｜\[\]【】]{2,12})(?=\n|\Z)"
@@ -295,7 +291,7 @@ def people(
                 ("blog byline", lambda: _blog_byline(page.having(_BYLINE_KEY))),
                 ("blog owner", lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))),
                 ("names under the headline", lambda: _name_line(lead)),
-                ("essay layout", lambda: _first_named(_ESSAY_WRITER_RE, page)),
+                ("essay layout", lambda: _essay_writer(page.texts)),
                 ("profile card", lambda: _profile_card(page)),
             )
         )
@@ -331,6 +327,40 @@ def _first_named(pattern: re.Pattern[str], page: PageText) -> str | None:
         if name and name not in NOT_NAMES:
             return name
     return None
+
+
+def _essay_writer(texts: Sequence[str]) -> str | None:
+    """The essay layout: the headline written again at the top of the body, the writer's
+    names alone on the line under that copy, and the essay's prose next (a line with "，"
+    or "。" in its first 80 characters): "我在乡村教书的十年", "李明", "那年秋天，我……". The
+    headline above may lead with the writer's name ("李明：我在乡村教书的十年"), and a
+    byline line or two may sit between it and its copy. The layout is what makes the line a
+    byline, so the names need no surname check (pen names: "木子"); a menu written twice has
+    no prose under it. Names lines are few: each is checked, not every line."""
+    shortest, longest = ESSAY_HEADLINE_CHARS
+    for at in range(2, len(texts) - 1):
+        names = texts[at]
+        if len(names) > MAX_NAMES_CHARS or not (match := _NAME_LINE_RE.match(names)):
+            continue
+        copy, prose = texts[at - 1], texts[at + 1][: longest + 1]
+        if not shortest <= len(copy) <= longest or ("，" not in prose and "。" not in prose):
+            continue
+        for headline_at in range(at - 2, max(-1, at - 5), -1):
+            if _is_headline_of(texts[headline_at], copy):
+                name = _clean(match.group("name"))
+                if name and name not in NOT_NAMES:
+                    return name
+            if len(texts[headline_at]) > longest:
+                break
+    return None
+
+
+def _is_headline_of(line: str, copy: str) -> bool:
+    """`line` is the headline `copy` repeats, or it with its writer's name in front."""
+    if line == copy:
+        return True
+    lead = line[: len(line) - len(copy)]
+    return line.endswith(copy) and _WRITER_PREFIX_RE.fullmatch(lead) is not None
 
 
 def _profile_card(page: PageText) -> str | None:
