@@ -192,7 +192,7 @@ RULES: tuple[Rule, ...] = (
         "essay layout",
         "author",
         "names under the headline's second copy, prose after",
-        ((people, "_ESSAY_WRITER_RE", NEVER),),
+        ((people, "_essay_writer", _none),),
         ("essay layout",),
     ),
     Rule(
