@@ -50,7 +50,7 @@ class Origin(StrEnum):
     FINGERPRINT = "fingerprint"
     """`newscrawl.fingerprint`, from the extracted body, where extraction runs (in a worker
     process with ``NEWSCRAWL_EXTRACT_PROCESSES``): hashing is the costliest step after
-    extraction and must not hold up the crawl's own thread (issue 18)."""
+    extraction and must not hold up the crawl's own thread."""
     STORE = "store"
     """The store, when it writes the article."""
 

@@ -14,26 +14,25 @@ a pair is found when its differing bytes happen to miss a plane (at 4/5/6 random
 33%, 16%). 32 bits keep random matches rare: a stored article matches one of a new
 article's keys with probability 14 / 2**32, so 10**7 stored articles give 0.03 random rows
 per lookup. No fewer than 14 keys of 32 bits can guarantee 3 bits (the Schönheim bound).
-Until issue 18 the lookup used 4 bands of 16 bits as its keys, which guarantee 3 bits too but
-match corpus / 16,384 random rows per article (61 at 10**6 stored).
+4 bands of 16 bits as keys would guarantee 3 bits too, but match corpus / 16,384 random rows
+per article (61 at 10**6 stored).
 
 Each shingle is hashed with XXH64 (seed 0) of its four characters in UTF-32-LE, all of a
-body's shingles at once in numpy (`shingle_hashes`): until issue 18 each shingle had its own
-``hashlib.blake2b`` call, 5-6 ms for a 5,000-character body, more than extracting it; this
-takes 0.23 ms (``bench/bench_fingerprint.py``), still 6% of a one-core replay crawl's time
-with the store on. Where the C extension of `newscrawl.extract` is built, `simhash` runs its
-port (``_blockscan.shingle_simhash``): 0.04 ms; the numpy code stays as the reference the
-tests hold it to, and the fallback. XXH64 is a published hash, so fingerprints can be
-recomputed outside Python. The new hash changed every fingerprint: ones stored before it
-are not comparable with new ones, and the store compares them all the same.
+body's shingles at once in numpy (`shingle_hashes`): a hash call per shingle in Python costs
+more than extracting the body, and fingerprints are made for every stored article. Where the
+C extension of `newscrawl.extract` is built, `simhash` runs its port
+(``_blockscan.shingle_simhash``), faster still; the numpy code stays as the reference the
+tests hold it to, and the fallback (timings with ``bench/bench_fingerprint.py``:
+BENCHMARKS.md, "Where the defaults come from"). XXH64 is a published hash, so fingerprints
+can be recomputed outside Python. Fingerprints stored when shingles were hashed with
+``hashlib.blake2b`` are not comparable with these, and the store compares them all the same.
 
-Measured on the 69 zh_cwce articles (gold text, median 2,400 characters) against edited
-copies (``bench/bench_fingerprint.py --duplicates``): with `NEAR_DUPLICATE_BITS` = 6 the key
-lookup finds 96% of copies with a source line added, 92% with a byline and an editor line,
-55% with one sentence rewritten and 61% with the last 5% cut (a limit of 3 finds
-93/86/46/39%; the band lookup found 97/95/70/81% at 6, finding more 4-6-bit pairs for its
-unbounded work). Two different articles were never closer than 18 bits and no two shared a
-key, so 6 leaves a wide margin against false twins.
+`NEAR_DUPLICATE_BITS` = 6, measured against edited copies of real articles
+(``bench/bench_fingerprint.py --duplicates``), finds nearly every copy with a source line, a
+byline or an editor line added and more than half of those with one sentence rewritten or
+the end cut, more than a limit of 3 does; different articles lie far further apart and
+share no key, so 6 leaves a wide margin against false twins (measured: BENCHMARKS.md,
+"Where the defaults come from").
 """
 
 from __future__ import annotations

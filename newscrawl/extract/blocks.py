@@ -1,14 +1,15 @@
 """Page text to lines from the page's block structure, each with the features selection uses.
 
 One pass over the page's tokens (`tokens`: text, tags, comments, script bodies) with a
-small element stack; no DOM is built (measured on zh_cwce: parsing with lxml alone costs
-about as much as this whole pass).
+small element stack; no DOM is built (parsing with lxml alone costs about as much as this
+whole pass; measured: BENCHMARKS.md, "Where the defaults come from").
 
 * A line is the text between two block boundaries (``<p>``, ``<div>``, ``<li>``, ``<tr>``,
   headings ...). A run of boundaries is one break, and inline elements (links, ``<span>``,
   ``<b>``) stay inside their line. The cells of a table row are one line, joined by spaces:
   a data table's row is one record, and its short cells, each a line of its own, counted
-  against the body (scrapinghub: a standings table 0.19 -> 0.96 F1; zh_cwce +0.002).
+  against the body, so that a table of results or standings was mostly lost (measured:
+  BENCHMARKS.md, "Where the defaults come from").
   A single ``<br>`` is a soft break: the line goes on, so hard-wrapped text stays one
   line, and the output keeps the break; ``<br><br>`` ends the line.
 * Text inside ``<script>``, ``<style>``, form controls, embedded documents, ruby
@@ -216,9 +217,9 @@ CJK_NOISE_WORDS = ("评论", "留言", "相关", "推荐", "版权", "分享", "
 """Class/id words of boilerplate containers, found anywhere in a value; the short ones
 only standing alone, with no ASCII letter next to them (GNE's lesson: ``ad`` inside
 ``padding``). ``tag`` is left out because WordPress puts ``tag-<name>`` on the article
-element itself (measured on scrapinghub). ``author`` names the author's box with a bio
-after the article (trafilatura_dev, four sites, 0.9331 -> 0.9333; scrapinghub three pages,
-0.9661 -> 0.9672); a byline box near the headline loses nothing the gold keeps.
+element itself. ``author`` names the author's box with a bio after the article; a byline
+box near the headline, dropped with it, holds nothing the body should keep (measured:
+BENCHMARKS.md, "Where the defaults come from").
 ``profile`` names a blog's about-me box (Blogger's ``widget Profile``, profile cards), which
 outscores a short post. ``widget`` is left out: it names sidebar boxes, but also tweets and
 charts embedded in an article's text (BENCHMARKS.md, "Blogs and unseen sites"). At one place

@@ -63,10 +63,10 @@ CREDIT_MARKS = ("getty", "istock", "shutterstock", "reuters/")
 """A word of each `CREDIT_MARK_RE` alternative: a test for them first, as for calls to
 action."""
 """Photo credits (``Foto: dpa``, ``© Getty Images``), in lines of at most `MAX_CREDIT_LINE`
-chars: the gold of trafilatura_dev and scrapinghub leaves them out (readability's keeps
-captions with their credits). A caption that ends in its credit ("... zu tun. Foto: Timur",
-"... landers. Credit: Tyvak", on five sites of trafilatura_dev and one of scrapinghub) is
-one too; so is the French "Crédits photos :"."""
+chars: a credit is not the article's text, and most of the gold leaves them out (though
+readability's keeps captions with their credits). A caption that ends in its credit
+("... zu tun. Foto: Timur", "... landers. Credit: Tyvak") is one too; so is the French
+"Crédits photos :" (measured: BENCHMARKS.md, "Where the defaults come from")."""
 MAX_CREDIT_LINE = 120
 _CREDIT_MARKS_RE = re.compile("|".join(map(re.escape, CREDIT_MARKS)))
 """Any of `CREDIT_MARKS` in lower-cased text: one case-sensitive search (a substring test
@@ -579,9 +579,8 @@ def _lead_paragraphs(
     ``<p>`` right beside one of the container's `Options.sibling_levels` ancestors
     (readability's rule for sibling paragraphs). A shorter line joins too when the page's
     description quotes it (`described`): a standfirst of one sentence, which CMSs copy into
-    the description (issue 14: trafilatura_dev, five sites, 0.9343 -> 0.9361 snippet F;
-    readability la-nacion 0.988 -> 0.996. The scrapinghub gold leaves standfirsts out: six
-    pages down by 0.01-0.09, 0.9673 -> 0.9661).
+    the description. Gold that leaves standfirsts out scores such pages a little lower
+    (measured: BENCHMARKS.md, "Where the defaults come from").
     """
     parents = page.parents
     beside = _ancestors(best, parents, options.sibling_levels)
@@ -1131,11 +1130,9 @@ def _ingredient_lines(
 
     An ingredient list is a run of short lines ("65 g Butter") in its own box beside the
     steps: it scores like a menu and sits outside the container the steps vote for, so a
-    recipe lost it (issue 14; trafilatura_dev, pages of three recipe sites: 1e529fad 0.29
-    -> 0.80, d4823d5c 0.50 -> 0.80, bb8969f7 0 -> 0.75 snippet F1; no other page of the five
-    sets moves). The page's own statement of what its ingredients are makes them the
-    article's: they count as body (`Options.description_weight`) and their list joins the
-    article's elements.
+    recipe would lose it (measured: BENCHMARKS.md, "Where the defaults come from"). The
+    page's own statement of what its ingredients are makes them the article's: they count
+    as body (`Options.description_weight`) and their list joins the article's elements.
     """
     if not ingredients:
         return []
@@ -1169,7 +1166,7 @@ def _quoted_by(description: str) -> Callable[[Line], bool]:
     """A test: is a line (not a link line, at least `MIN_QUOTED_CHARS` long) quoted in the
     description? CMSs fill the description with the article's opening words, and cut it
     short with "…" where the line ends its sentence: the line's closing mark need not be
-    quoted (sites sohu/article-4: its third paragraph)."""
+    quoted (a paragraph whose full stop the description replaced with "…" still counts)."""
     plain = "".join(description.split())
 
     def quoted(line: Line) -> bool:

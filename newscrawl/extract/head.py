@@ -12,12 +12,12 @@ case; a script's or title's content up to its end tag), but found by a search of
 page's text rather than by reading its tokens as the line scan does: here a tag counts
 wherever it stands, in a comment, in ``<noscript>`` or ``<select>``, in a script's string
 (only metas and scripts inside a script's content are left out), where the line scan, as
-browsers do, reads no markup. Read from the line scan's tokens instead, the head of 145 of
-the 903 dataset pages changes (a ``<title>`` in a script's string was taken for the
-page's, metas and scripts in conditional comments and ``<noscript>`` are read, an
-``<html lang>`` in a comment comes first), and with it the title, body or metadata of 20:
-the extraction's output was to stay as it is (issue 19), so that change is left for one
-of its own, scored on the datasets.
+browsers do, reads no markup. Read from the line scan's tokens instead, the head would
+change on many pages (a ``<title>`` in a script's string would be taken for the page's,
+metas and scripts in conditional comments and ``<noscript>`` would be read, an
+``<html lang>`` in a comment would come first), and with it their title, body or metadata
+(measured: BENCHMARKS.md, "Where the defaults come from"); such a change is to be made on
+its own and scored on the datasets, so the head keeps its own search.
 """
 
 from __future__ import annotations

@@ -25,8 +25,9 @@ class Options:
     `max_gap`. The paper's experiments set L=80 (60 as fallback) and D=10.
 
     The fields after `full_stops` belong to the default method (``method="default"``); each
-    says which measurement set it (token F1 on zh_cwce, sites and scrapinghub, see
-    docs/scoring.md). `max_gap` serves both methods.
+    says what it does and why it has its value. The measurements that chose the values
+    (scored as docs/scoring.md describes) are in BENCHMARKS.md, "Where the defaults come
+    from". `max_gap` serves both methods.
     """
 
     method: Method = "default"
@@ -43,17 +44,18 @@ class Options:
     """Characters that count as a full stop (句号) in the tail clean-up rule.
 
     The ideographic and the Latin full stop: this reading reproduces every figure measured
-    for the literal method (token F1 0.72 on zh_cwce, 0.47 on scrapinghub's English pages);
-    with 。 alone the English figure falls to 0.21 while the Chinese one does not move.
+    for the literal method, on Chinese and on English pages; with 。 alone English pages lose
+    most of their body while Chinese ones do not change (measured: BENCHMARKS.md, "Where the
+    defaults come from").
     """
     line_cost: int = 20
     """Characters a line must carry before it counts for a body region rather than against
-    it; a link or boilerplate line counts against by its whole length. 10-30 all score
-    within 0.01 F1; 20 is best on the three sets together."""
+    it; a link or boilerplate line counts against by its whole length. Values around 20
+    score alike, 20 a little better (measured: BENCHMARKS.md, "Where the defaults come from")."""
     short_line_cost: int = 5
     """The most a short line without links counts against a region (table cells, list
-    items, verses inside an article): 5 and 10 measured alike, 2 loses on sites, no cap
-    (up to `line_cost`) splits articles at their tables."""
+    items, verses inside an article): without a cap (up to `line_cost`) an article splits
+    at its tables (measured: BENCHMARKS.md, "Where the defaults come from")."""
     punctuation_weight: int = 5
     """Each sentence punctuation mark counts as this many characters: prose is punctuated,
     menus and labels are not."""
@@ -63,34 +65,34 @@ class Options:
     prose_link_chars: int = 20
     """A line over `max_link_share` links is still prose, not a link line, when its text
     outside the links has at least this many characters and a sentence mark (news
-    summaries led by a linked headline, names with hover cards; scrapinghub 0.9615 ->
-    0.9650 F1, success 0.890 -> 0.906; 15-25 alike; requiring two marks loses two pages;
-    a score test instead takes comma-separated tag lists; zh_cwce 0.9624 -> 0.9619, sites
-    unchanged)."""
+    summaries led by a linked headline, names with hover cards). One sentence mark is
+    enough (requiring two loses such lines); a test on the line's score instead would take
+    comma-separated tag lists for prose (measured: BENCHMARKS.md, "Where the defaults come
+    from")."""
     wrapper_share: float = 0.5
     """An element whose class/id names boilerplate (``ad``, ``comment`` ...) but that holds
     more than this share of the page's punctuated text is a layout wrapper, not
-    boilerplate (scrapinghub: ``Page-ad-margins`` around the whole page)."""
+    boilerplate (e.g. a ``Page-ad-margins`` element around the whole page)."""
     paragraph_score: int = 50
     """Lines scoring above this vote for the element that holds the article (shorter lines
-    are too many on forum and list pages: measured 30-80 alike, 0 loses 0.02 on zh_cwce)."""
+    are too many on forum and list pages; measured: BENCHMARKS.md, "Where the defaults
+    come from")."""
     sibling_share: float = 0.2
     """A sibling section joins the article's element when it holds at least this share of
-    its score (readability's sibling threshold; 0.1-0.35 measured alike)."""
+    its score (readability's sibling threshold; measured: BENCHMARKS.md, "Where the
+    defaults come from")."""
     sibling_link_share: float = 0.2
     """A sibling of the container's ancestors holding `sibling_share` of its score joins
     only with at most this share of link text: a feed of teasers (linked headline and
-    summary) beside a short article is not more of it (scrapinghub 5f9c5ed5 0.56 -> 1.0,
-    F1 0.9643 -> 0.9660; readability +0.0013 (yahoo-3 0.45 -> 0.95, mozilla-2 0.84 ->
-    0.53); trafilatura_dev unchanged (one page up, one down); chosen leaving any one set
-    out, 0.2 again, except without readability 0.3 (readability -0.0002 at 0.3); 0.15
-    loses pages on every set, 0.4 catches no feed)."""
+    summary) beside a short article is not more of it. A lower limit turns away parts of
+    articles too, a higher one lets such feeds in (measured: BENCHMARKS.md, "Where the
+    defaults come from")."""
     section_levels: int = 10
     """How many ancestors up sibling sections of the same kind as the container's ancestor
     (same tag and first class word) join it, whatever their share (see
-    `default._sibling_sections`). Page builders nest each module's text deep: at 8 a
-    guide of ``container-fluid`` modules nine levels up kept one paragraph (trafilatura_dev
-    a2cff4ef 0 -> 1.0 F1 at 10; 12 moves nothing more; no page of another set moves)."""
+    `default._sibling_sections`). Page builders nest each module's text deep: a guide
+    made of ``container-fluid`` modules can hold its sections nine levels above their
+    paragraphs (measured: BENCHMARKS.md, "Where the defaults come from")."""
     section_link_share: float = 0.1
     """Such a sibling section joins only with at most this share of link text (a list of
     teasers is of the same kind as the article, too)."""
@@ -106,41 +108,42 @@ class Options:
     inside_line_cost: int = 100
     """The most a dropped line (links, boilerplate) inside the article's elements counts
     against the body region: a link list or a caption between the intro and the body
-    does not cut the article in two (trafilatura_dev: 4 pages up, none down)."""
+    does not cut the article in two (measured: BENCHMARKS.md, "Where the defaults come from")."""
     landmark_weight: int = 2
     """Paragraphs inside an element that marks itself as the article (``<article>``,
     ``<main>``, ``itemprop=articleBody``) vote this many times as much for the article's
-    element (trafilatura_dev: two pages 0 -> 1.0 F1, a sidebar form's blurb and a recipe
-    card's notes had outvoted a short article; 2 and 4 move the same pages; no page of
-    the other four sets moves)."""
+    element: otherwise a sidebar form's blurb or a recipe card's notes can outvote a short
+    article (measured: BENCHMARKS.md, "Where the defaults come from")."""
     headline_window: int = 20
     """Paragraphs within this many lines after the headline vote twice for the article's
-    element (scrapinghub +0.005 F1 with 10-30; no effect on the Chinese sets)."""
+    element (measured: BENCHMARKS.md, "Where the defaults come from")."""
     sibling_levels: int = 3
-    """How many ancestors up sibling sections are looked for (1: +0.004 F1 on
-    scrapinghub, 3: +0.016, 5: worse on every set)."""
+    """How many ancestors up sibling sections are looked for: an article's sections can
+    sit a few levels apart, but further up the siblings are more often the rest of the
+    page (measured: BENCHMARKS.md, "Where the defaults come from")."""
     description_weight: int = 3
     """A line that would count against the body but whose text the page's description meta
     quotes scores this many points per character: CMSs fill the description with a short
-    article's opening lines (sites: csdn-4, four short list lines, 0 -> 1.0 F1, sites F1
-    0.954 -> 0.987; zh_cwce unchanged; scrapinghub: three pages up, one down by 0.05, mean
-    unchanged; 1-2 are too weak for csdn-4). A line of a recipe's ingredient list that the
-    page's JSON-LD states scores the same (`default._ingredient_lines`)."""
+    article's opening lines, and an article of a few short lines (a list) would otherwise
+    count against itself; a weaker weight does not lift such lines (measured: BENCHMARKS.md,
+    "Where the defaults come from"). A line of a recipe's ingredient list that the page's
+    JSON-LD states scores the same (`default._ingredient_lines`)."""
     min_posts: int = 3
     """A page without its headline among its lines whose article container has at least
     this many peers (voted containers at its depth, each with `post_share` of its score)
-    lists posts, and its first post is the article (blog front pages: zh_cwce 0.932 ->
-    0.961 F1, success 0.899 -> 0.928; 2 alike; 4 loses one blog page; sites unchanged,
-    scrapinghub +0.0001; without the headline condition scrapinghub lost a news page
-    whose photo caption came first, 0.958 -> 0.944)."""
+    lists posts, and its first post is the article (blog front pages). The headline
+    condition keeps a news page whose photo caption comes first from being read as a
+    list (measured: BENCHMARKS.md, "Where the defaults come from")."""
     post_share: float = 0.05
-    """The share of the winner's score a peer post must hold (see `min_posts`): 0.05
-    keeps a short first post (zh_cwce 0.961); 0.2 misses it (0.946); 0.5 finds no list."""
+    """The share of the winner's score a peer post must hold (see `min_posts`): low, so
+    that a short first post still counts among the posts; higher shares miss it, and
+    much higher ones find no list at all (measured: BENCHMARKS.md, "Where the defaults come
+    from")."""
     short_page_chars: int = 300
     """A page with less text than this whose lines score no region keeps all its lines
     outside boilerplate elements, links too: on a page this short the text is the content
-    (readability falls back to the whole body the same way; readability's test pages: 3
-    pages 0 -> 1.0 F1, no page of the other sets moves)."""
+    (readability falls back to the whole body the same way; measured: BENCHMARKS.md,
+    "Where the defaults come from")."""
     short_body_chars: int = 200
     """A body of fewer characters from the lines is replaced by a longer JSON-LD
     ``articleBody`` when the page has one (for pages that render their text with scripts;
@@ -191,8 +194,8 @@ class LineDecision(NamedTuple):
     """One text line of the page and what the extractor decided about it (for `--explain`).
 
     Immutable like the other types, but a named tuple: one is built for every line of every
-    page, and a frozen dataclass costs about six times as much to build (measured: 2.0 vs
-    0.35 us, a tenth of the default method's time on zh_cwce).
+    page, and a frozen dataclass costs several times as much to build, a noticeable share
+    of the default method's time (measured: BENCHMARKS.md, "Where the defaults come from").
     """
 
     number: int

@@ -12,19 +12,18 @@ elements that is not markup (scripts, styles). One definition, read three ways:
 * the head (`head.PageHead`) finds its start tags with `start_tag_pattern` and the end of
   a script's or title's content with `content_end`.
 
-What remains separate, and why: the extraction's output was to stay as it is on every
-dataset page (issue 19), and each of these, made one, moves pages. The paper's
-preprocessing keeps three rules of its own, as the paper's method is reproduced as
-published (docs/method.md, section 1): a tag ends at its first ``>`` (``<[^>]*>``), where
-the scan reads past a ``>`` inside a quoted attribute value (`quoted_tag_end`:
-``onload="if(w>450)..."``), as browsers do (38 of the 903 dataset pages would change their
-paper lines); ``</`` starts a tag whatever follows, where the scan wants a letter after it
-(``</^Backfill>`` is text there; made one rule, either way, 7 pages change);
-and only scripts and styles have their content dropped, where the scan also skips what a
-reader does not see as text (``<noscript>``, ``<textarea>``, ``<title>`` ...:
-`blocks.SKIPPED_TAGS`; 619 pages). The head searches the page's text for its tags instead
-of reading the scan's tokens, so it also finds them in comments and skipped elements (see
-`head`: 20 pages).
+What remains separate, and why: each of these, made one, changes the output on some
+dataset pages, and the output is kept as it is until such a change is made and scored on
+its own (how many pages each would move: BENCHMARKS.md, "Where the defaults come from").
+The paper's preprocessing keeps three rules of its own, as the paper's method is
+reproduced as published (docs/method.md, section 1): a tag ends at its first ``>``
+(``<[^>]*>``), where the scan reads past a ``>`` inside a quoted attribute value
+(`quoted_tag_end`: ``onload="if(w>450)..."``), as browsers do; ``</`` starts a tag whatever
+follows, where the scan wants a letter after it (``</^Backfill>`` is text there); and only
+scripts and styles have their content dropped, where the scan also skips what a reader
+does not see as text (``<noscript>``, ``<textarea>``, ``<title>`` ...:
+`blocks.SKIPPED_TAGS`). The head searches the page's text for its tags instead of reading
+the scan's tokens, so it also finds them in comments and skipped elements (see `head`).
 
 Tag names are matched ASCII-case-insensitively, as HTML reads them. Every scan here moves
 forward only and every pattern either fails within a few characters or always succeeds

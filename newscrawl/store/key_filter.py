@@ -3,11 +3,11 @@
 A lookup probes every level of `newscrawl.store.key_index` for each of a batch's 14,000
 keys, and nearly every probe misses (a random key matches a stored one with probability
 about 10**-3 at a million articles). Once a level outgrows the page cache each miss still
-costs a page read: with 1,000,000 articles stored the two deep levels took 55 of the 80 ms a
-batch spent looking up (BENCHMARKS.md, issue 18). A Bloom filter (Bloom 1970) answers "not
-here" from memory for all but a share of those keys that its bits per key set (0.8% at
-10, 0.046% at 16), and never for a key the level holds; LevelDB and RocksDB keep one per
-sorted run for the same reason.
+costs a page read, and with a million articles stored the deep levels took most of a batch's
+lookup time (measured: BENCHMARKS.md, "Where the defaults come from"). A Bloom filter (Bloom
+1970) answers "not here" from memory for all but a share of those keys that its bits per key
+set (0.8% at 10, 0.046% at 16), and never for a key the level holds; LevelDB and RocksDB
+keep one per sorted run for the same reason.
 
 Each key sets `hashes_for(bits_per_key)` bits, chosen by double hashing (Kirsch and
 Mitzenmacher 2006) of the splitmix64 mix of the key, so the filter is a pure function of
@@ -23,12 +23,12 @@ import numpy as np
 import numpy.typing as npt
 
 BITS_PER_KEY = 16
-"""Filter bits per key the filter is planned for, unless it is given its own: with 11
-hashes (`hashes_for`) that lets through (1 - e**(-11 / 16))**11 = 0.046% of the keys the
-level does not hold. Sealed levels multiply with the corpus, 15 at a million articles and
-152 at ten million, and each key a filter lets through is a seek into a region of the index
-no cache keeps: at a million articles and 10 bits (0.8%), 1,600 page reads a batch of 1,000
-(100 µs each on this machine, a third of the batch's time; BENCHMARKS.md, issue 18). At 16
+"""Filter bits per key the filter is planned for, unless it is given its own: with 11 hashes
+(`hashes_for`) that lets through (1 - e**(-11 / 16))**11 = 0.046% of the keys the level does
+not hold. Sealed levels multiply with the corpus, 15 at a million articles and 152 at ten
+million, and each key a filter lets through is a seek into a region of the index no cache
+keeps: at a million articles and 10 bits (0.8%), 1,600 page reads a batch of 1,000, a large
+share of the batch's time (measured: BENCHMARKS.md, "Where the defaults come from"). At 16
 bits: 0.1 seeks an article at 15 levels, about 1 at 152, for 2.0 MB a level held by each
 writing process (300 MB at ten million; 15 keys an article)."""
 
@@ -103,8 +103,8 @@ class KeyFilter:
         One hash at a time, over the keys every earlier one let through: about half of a
         filter's bits are set, so a key it does not hold is turned away after two reads on
         average rather than read at all 11 positions. Each level's filter (2 MB) is read
-        from memory, not the CPU's cache; a batch's 15,000 keys through 16 levels took 28
-        ms read whole, 13 ms so (issue 18)."""
+        from memory, not the CPU's cache, so the reads saved halve a batch's time in the
+        filters (measured: BENCHMARKS.md, "Where the defaults come from")."""
         passing = np.arange(positions.shape[1])
         for row in positions:
             at = row[passing]

@@ -3,10 +3,11 @@
 A stored article has 15 keys: its simhash's 14 (`newscrawl.fingerprint.lookup_keys`) and its
 content hash's (`newscrawl.fingerprint.content_key`), and a new article's keys are looked up
 among them, for a near-twin and for an exact copy in one lookup. Kept in one B-tree, every
-key lands on a random page: once the index outgrew the database's cache, a batch of 1,000
-articles dirtied 14,000 scattered pages, and with 1,000,000 articles stored the store wrote
-at a quarter of its rate with 10,000 (issue 18). An index of the content hash on `articles`
-did the same with one page an article, and was folded in here (revision 0010).
+key lands on a random page: once the index outgrows the database's cache, a batch of 1,000
+articles dirties 14,000 scattered pages, and the store writes at a fraction of its rate
+when small (measured: BENCHMARKS.md, "Where the defaults come from"). An index of the
+content hash on `articles` would do the same with one page an article, so the content
+hash's key is kept here too.
 
 So `simhash_keys` is ordered by ``(level, key, article_id)`` and a level is one region of
 it. New keys go to the level of the newest article id (`ARTICLES_PER_LEVEL` ids a level),
@@ -19,12 +20,12 @@ key and each sealed level with the keys its filter lets through (0.046% of those
 not hold). Keys of an updated article are deleted where they are, leaving their bits
 behind, a false positive, never a missed key.
 
-Levels that merged in bulk into ever larger ones, as in a log-structured merge tree, were
-tried on both databases and dropped: each merge rewrote every page of the level it went
-into, pauses of 9-12 s that made SQLite's writes at a million articles 0.64-0.84 of its
-rate at 10,000 (its buffer now moves into a level of at most `ARTICLES_PER_LEVEL` ids),
-and in PostgreSQL a moved row is a deletion and an insertion whose dead rows stay until a
-vacuum (3.6 times the table, 4.7 times slower to write; BENCHMARKS.md).
+Levels that merge in bulk into ever larger ones, as in a log-structured merge tree, are
+not used on either database: each merge rewrites every page of the level it goes into,
+pauses of seconds that slow SQLite's writes at a million articles (its buffer moves into a
+level of at most `ARTICLES_PER_LEVEL` ids instead), and in PostgreSQL a moved row is a
+deletion and an insertion whose dead rows stay until a vacuum, a table several times as
+large and slower to write (measured: BENCHMARKS.md, "Where the defaults come from").
 
 Writers on PostgreSQL take a level's advisory lock shared and the sealer exclusively, so a
 level is sealed only after every writer's keys in it are committed. SQLite has one writer
@@ -66,14 +67,14 @@ which PostgreSQL's default 128 MB of shared buffers and SQLite's 256 MB cache ke
 fills)."""
 
 BUFFER_LEVEL = -1
-"""SQLite: the level new keys go to first. SQLite's commit writes every page the
-transaction changed to its write-ahead log whole, and a batch's 14,000 keys scattered over
-the open level of up to 917,504 keys changed up to 5,400 of its 4 KiB pages: with keys
-written there directly, the store wrote at a million articles at 0.63 of its rate at
-10,000 (BENCHMARKS.md, issue 18). The buffer holds at most `BUFFER_KEYS` (about 600 pages,
-which the cache keeps), and moves to the open level in key order every 10 batches or so.
-PostgreSQL's write-ahead log records rows, and its buffers write a page back once per
-checkpoint however many transactions changed it, so its keys go to the open level
+"""SQLite: the level new keys go to first. SQLite's commit writes every page the transaction
+changed to its write-ahead log whole, and a batch's 14,000 keys scattered over the open
+level of up to 917,504 keys changed up to 5,400 of its 4 KiB pages: with keys written there
+directly, the store wrote at a million articles well below its rate at 10,000 (measured:
+BENCHMARKS.md, "Where the defaults come from"). The buffer holds at most `BUFFER_KEYS`
+(about 600 pages, which the cache keeps), and moves to the open level in key order every 10
+batches or so. PostgreSQL's write-ahead log records rows, and its buffers write a page back
+once per checkpoint however many transactions changed it, so its keys go to the open level
 directly (where a moved row would be a dead one until a vacuum)."""
 BUFFER_KEYS = 150_000
 """SQLite: the keys the buffer holds before they move: 10,000 articles' worth."""

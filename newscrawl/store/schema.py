@@ -114,8 +114,8 @@ articles = Table(
 # Each index costs every insert a B-tree write; these earn it. canonical_url (unique, above):
 # the upsert's conflict target and the incremental skip. last_changed: ``export --since``.
 # site, first_seen: ``--site`` and the stats. Exact copies are looked up by their content
-# hash's key in `simhash_keys` (revision 0010), not by an index here: one on a hash puts
-# every new article on a random page of it (issue 18).
+# hash's key in `simhash_keys`, not by an index here: one on a hash puts every new article
+# on a random page of it, and once it outgrows the cache each such page is a write.
 Index("ix_articles_last_changed", articles.c.last_changed)
 Index("ix_articles_site_first_seen", articles.c.site, articles.c.first_seen)
 

@@ -139,8 +139,8 @@ def _owners_of(by_key: dict[int, list[key_index.Candidate]], hashes: set[str]) -
 
 def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
     """Per-connection settings: SQLite in WAL mode with foreign keys; PostgreSQL in UTC
-    (so `date()` groups by the UTC day on both). The rest was measured with
-    ``bench/bench_store.py`` (batches of 1,000, BENCHMARKS.md, issue 18)."""
+    (so `date()` groups by the UTC day on both). The rest was chosen with
+    ``bench/bench_store.py`` (measured: BENCHMARKS.md, "Where the defaults come from")."""
     statements = {
         "sqlite": (
             "PRAGMA journal_mode=WAL",
@@ -149,17 +149,17 @@ def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
             # A batch's near-twin keys land on thousands of scattered index pages, and the
             # default checkpoint after every 1,000 pages of WAL wrote each of them back at
             # every commit; every 100,000 pages (400 MB) a page changed by several batches
-            # is written back once. 1,000,000 stored: 1,613 -> 2,119 inserts/s; the WAL
-            # file is cut back to 64 MiB after a checkpoint.
+            # is written back once, and a large store inserts faster. The WAL file is cut
+            # back to 64 MiB after a checkpoint.
             "PRAGMA wal_autocheckpoint=100000",
             "PRAGMA journal_size_limit=67108864",
             # Up to 256 MiB of pages cached per connection (default 2 MiB), taken only as
-            # pages are read: the upper levels and much of the key index stay in memory.
-            # With the above, 1,000,000 stored: 2,119 -> 2,552 inserts/s.
+            # pages are read: the upper levels and much of the key index stay in memory,
+            # and a large store inserts faster again.
             "PRAGMA cache_size=-262144",
         ),
         # No JIT: without statistics the planner's estimates for the near-twin lookup run
-        # to millions of rows, and compiling for them took 17-26 ms of a 60 ms query.
+        # to millions of rows, and compiling for them took a large share of the query.
         "postgresql": ("SET TIME ZONE 'UTC'", "SET jit = off"),
     }[dialect_name]
 

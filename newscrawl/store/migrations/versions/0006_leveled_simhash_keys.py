@@ -1,12 +1,12 @@
 """near-duplicate keys in sorted levels, merged in bulk
 
 With every key inserted where it belongs in one B-tree, a batch of 1,000 articles dirtied
-14,000 scattered pages once the index outgrew the cache, and with 1,000,000 articles stored
-the store wrote at a quarter of its rate with 10,000 (issue 18). `simhash_keys` gains a
-leading ``level`` column (`newscrawl.store.key_index`) and `simhash_key_levels` counts the
-keys of each level. The stored keys are copied, in key order, to level 0 (since revision
-0009 re-levels them by article id on SQLite, and PostgreSQL seals a level 0 of any size,
-nothing here chooses a deeper level, nor counts).
+14,000 scattered pages once the index outgrew the cache, and with a million articles stored
+the store wrote at a fraction of its rate when small. `simhash_keys` gains a leading
+``level`` column (`newscrawl.store.key_index`) and `simhash_key_levels` counts the keys of
+each level. The stored keys are copied, in key order, to level 0 (since revision 0009
+re-levels them by article id on SQLite, and PostgreSQL seals a level 0 of any size, nothing
+here chooses a deeper level, nor counts).
 """
 
 import sqlalchemy as sa

@@ -1,9 +1,9 @@
 """a Bloom filter for each level of the near-duplicate key index
 
 Each lookup probed every level of `simhash_keys` for every key, and once the deep levels
-outgrew the page cache nearly every probe, a miss, cost a page read (issue 18). The new
-table `simhash_key_filters` holds a `newscrawl.store.key_filter` filter per sealed level;
-none is built here: since revision 0009 a lookup seals the levels it finds unsealed.
+outgrew the page cache nearly every probe, a miss, cost a page read. The new table
+`simhash_key_filters` holds a `newscrawl.store.key_filter` filter per sealed level; none is
+built here: since revision 0009 a lookup seals the levels it finds unsealed.
 """
 
 import sqlalchemy as sa

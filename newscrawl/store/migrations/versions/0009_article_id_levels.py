@@ -1,12 +1,12 @@
 """near-duplicate keys in levels of article ids on SQLite too, each sealed with a filter
 
-SQLite's key index was a log-structured merge: levels merged into ever larger ones, and
-each merge rewrote every page of the level it went into (pauses of 9-12 s at a million
-articles, issue 18). As on PostgreSQL, a key is now stored at the level of its article id
-(65,536 ids a level, `newscrawl.store.key_index`) and never moves, and the first lookup
-that finds a level below the newest unsealed builds its Bloom filter. On SQLite the keys
-are copied, in order, into those levels, and the merges' counts and filters are dropped;
-PostgreSQL's keys already sit in such levels, and it loses only the unused counts table.
+SQLite's key index was a log-structured merge: levels merged into ever larger ones, and each
+merge rewrote every page of the level it went into (pauses of seconds at a million
+articles). As on PostgreSQL, a key is now stored at the level of its article id (65,536 ids
+a level, `newscrawl.store.key_index`) and never moves, and the first lookup that finds a
+level below the newest unsealed builds its Bloom filter. On SQLite the keys are copied, in
+order, into those levels, and the merges' counts and filters are dropped; PostgreSQL's keys
+already sit in such levels, and it loses only the unused counts table.
 """
 
 import sqlalchemy as sa

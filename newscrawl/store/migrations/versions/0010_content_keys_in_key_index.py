@@ -2,12 +2,12 @@
 
 `ix_articles_content_key` put every new article's hash on a random page of an index that,
 with a million articles stored, no longer stayed in the cache, and each page so changed was
-written back at the next checkpoint (issue 18). A stored article's content hash now has a
-key in `simhash_keys` beside its simhash's (`newscrawl.fingerprint.content_key`: plane 14,
-the hash's first 32 bits), at the level of its article id, where new keys land on the pages
-of one level. The keys of the stored articles are added here and the index dropped; the
-sealed levels' filters, built without those keys, are dropped too, and the first lookup
-builds them again.
+written back at the next checkpoint. A stored article's content hash now has a key in
+`simhash_keys` beside its simhash's (`newscrawl.fingerprint.content_key`: plane 14, the
+hash's first 32 bits), at the level of its article id, where new keys land on the pages of
+one level. The keys of the stored articles are added here and the index dropped; the sealed
+levels' filters, built without those keys, are dropped too, and the first lookup builds them
+again.
 """
 
 from alembic import op
