@@ -206,7 +206,8 @@ class LineDecision(NamedTuple):
     """Index of the group the line belongs to (1-based), or None outside every group."""
     kept: bool
     rule: str
-    """The rule that decided `kept`, in a few words a user can look up in the README."""
+    """The rule that decided `kept`, in a few words a user can look up in the user guide
+    (docs/guide/how-extraction-works.md)."""
 
 
 class DecisionTable(Sequence[LineDecision]):
