@@ -150,13 +150,14 @@ PAGES = {
     ARTICLE_PATH: ARTICLE.encode(),
 }
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-README_START_URL = "https://news.example.com/"
+GUIDE_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "scrapy-project.md"
+GUIDE_START_URL = "https://news.example.com/"
 
 
 def readme_block(first_line: str) -> str:
-    """The README's fenced code block that starts with `first_line`."""
-    blocks = re.findall(r"^```\w*\n(.*?)^```", README.read_text("utf-8"), re.M | re.S)
+    """The guide's fenced code block (its page on a Scrapy project of one's own) that starts
+    with `first_line`."""
+    blocks = re.findall(r"^```\w*\n(.*?)^```", GUIDE_PAGE.read_text("utf-8"), re.M | re.S)
     (block,) = [block for block in blocks if block.startswith(first_line + "\n")]
     return block
 
@@ -174,8 +175,8 @@ class PagesHandler(QuietHandler):
 
 
 def foreign_project(root: Path, db_url: str, start_url: str) -> Path:
-    """A Scrapy project of its own in `root`, set up as the README says: made by ``scrapy
-    startproject``, the README's ``ADDONS`` and store lines in its settings, the README's
+    """A Scrapy project of its own in `root`, set up as the guide says: made by ``scrapy
+    startproject``, the guide's ``ADDONS`` and store lines in its settings, the guide's
     spider (its start URL pointed at `start_url`)."""
     subprocess.run(
         [sys.executable, "-m", "scrapy", "startproject", "foreignnews", str(root)],
@@ -189,9 +190,9 @@ def foreign_project(root: Path, db_url: str, start_url: str) -> Path:
     readme_settings = readme_settings.replace("sqlite:///data/articles.db", db_url)
     settings_file.write_text(settings.replace("\nADDONS = {}\n", "\n" + readme_settings))
     spider = readme_block("# yourproject/spiders/news.py")
-    assert README_START_URL in spider
+    assert GUIDE_START_URL in spider
     (root / "foreignnews" / "spiders" / "news.py").write_text(
-        spider.replace(README_START_URL, start_url), "utf-8"
+        spider.replace(GUIDE_START_URL, start_url), "utf-8"
     )
     return root
 

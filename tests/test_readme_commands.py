@@ -1,5 +1,5 @@
-"""The README's shell commands work as written: each shell block is run here, or says where
-it is run, or says that it needs the network.
+"""The README's and the user guide's shell commands work as written: each shell block is run
+here, or says where it is run, or says that it needs the network.
 
 A shell block (```sh) is preceded by one marker line:
 
@@ -31,6 +31,8 @@ from newscrawl.store import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCUMENTS = (README, *sorted((ROOT / "docs" / "guide").glob("*.md")))
+"""The README and the user guide's pages: the files whose shell blocks are checked."""
 SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console"})
 MARKER_RE = re.compile(r"<!-- readme-test: (run|ci|network|long|tests/[\w/]+\.py::\w+) -->")
 FENCE_RE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
@@ -42,12 +44,14 @@ class ShellBlock:
     """The line number of its opening fence."""
     marker: str | None
     commands: tuple[str, ...]
+    source: str = "README.md"
+    """The file it is in, from the project root."""
 
     def __str__(self) -> str:
-        return f"README.md:{self.line}"
+        return f"{self.source}:{self.line}"
 
 
-def shell_blocks(text: str) -> list[ShellBlock]:
+def shell_blocks(text: str, source: str = "README.md") -> list[ShellBlock]:
     """Every shell block of `text` with the marker on the line before it (None if none)."""
     blocks = []
     for fence in FENCE_RE.finditer(text):
@@ -59,15 +63,19 @@ def shell_blocks(text: str) -> list[ShellBlock]:
             line for line in fence[2].splitlines() if line.strip() and not line.startswith("#")
         )
         line = text.count("\n", 0, fence.start()) + 1
-        blocks.append(ShellBlock(line, marker[1] if marker else None, commands))
+        blocks.append(ShellBlock(line, marker[1] if marker else None, commands, source))
     return blocks
 
 
-BLOCKS = shell_blocks(README.read_text("utf-8"))
+BLOCKS = [
+    block
+    for document in DOCUMENTS
+    for block in shell_blocks(document.read_text("utf-8"), str(document.relative_to(ROOT)))
+]
 
 
 def test_every_shell_block_is_marked() -> None:
-    assert BLOCKS, "no shell block found in the README"
+    assert BLOCKS, "no shell block found in the README or the guide"
     unmarked = [str(block) for block in BLOCKS if block.marker is None]
     assert unmarked == [], "add a <!-- readme-test: ... --> line before each (see this module)"
 

@@ -5,8 +5,8 @@ install without a C compiler succeeds and the pure-Python code runs). One place 
 it, so that every module that takes a C path agrees on what is there.
 
 Running without it is said once, by a warning: a user without a compiler should know that
-extraction runs its slower Python reference (measured in the README: about 1.8 times the
-time per page), and how to get the compiled one.
+extraction runs its slower Python reference (measured in the README's set-up section:
+about 1.8 times the time per page), and how to get the compiled one.
 """
 
 from __future__ import annotations
