@@ -80,6 +80,12 @@ def test_every_shell_block_is_marked() -> None:
     assert unmarked == [], "add a <!-- readme-test: ... --> line before each (see this module)"
 
 
+def test_the_readme_stays_a_first_ten_minutes_page() -> None:
+    """What newscrawl is, the set-up, common commands, where to read on; the manual is the
+    user guide (docs/guide/)."""
+    assert len(README.read_text("utf-8").splitlines()) < 200
+
+
 def test_the_markers_parse() -> None:
     text = "x\n<!-- readme-test: network -->\n```sh\nscrapy crawl sina\n```\n```sh\nls\n```\n"
     assert [(block.marker, block.commands) for block in shell_blocks(text)] == [
