@@ -320,15 +320,6 @@ def _first_found(
     return None, None
 
 
-def _first_named(pattern: re.Pattern[str], page: PageText) -> str | None:
-    """The first `name` of `pattern` in the page text that is a name."""
-    for match in pattern.finditer(_lines_text(page)):
-        name = _clean(match.group("name"))
-        if name and name not in NOT_NAMES:
-            return name
-    return None
-
-
 def _essay_writer(texts: Sequence[str]) -> str | None:
     """The essay layout: the headline written again at the top of the body, the writer's
     names alone on the line under that copy, and the essay's prose next (a line with "，"
