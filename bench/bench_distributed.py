@@ -5,7 +5,7 @@ crawls a local HTTP site of synthetic portal pages (``synthetic_site``: 30-80 KB
 with 1 and then 2 ``scrapy crawl`` workers sharing one Redis queue and one PostgreSQL store
 (a fresh key prefix and schema per run). Pages/s is the site's own count: pages served over
 the time from the first request to the last (worker start-up and the idle wait before
-closing are not crawl work; the wall time with them is shown too). Target (issue 7): 2
+closing are not crawl work; the wall time with them is shown too). Target: 2
 workers >= 1.6x one worker on a 2-core machine. The workers' CPU seconds tell the
 coordination overhead (pages per CPU second, 1 vs 2 workers) apart from CPU the machine's
 other processes take (the load average is printed before and after).
@@ -22,7 +22,6 @@ import json
 import os
 import re
 import resource
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,7 @@ from typing import Any
 
 import psycopg
 import redis
+from recorded import recorded
 from scrapy import Request
 from scrapy_redis.dupefilter import RFPDupeFilter
 from synthetic_site import Page, site_pages
@@ -232,7 +232,6 @@ def main() -> int:
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--pg-url", default="postgresql://postgres@127.0.0.1:5432/test")
     args = parser.parse_args()
-    print("$", shlex.join([Path(sys.executable).name, *sys.argv]))
     print(f"cores: {os.cpu_count()}, load average at start: {os.getloadavg()}")
 
     site = Site()
@@ -277,4 +276,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with recorded("distributed", "Distributed crawling: one worker against two, Redis memory"):
+        sys.exit(main())

@@ -1,4 +1,4 @@
-"""Fingerprint benchmark (issue 18): the cost of `simhash` and `content_hash` per body, and
+"""Fingerprint benchmark: the cost of `simhash` and `content_hash` per body, and
 how well the simhash finds edited copies of an article.
 
     .venv/bin/python bench/bench_fingerprint.py [--shared ../shared] [--runs 7] [--duplicates]
@@ -7,9 +7,9 @@ Timing: bodies of 1,000 / 5,000 / 20,000 characters cut from the zh_cwce article
 together (generated Chinese-looking text where ../shared is absent). Each run calls the
 function enough times to take about 0.1 s and keeps the mean per call; the table gives the
 min and median of ``--runs`` runs in milliseconds, for the current `simhash`, the baseline
-(`baseline_simhash`, the implementation before issue 18) and `content_hash`.
+(`baseline_simhash`, the implementation before the XXH64 shingles) and `content_hash`.
 
-``--duplicates`` runs `duplicate_finding` on zh_cwce (skipped where it is absent): the share
+``--duplicates`` runs `duplicate_finding` instead on zh_cwce (skipped where it is absent): the share
 of edited copies the store's lookup finds (a key in common and at most N bits apart) and
 how close two different articles come, the figures of the `newscrawl.fingerprint`
 docstring. It compares the store's keys (`lookup_keys`, since migration 0005) with the 4
@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable
 from itertools import combinations
 from pathlib import Path
 
+from recorded import recorded
+
 from newscrawl.fingerprint import (
     MIN_FINGERPRINT_CHARS,
     SHINGLE_CHARS,
@@ -45,7 +47,7 @@ LIMITS = (6, 3)
 RUN_SECONDS = 0.1
 
 
-# --- BASELINE: `simhash` before issue 18 (one blake2b call per shingle), kept only to compare.
+# --- BASELINE: `simhash` before the XXH64 shingles (a blake2b call per shingle), to compare.
 _LANE = 32
 _SPREAD: tuple[int, ...] = tuple(
     sum(1 << (bit * _LANE) for bit in range(8) if value >> bit & 1) for value in range(256)
@@ -229,21 +231,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     parser.add_argument("--runs", type=int, default=7, help="timed runs per cell")
-    parser.add_argument("--duplicates", action="store_true", help="measure the edited copies")
+    parser.add_argument(
+        "--duplicates", action="store_true", help="measure the edited copies instead"
+    )
     args = parser.parse_args(argv)
     articles = load_articles(args.shared)
-    text = "".join(normalise(article) for article in articles)
-    if len(text) < max(SIZES):
-        print("zh_cwce absent: timing generated text")
-        text = generated_text(max(SIZES))
-    else:
-        print("timing text cut from the zh_cwce articles run together")
-    timing_table(text, args.runs)
     if args.duplicates:
-        if articles:
+        with recorded("fingerprint-duplicates", "Near-duplicate keys against edited copies"):
+            if not articles:
+                print(f"zh_cwce not found under {args.shared}: duplicate finding skipped")
+                return 1
             duplicate_report(articles)
+        return 0
+    with recorded("fingerprint", "Fingerprints in bulk: simhash and content hash per body"):
+        text = "".join(normalise(article) for article in articles)
+        if len(text) < max(SIZES):
+            print("zh_cwce absent: timing generated text")
+            text = generated_text(max(SIZES))
         else:
-            print(f"\nzh_cwce not found under {args.shared}: duplicate finding skipped")
+            print("timing text cut from the zh_cwce articles run together")
+        timing_table(text, args.runs)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Hand-written parsers against the libraries that do the same (issue 19): sitemaps (Scrapy's
+"""Hand-written parsers against the libraries that do the same: sitemaps (Scrapy's
 `Sitemap`), RSS/Atom feeds (feedparser) and JSON-LD (extruct).
 
     .venv/bin/python bench/bench_libraries.py [--shared ../shared] [--runs 5] [--urls 50000]
@@ -9,7 +9,7 @@ when they cannot be imported (install them in a scratch folder and put it on PYT
 BENCHMARKS.md shows), and the JSON-LD rows when --shared holds no datasets. Timings are the
 best of --runs rounds in which the compared calls take turns (the machine is shared).
 
-- Sitemap: `parse_sitemap` (Scrapy's streaming reader since issue 19) against
+- Sitemap: `parse_sitemap` (Scrapy's streaming reader) against
   `baseline_parse_sitemap`, the tree walk it replaced, on a generated urlset of --urls
   entries, plain and gzipped; the peak memory of each in a fresh process; whether their
   entries are equal.
@@ -46,6 +46,7 @@ from urllib.parse import urljoin
 import lxml.html
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from recorded import recorded
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap as SitemapReader
 
@@ -59,7 +60,7 @@ FEED_URL = "http://www.example.cn/rss/politics.xml"
 LIBRARIES = ("feedparser", "extruct")
 
 
-# --- BASELINE: the sitemap tree walk before issue 19, kept only to compare.
+# --- BASELINE: the sitemap tree walk that Scrapy's reader replaced, kept only to compare.
 def baseline_parse_sitemap(body: bytes, base_url: str, zone: tzinfo) -> Sitemap:
     """BASELINE, not used by newscrawl: the whole tree built, then its children walked."""
     if body.startswith(b"\x1f\x8b"):
@@ -492,12 +493,13 @@ def main() -> None:
     if args.peak:
         _peak_child(args.peak, args.body)
         return
-    versions = ", ".join(f"{name} {_version(name)}" for name in ("scrapy", "lxml", *LIBRARIES))
-    print(f"Python {sys.version.split()[0]}, {versions}; best of {args.runs} runs\n")
-    bench_sitemaps(args.urls, args.runs)
-    bench_feeds(args.items, args.runs)
-    bench_jsonld(args.shared, args.runs)
-    dependency_cost()
+    with recorded("libraries", "Hand-written or a library: sitemaps, feeds, JSON-LD"):
+        versions = ", ".join(f"{name} {_version(name)}" for name in ("scrapy", "lxml", *LIBRARIES))
+        print(f"{versions}; best of {args.runs} runs\n")
+        bench_sitemaps(args.urls, args.runs)
+        bench_feeds(args.items, args.runs)
+        bench_jsonld(args.shared, args.runs)
+        dependency_cost()
 
 
 def _version(name: str) -> str | None:

@@ -15,6 +15,8 @@ import sys
 from itertools import cycle, islice
 from pathlib import Path
 
+from recorded import recorded
+
 from newscrawl.extract import Options, extract
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
@@ -43,7 +45,6 @@ def main() -> None:
     if not files:
         sys.exit(f"no pages under {SHARED}")
     options = Options(method=args.method)
-    print(f"# python bench/bench_memory.py --pages {args.pages} --method {args.method}")
     print(f"before: {peak_rss_mb():.1f} MB peak RSS")
     for number, path in enumerate(islice(cycle(files), args.pages), start=1):
         extract(read(path), options=options)
@@ -52,4 +53,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("memory", "Peak memory over many pages"):
+        main()

@@ -5,12 +5,12 @@ we only count how often a value is returned); peers: htmldate, trafilatura and G
 installed), side by side with ours on zh_cwce and sites.
 
     .venv/bin/python bench/bench_metadata.py [--shared ../shared] [--repeat 3] [--no-peers]
-        [--failures] [--lodo]
+        [--failures]
 
 The field measures below are in-sample: the metadata rules were written with these pages in
-view. ``--lodo`` gives the view that is not: each rule chosen on the other gold datasets and
-scored on the one left out, with the pages and sites each rule decides and fires on
-(`metadata_lodo.py`).
+view. ``bench/metadata_lodo.py`` gives the view that is not: each rule chosen on the other
+gold datasets and scored on the one left out, with the pages and sites each rule decides and
+fires on.
 
 Peers table (zh_cwce and sites; ours is `extract_metadata` on the decoded text).
 Date scoring (per page with a gold date): *correct* when ours equals the gold to the minute
@@ -58,7 +58,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -66,6 +65,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 
 from lxml.html import document_fromstring
+from recorded import recorded
 
 from newscrawl.evaluation.datasets import load_dataset
 from newscrawl.extract import extract
@@ -725,17 +725,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-peers", action="store_true", help="leave the peers out of the tables (quick runs)"
     )
-    parser.add_argument(
-        "--lodo",
-        action="store_true",
-        help="the rules' leave-one-dataset-out view instead (bench/metadata_lodo.py, ~4 min)",
-    )
     args = parser.parse_args(argv)
-    if args.lodo:
-        import metadata_lodo  # imports this module: loaded only when asked for
-
-        return metadata_lodo.main(["--shared", str(args.shared)])
-    print("$ " + " ".join([".venv/bin/python", "bench/bench_metadata.py", *sys.argv[1:]]))
     installed = {} if args.no_peers else peers()
     for title, loader in (("zh_cwce", load_zh_cwce), ("sites", load_sites)):
         pages = loader(args.shared)
@@ -765,4 +755,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded("metadata", "Metadata: publish time, author and title"):
+        raise SystemExit(main())

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import shlex
 import statistics
 import string
 import sys
@@ -37,6 +36,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import cast
+
+from recorded import recorded
 
 from newscrawl.extract import METHODS, Method, Options, extract
 
@@ -393,7 +394,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", action="store_true", help="print every variant's time")
     args = parser.parse_args(argv)
 
-    print("$ " + shlex.join(sys.orig_argv))
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}; "
         f"best of {args.repeat} runs (CPU s), extract() on bytes, metadata included\n",
@@ -430,4 +430,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with recorded(
+        "hostile-pages", "Hostile pages: the worst page per input class against the median page"
+    ):
+        sys.exit(main())

@@ -1,9 +1,9 @@
-"""Three layouts of PostgreSQL's near-duplicate keys, measured alone (issue 18).
+"""Three layouts of PostgreSQL's near-duplicate keys, measured alone.
 
     .venv/bin/python bench/bench_pg_key_layouts.py [--sizes 10k,1m] [--batches 20]
         [--layouts btree,gin,levels]
 
-``btree`` is a row per key in one B-tree, the store's layout until 1f9c583: each new
+``btree`` is a row per key in one B-tree, the store's first layout: each new
 article changes 14 random leaf pages, which is what its write rate lost as the corpus
 outgrew the buffers. ``gin`` is a row per article with its 14 keys in an array and a GIN
 index, whose pending list takes new entries in one place and is merged into the index in
@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 from bench_store import parse_size
+from recorded import recorded
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 BATCH = 1000
@@ -189,7 +190,6 @@ def main() -> None:
     parser.add_argument("--batches", type=int, default=20)
     parser.add_argument("--layouts", default=",".join(LAYOUTS))
     args = parser.parse_args()
-    print("$ " + " ".join(["python", "bench/bench_pg_key_layouts.py", *sys.argv[1:]]))
     rows = []
     schema = f"nc_layouts_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
@@ -214,4 +214,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("pg-key-layouts", "PostgreSQL's key index: three layouts alone"):
+        main()

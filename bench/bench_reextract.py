@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench_replay_crawl import BASE, SITE, SITE_CONFIG
+from recorded import recorded
 from synthetic_site import site_pages
 
 from newscrawl.archive import ArchivedRequest, ArchivedResponse, ArchiveWriter, iter_responses
@@ -139,10 +140,8 @@ def report(log: str, archive: Path, command: str) -> None:
     )
     assert summary is not None, log
     responses, seconds, rate, articles = summary.groups()
-    print(f"# {command}")
-    print(f"archive: {archive.stat().st_size / 2**20:.0f} MB, {responses} response records")
-    print(log.strip())
-    print()
+    print(f"archive: {archive.stat().st_size / 2**20:.0f} MB, {responses} response records\n")
+    print(f"```text\n$ {command}\n{log.strip()}\n```\n")
     print("| records | articles | time | pages/s | articles/s | peak RSS |")
     print("| --- | --- | --- | --- | --- | --- |")
     peak = re.search(r"PEAK ([\d.]+)", log)
@@ -199,4 +198,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("reextract", "Re-extraction over an archive (newscrawl reextract)"):
+        main()

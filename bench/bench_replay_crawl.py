@@ -7,7 +7,7 @@ own process:
   outside the project) following the same links through the replay middleware: the floor;
 - ``off``: the real site spider (`SiteSpider`, through a generated site config in
   ``NEWSCRAWL_SITES_DIR``) with no item pipeline: crawling alone;
-- ``on``: the site spider extracting, the store off (what issue 3 measured);
+- ``on``: the site spider extracting, the store off;
 - ``store``: the project's defaults: extracting into a fresh SQLite store, the incremental
   skip asking it about every article link.
 
@@ -19,9 +19,8 @@ built before the spider opens, so it shows up only in the wall time. Each mode r
 ``--repeat`` times, the modes taking turns, and the fastest run counts: the machines are
 shared, and another job slows a run, never speeds one up.
 
-Targets: extraction < 25% of crawl time and >= 200 pages/s on one core (issue 3); with the
-store on, >= 250 pages/s on one core and >= 0.8x the same crawl with the store off
-(issue 18).
+Targets: extraction < 25% of crawl time and >= 200 pages/s on one core; with the
+store on, >= 250 pages/s on one core and >= 0.8x the same crawl with the store off.
 """
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from recorded import recorded
 from synthetic_site import Page, site_pages
 
 from newscrawl.archive import ArchivedRequest, ArchivedResponse, ArchiveWriter
@@ -293,7 +293,6 @@ def main() -> int:
         help=f"modes to run, of {','.join(MODES)} (default all)",
     )
     args = parser.parse_args()
-    print("$ " + shlex.join([sys.executable, *sys.argv]), flush=True)
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-replay-"))
     workdir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
@@ -333,4 +332,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with recorded("replay-crawl", "Crawl speed: a replay crawl, extraction and store on and off"):
+        sys.exit(main())

@@ -15,6 +15,8 @@ import argparse
 import time
 from collections.abc import Callable
 
+from recorded import recorded
+
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.peers import load_peers
 from newscrawl.evaluation.runner import decode_pages
@@ -74,4 +76,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("speed", "Extraction speed against trafilatura and resiliparse"):
+        main()

@@ -1,4 +1,4 @@
-"""Store benchmark (issue 18): what writing a batch of 1,000 new articles costs as the store
+"""Store benchmark: what writing a batch of 1,000 new articles costs as the store
 grows, on SQLite and PostgreSQL, and the near-duplicate key index alone at 10**7 articles.
 
     .venv/bin/python bench/bench_store.py [--sizes 10k,100k,1m] [--backends sqlite,postgresql]
@@ -56,6 +56,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+from recorded import recorded
 from sqlalchemy import Engine, text
 
 from newscrawl.fingerprint import (
@@ -425,7 +426,7 @@ def cell(column: str, value: Any) -> str:
 
 
 def growth(rows: list[dict[str, Any]]) -> str:
-    """Issue 18's ratio, the largest size's rate over the smallest's, for both rates: the
+    """The growth ratio, the largest size's rate over the smallest's, for both rates: the
     window's (its own merges and write-back paid, nothing of the fill's) and the fill's
     second half (at the smallest size: before the first merge and checkpoint). Each is
     taken from the reported rows: at a size with a short window, the run with the median
@@ -458,7 +459,19 @@ def main() -> None:
     args = parser.parse_args()
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
-    print("$ " + " ".join(["python", "bench/bench_store.py", *sys.argv[1:]]))
+    if args.keys_only:
+        name, title = "store-keys", "The key index alone at ten million articles"
+    elif args.near_duplicate_bits == NEAR_DUPLICATE_BITS:
+        name, title = "store", "The store as it grows: inserts, checkpoints and lookups"
+    else:
+        name = f"store-{args.near_duplicate_bits}-bits"
+        title = f"The store as it grows, near-duplicate limit {args.near_duplicate_bits}"
+    with recorded(name, title):
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
+    """Measure every backend at every size (or the key index alone), print and keep the tables."""
     results: dict[str, list[dict[str, Any]]] = {}
     with TemporaryDirectory() as tmp:
         for name in args.backends.split(","):

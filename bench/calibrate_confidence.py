@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
+from recorded import recorded
 
 from newscrawl.evaluation.calibration import auroc
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
@@ -191,4 +192,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("confidence", "Confidence that transfers: fitted leaving one dataset out"):
+        main()

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench_pathological import TARGET_RATIO, VARIANTS
+from recorded import recorded
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.extract import METHODS, Options, extract
@@ -333,4 +334,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with recorded("fuzz", "Fuzzing the extractor"):
+        sys.exit(main())

@@ -36,6 +36,7 @@ from typing import Any
 from unittest import mock
 
 import numpy as np
+from recorded import recorded
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
@@ -712,4 +713,5 @@ def write_results(
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("learned-lines", "A learned line model, leave one dataset out"):
+        main()

@@ -45,6 +45,8 @@ from typing import Any, NamedTuple
 from unittest import mock
 from urllib.parse import urlsplit
 
+from recorded import recorded
+
 from newscrawl.evaluation.datasets import NAMED_DATASETS, Dataset, Page, load_dataset
 from newscrawl.evaluation.runner import PageResult, method_extractor, run_extractor
 from newscrawl.evaluation.scoring import PageScore, aggregate
@@ -682,6 +684,20 @@ def parameter_table(parameters: Mapping[str, Mapping[str, Any]], names: Sequence
     return _markdown(rows)
 
 
+def sweep_table(parameters: Mapping[str, Mapping[str, Any]], names: Sequence[str]) -> str:
+    """Every swept value of every parameter with its score on each dataset and their mean:
+    the measurement behind each default (marked *default*)."""
+    head = ["parameter", "value", *(_short(name) for name in names), "mean"]
+    rows = [head, ["---"] * len(head)]
+    for parameter, report in parameters.items():
+        for value, scores in zip(report["values"], report["scores"], strict=True):
+            shown = f"{value:g}" + (" *default*" if value == report["default"] else "")
+            cells = [f"{scores[name]:.4f}" for name in names]
+            mean = sum(scores[name] for name in names) / len(names)
+            rows.append([f"`{parameter}`", shown, *cells, f"{mean:.4f}"])
+    return _markdown(rows)
+
+
 def whole_table(whole: Mapping[str, Any]) -> str:
     head = ["dataset", "in-sample (defaults)", "LODO (chosen on the others)", "difference"]
     head += [f"LODO, margin {GAIN_FLOOR}", "difference", "coordinate-wise in-sample"]
@@ -757,9 +773,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print("## Rules\n\n" + rule_table(rules, names))
     print("\n## Parameters\n\n" + parameter_table(parameters, names))
     print("\n## The whole method\n\n" + whole_table(whole))
+    print("\n## Every parameter's sweep\n\n" + sweep_table(parameters, names))
     print(f"\n{runner.extracted} dataset runs extracted, {seconds:.0f} s; wrote {args.out}")
     return result
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("lodo", "Every rule and parameter, leave one dataset out"):
+        main()

@@ -54,6 +54,7 @@ from bench_metadata import (
     load_sites,
     load_zh_cwce,
 )
+from recorded import recorded
 
 from newscrawl.evaluation.datasets import load_dataset
 from newscrawl.extract.metadata import Metadata, bylines, dates, extract_metadata, lines, people
@@ -686,4 +687,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded("metadata-lodo", "The metadata rules, leave one dataset out"):
+        raise SystemExit(main())
