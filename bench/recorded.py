@@ -135,5 +135,5 @@ def write(name: str, figures: dict[str, Any]) -> Path:
     FIGURES.mkdir(parents=True, exist_ok=True)
     path = FIGURES / f"{name}.json"
     path.write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    print(f"figures kept in {path.relative_to(ROOT)}", file=sys.stderr)
+    print(f"figures kept in {path}", file=sys.stderr)
     return path

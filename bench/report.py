@@ -68,19 +68,29 @@ SECTIONS = (
     Section("libraries", "bench_libraries.py"),
 )
 
-# Each tuned number of the code and the section whose figures measure it now.
+# Each tuned number or choice of the code and the section whose figures measure it now. What
+# no benchmark measures any more (alternatives long gone) is in CHANGELOG.md, "Defaults as
+# first measured".
 DEFAULTS = (
-    ("`Options` fields of the default method (every one in `default.PARAMETERS`)", "lodo"),
-    ("the default method's rules (`lodo.RULES`), each switched off", "lodo"),
+    ("`Options` fields of the default method (`default.PARAMETERS`): each one's sweep", "lodo"),
+    (
+        "the default method's rules (`credit_lines`, `photo_credit`, `lead_paragraphs`, "
+        "`ingredient_lines`, `boilerplate_elements`, ...: `lodo.RULES`), each switched off",
+        "lodo",
+    ),
     ("`newscrawl.extract.confidence` weights", "confidence"),
     ("the metadata rules and thresholds (`newscrawl.extract.metadata`)", "metadata-lodo"),
+    ("`fingerprint.simhash` (C and numpy) and `fingerprint.content_hash`", "fingerprint"),
     ("`fingerprint.NEAR_DUPLICATE_BITS` (6, against 3)", "fingerprint-duplicates"),
-    ("`fingerprint` in bulk (C and numpy simhash, `content_hash`)", "fingerprint"),
-    ("`key_index.ARTICLES_PER_LEVEL`, `key_index.BUFFER_LEVEL`, `sql._on_connect`", "store"),
-    ("`key_filter.BITS_PER_KEY` (the filters' share let through)", "store-keys"),
-    ("the key index's layout on PostgreSQL (levels against one B-tree and GIN)", "pg-key-layouts"),
-    ("`NEWSCRAWL_EXTRACT_PROCESSES`, the item backlog", "replay-crawl"),
-    ("the linear-time scans (`TARGET_RATIO` of the hostile-page bench)", "hostile-pages"),
+    ("the key index in levels, against one B-tree or GIN (PostgreSQL)", "pg-key-layouts"),
+    (
+        "`key_index.ARTICLES_PER_LEVEL`, `key_index.BUFFER_LEVEL`, `key_filter.BITS_PER_KEY`, "
+        "`sql._on_connect`: the store's rates as it grows",
+        "store",
+    ),
+    ("the key index and its filters at ten million articles", "store-keys"),
+    ("`NEWSCRAWL_EXTRACT_PROCESSES`", "replay-crawl"),
+    ("linear-time scans (`bench_pathological.TARGET_RATIO`)", "hostile-pages"),
     ("the hand-written sitemap, feed and JSON-LD readers", "libraries"),
 )
 

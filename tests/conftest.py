@@ -51,8 +51,12 @@ def bench() -> ModuleType:
 
 
 def load_bench(name: str) -> ModuleType:
-    """bench/<name>.py imported as the module `name` (the bench folder is no package)."""
-    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    """bench/<name>.py imported as the module `name` (the bench folder is no package; its
+    scripts import each other as a script run from it would)."""
+    folder = Path(__file__).resolve().parents[1] / "bench"
+    if str(folder) not in sys.path:
+        sys.path.append(str(folder))
+    path = folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

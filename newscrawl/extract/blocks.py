@@ -2,14 +2,14 @@
 
 One pass over the page's tokens (`tokens`: text, tags, comments, script bodies) with a
 small element stack; no DOM is built (parsing with lxml alone costs about as much as this
-whole pass; measured: BENCHMARKS.md, "Where the defaults come from").
+whole pass; measured: CHANGELOG.md, "Defaults as first measured").
 
 * A line is the text between two block boundaries (``<p>``, ``<div>``, ``<li>``, ``<tr>``,
   headings ...). A run of boundaries is one break, and inline elements (links, ``<span>``,
   ``<b>``) stay inside their line. The cells of a table row are one line, joined by spaces:
   a data table's row is one record, and its short cells, each a line of its own, counted
   against the body, so that a table of results or standings was mostly lost (measured:
-  BENCHMARKS.md, "Where the defaults come from").
+  CHANGELOG.md, "Defaults as first measured").
   A single ``<br>`` is a soft break: the line goes on, so hard-wrapped text stays one
   line, and the output keeps the break; ``<br><br>`` ends the line.
 * Text inside ``<script>``, ``<style>``, form controls, embedded documents, ruby
@@ -219,7 +219,7 @@ only standing alone, with no ASCII letter next to them (GNE's lesson: ``ad`` ins
 ``padding``). ``tag`` is left out because WordPress puts ``tag-<name>`` on the article
 element itself. ``author`` names the author's box with a bio after the article; a byline
 box near the headline, dropped with it, holds nothing the body should keep (measured:
-BENCHMARKS.md, "Where the defaults come from").
+CHANGELOG.md, "Defaults as first measured").
 ``profile`` names a blog's about-me box (Blogger's ``widget Profile``, profile cards), which
 outscores a short post. ``widget`` is left out: it names sidebar boxes, but also tweets and
 charts embedded in an article's text (BENCHMARKS.md, "Blogs and unseen sites"). At one place

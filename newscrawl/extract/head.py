@@ -16,7 +16,7 @@ browsers do, reads no markup. Read from the line scan's tokens instead, the head
 change on many pages (a ``<title>`` in a script's string would be taken for the page's,
 metas and scripts in conditional comments and ``<noscript>`` would be read, an
 ``<html lang>`` in a comment would come first), and with it their title, body or metadata
-(measured: BENCHMARKS.md, "Where the defaults come from"); such a change is to be made on
+(measured: CHANGELOG.md, "Defaults as first measured"); such a change is to be made on
 its own and scored on the datasets, so the head keeps its own search.
 """
 

@@ -14,7 +14,7 @@ elements that is not markup (scripts, styles). One definition, read three ways:
 
 What remains separate, and why: each of these, made one, changes the output on some
 dataset pages, and the output is kept as it is until such a change is made and scored on
-its own (how many pages each would move: BENCHMARKS.md, "Where the defaults come from").
+its own (how many pages each would move: CHANGELOG.md, "Defaults as first measured").
 The paper's preprocessing keeps three rules of its own, as the paper's method is
 reproduced as published (docs/method.md, section 1): a tag ends at its first ``>``
 (``<[^>]*>``), where the scan reads past a ``>`` inside a quoted attribute value

@@ -4,7 +4,7 @@ A lookup probes every level of `newscrawl.store.key_index` for each of a batch's
 keys, and nearly every probe misses (a random key matches a stored one with probability
 about 10**-3 at a million articles). Once a level outgrows the page cache each miss still
 costs a page read, and with a million articles stored the deep levels took most of a batch's
-lookup time (measured: BENCHMARKS.md, "Where the defaults come from"). A Bloom filter (Bloom
+lookup time (measured: CHANGELOG.md, "Defaults as first measured"). A Bloom filter (Bloom
 1970) answers "not here" from memory for all but a share of those keys that its bits per key
 set (0.8% at 10, 0.046% at 16), and never for a key the level holds; LevelDB and RocksDB
 keep one per sorted run for the same reason.
@@ -28,7 +28,7 @@ BITS_PER_KEY = 16
 not hold. Sealed levels multiply with the corpus, 15 at a million articles and 152 at ten
 million, and each key a filter lets through is a seek into a region of the index no cache
 keeps: at a million articles and 10 bits (0.8%), 1,600 page reads a batch of 1,000, a large
-share of the batch's time (measured: BENCHMARKS.md, "Where the defaults come from"). At 16
+share of the batch's time (measured: CHANGELOG.md, "Defaults as first measured"). At 16
 bits: 0.1 seeks an article at 15 levels, about 1 at 152, for 2.0 MB a level held by each
 writing process (300 MB at ten million; 15 keys an article)."""
 
@@ -104,7 +104,7 @@ class KeyFilter:
         filter's bits are set, so a key it does not hold is turned away after two reads on
         average rather than read at all 11 positions. Each level's filter (2 MB) is read
         from memory, not the CPU's cache, so the reads saved halve a batch's time in the
-        filters (measured: BENCHMARKS.md, "Where the defaults come from")."""
+        filters (measured: CHANGELOG.md, "Defaults as first measured")."""
         passing = np.arange(positions.shape[1])
         for row in positions:
             at = row[passing]

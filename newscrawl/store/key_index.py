@@ -25,7 +25,7 @@ not used on either database: each merge rewrites every page of the level it goes
 pauses of seconds that slow SQLite's writes at a million articles (its buffer moves into a
 level of at most `ARTICLES_PER_LEVEL` ids instead), and in PostgreSQL a moved row is a
 deletion and an insertion whose dead rows stay until a vacuum, a table several times as
-large and slower to write (measured: BENCHMARKS.md, "Where the defaults come from").
+large and slower to write (measured: CHANGELOG.md, "Defaults as first measured").
 
 Writers on PostgreSQL take a level's advisory lock shared and the sealer exclusively, so a
 level is sealed only after every writer's keys in it are committed. SQLite has one writer
@@ -71,7 +71,7 @@ BUFFER_LEVEL = -1
 changed to its write-ahead log whole, and a batch's 14,000 keys scattered over the open
 level of up to 917,504 keys changed up to 5,400 of its 4 KiB pages: with keys written there
 directly, the store wrote at a million articles well below its rate at 10,000 (measured:
-BENCHMARKS.md, "Where the defaults come from"). The buffer holds at most `BUFFER_KEYS`
+CHANGELOG.md, "Defaults as first measured"). The buffer holds at most `BUFFER_KEYS`
 (about 600 pages, which the cache keeps), and moves to the open level in key order every 10
 batches or so. PostgreSQL's write-ahead log records rows, and its buffers write a page back
 once per checkpoint however many transactions changed it, so its keys go to the open level

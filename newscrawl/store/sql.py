@@ -140,7 +140,7 @@ def _owners_of(by_key: dict[int, list[key_index.Candidate]], hashes: set[str]) -
 def _on_connect(dialect_name: str) -> Callable[[Any, Any], None]:
     """Per-connection settings: SQLite in WAL mode with foreign keys; PostgreSQL in UTC
     (so `date()` groups by the UTC day on both). The rest was chosen with
-    ``bench/bench_store.py`` (measured: BENCHMARKS.md, "Where the defaults come from")."""
+    ``bench/bench_store.py`` (measured: CHANGELOG.md, "Defaults as first measured")."""
     statements = {
         "sqlite": (
             "PRAGMA journal_mode=WAL",
