@@ -222,7 +222,7 @@ box near the headline, dropped with it, holds nothing the body should keep (meas
 CHANGELOG.md, "Defaults as first measured").
 ``profile`` names a blog's about-me box (Blogger's ``widget Profile``, profile cards), which
 outscores a short post. ``widget`` is left out: it names sidebar boxes, but also tweets and
-charts embedded in an article's text (BENCHMARKS.md, "Blogs and unseen sites"). At one place
+charts embedded in an article's text (CHANGELOG.md, "Tried and not kept"). At one place
 of a value the words are tried in this order (the first that matches names it)."""
 
 NOISE_ATTRIBUTES = ("class", "id")

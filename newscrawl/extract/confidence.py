@@ -28,7 +28,7 @@ confidence.
 
 The weights were fitted on the six dev sets by ``bench/calibrate_confidence.py``, which
 chooses the inputs and the regularisation by leaving one dataset out (fit on five, score
-the sixth) and reports those figures (BENCHMARKS.md, "Confidence").
+the sixth) and reports those figures (BENCHMARKS.md, "Confidence that transfers").
 """
 
 from __future__ import annotations
