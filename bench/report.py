@@ -55,7 +55,7 @@ SECTIONS = (
     Section("metadata", "bench_metadata.py"),
     Section("metadata-lodo", "metadata_lodo.py"),
     Section("hostile-pages", "bench_pathological.py"),
-    Section("fuzz", "fuzz_extract.py", ("--pages", "3000")),
+    Section("fuzz", "fuzz_extract.py", ("--pages", "100000", "--jobs", "2")),
     Section("memory", "bench_memory.py", text=True),
     Section("replay-crawl", "bench_replay_crawl.py"),
     Section("reextract", "bench_reextract.py"),
@@ -63,8 +63,12 @@ SECTIONS = (
     Section("fingerprint", "bench_fingerprint.py"),
     Section("fingerprint-duplicates", "bench_fingerprint.py", ("--duplicates",)),
     Section("store", "bench_store.py"),
-    Section("store-keys", "bench_store.py", ("--keys-only", "10m")),
-    Section("pg-key-layouts", "bench_pg_key_layouts.py"),
+    Section("store-keys", "bench_store.py", ("--keys-only", "10m", "--backends", "sqlite")),
+    Section(
+        "pg-key-layouts",
+        "bench_pg_key_layouts.py",
+        ("--sizes", "10k,1m", "--layouts", "btree,levels", "--batches", "10"),
+    ),
     Section("libraries", "bench_libraries.py"),
 )
 
