@@ -165,10 +165,10 @@ def main() -> None:
     args = parser.parse_args()
     rows = {name: page_rows(name) for name in args.dataset}
     print("inputs:", ", ".join(confidence.FEATURES))
-    print("\nmean held-out AUROC (F1 >= 0.8) by L2 penalty:")
+    print("\nmean held-out AUROC (F1 >= 0.8) by L2 penalty:\n")
     by_penalty = {penalty: mean_auroc(held_out(rows, penalty)) for penalty in PENALTIES}
     for penalty, value in by_penalty.items():
-        print(f"  {penalty:g}: {value:.3f}")
+        print(f"- {penalty:g}: {value:.3f}")
     penalty = max(by_penalty, key=by_penalty.__getitem__)
     print(f"\nLeave one dataset out (penalty {penalty:g}):\n")
     print(HEADER)

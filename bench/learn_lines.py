@@ -26,6 +26,7 @@ import math
 import pickle
 import re
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -135,7 +136,8 @@ class Tree:
         self.depth = [0] * size
         self.content = [99] * size
         marks = default.landmarks(page)
-        self.landmark = default._inside_elements(marks, parents) if marks else [False] * size
+        ends = default.subtree_ends(parents)
+        self.landmark = default._inside_elements(marks, ends) if marks else [False] * size
         for element in range(1, size):
             parent = parents.get(element, 0)
             self.depth[element] = self.depth[parent] + 1
@@ -195,7 +197,7 @@ def _categories(line: blocks.Line) -> list[float]:
 
 def _text_flags(line: blocks.Line, quoted: Callable[[blocks.Line], bool]) -> list[float]:
     """The method's per-line text rules, as flags."""
-    reason = default._boilerplate_line_reason(line) or ""
+    reason = default._boilerplate_lines([line], [0]).get(0, "")
     text = line.text
     return [
         float("credit/statement" in reason),
@@ -681,7 +683,7 @@ def run(args: argparse.Namespace) -> None:
     for name in args.datasets:
         train = [data for data in pages if data.dataset != name]
         lodo[name] = evaluate(fit_all(train), [data for data in pages if data.dataset == name])
-        print(name, {key: round(value, 4) for key, value in lodo[name].items()}, flush=True)
+        print(name, {key: round(value, 4) for key, value in lodo[name].items()}, file=sys.stderr)
     models = fit_all(pages)
     for name in args.datasets:
         in_sample[name] = evaluate(models, [data for data in pages if data.dataset == name])

@@ -862,3 +862,74 @@ def test_a_postgresql_key_index_from_before_levels_is_sealed_as_its_level_0(
         updated = replace(record(oldest, article_text(99)), simhash=fingerprint ^ 0xFF)
         store.write([updated])
         assert {key for key, owner in stored_keys(store) if owner == row_id} == keys_of(updated)
+
+
+# --- rebuilding the key index ------------------------------------------------------------------
+
+
+def test_rebuilt_keys_are_those_a_fresh_store_writes_and_find_twins_again(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """A store written with detection off holds content keys alone; `rebuild_keys` with the
+    default limit writes every article's keys at the level of its id, as writing them
+    afresh does, seals the levels below the newest with filters that hold every key, and a
+    later twin is found. Filters are replaced under generations above every earlier one, so
+    a process never keeps a filter of the old keys for a rebuilt one."""
+    small_levels(monkeypatch)
+    rng = random.Random(35)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(22)}
+    written = [
+        with_simhash(url, fingerprint, i) for i, (url, fingerprint) in enumerate(prints.items())
+    ]
+    fresh_url = f"sqlite:///{tmp_path}/fresh.db"
+    with SqlStore.open(fresh_url) as fresh:
+        for article in written:
+            fresh.write([article])
+        with fresh.engine.begin() as conn:
+            key_index.candidates(conn, [0])  # seal what the writes left unsealed
+            expected = {(level, key) for level, key, _ in conn.execute(select(simhash_keys))}
+    with SqlStore.open(db_url, near_duplicate_bits=0) as store:
+        for article in written:
+            store.write([article])
+        with store.engine.begin() as conn:
+            key_index.candidates(conn, [0])
+            before = dict(
+                conn.execute(
+                    select(simhash_key_filters.c.level, simhash_key_filters.c.generation)
+                ).all()
+            )
+        assert {key >> 32 for key, _ in stored_keys(store)} == {CONTENT_PLANE}
+    with SqlStore.open(db_url) as store:
+        done = store.rebuild_keys()
+        assert done.articles == len(written) and done.keys == len(written) * INDEXED_PLANES
+        assert done.sealed_levels == 5  # ids 1-22 in levels of 4: 0-4 sealed, 5 open
+        with store.engine.connect() as conn:
+            rebuilt = {(level, key) for level, key, _ in conn.execute(select(simhash_keys))}
+            after = dict(
+                conn.execute(
+                    select(simhash_key_filters.c.level, simhash_key_filters.c.generation)
+                ).all()
+            )
+            filters = sealed_filters(conn)
+        assert rebuilt == expected
+        assert set(after) == set(range(5)) and min(after.values()) > max(before.values())
+        for level, level_filter in filters.items():
+            held = np.array([key for at, key in rebuilt if at == level], np.uint64)
+            assert level_filter.might_hold(held).all(), level
+        assert_every_key_found(store, prints)
+        twin = with_simhash("https://b/twin", flipped(prints["https://a/2"], [5, 30]), 500)
+        store.write([twin])
+        assert marks(store)["https://b/twin"] == "https://a/2"
+
+
+def test_rebuilding_with_detection_off_keeps_the_content_keys_alone(db_url: str) -> None:
+    fingerprint = 0x0123_4567_89AB_CDEF
+    with SqlStore.open(db_url) as store:
+        store.write([with_simhash("https://a/1", fingerprint, 1)])
+        store.write([with_simhash("https://b/1", fingerprint ^ 1, 2)])
+        assert len(stored_keys(store)) == 2 * INDEXED_PLANES
+    with SqlStore.open(db_url, near_duplicate_bits=0) as store:
+        assert store.rebuild_keys().keys == 2
+        assert {key >> 32 for key, _ in stored_keys(store)} == {CONTENT_PLANE}
+        copy = store.write([with_simhash("https://c/1", fingerprint, 1)])
+        assert copy == {"https://c/1": WriteOutcome.DUPLICATE}

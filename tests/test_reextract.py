@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -15,6 +16,7 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from store_support import db_url_fixture  # noqa: F401 (fixture)
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -23,8 +25,10 @@ from newscrawl.archive import ArchivedRequest, ArchivedResponse, ArchiveWriter
 from newscrawl.archive.middleware import CALLBACK_KINDS
 from newscrawl.article import ITEM_FIELDS
 from newscrawl.cli import main
+from newscrawl.fingerprint import CONTENT_PLANE, INDEXED_PLANES
 from newscrawl.spiders.site import SiteSpider
 from newscrawl.store import StoreError, open_store
+from newscrawl.store.schema import simhash_keys
 from newscrawl.store.sql import SqlStore
 
 FETCHED = "2024-05-10T08:30:00Z"
@@ -461,3 +465,36 @@ def test_an_article_s_dates_are_read_in_its_site_s_zone(tmp_path: Path) -> None:
     assert reextract(path, "-o", out, "--sites", folder) == 0
     [item] = read_jsonl(out)
     assert item["published_at"] == "2024-05-09T09:30:00+02:00"
+
+
+# --- the store's near-duplicate limit --------------------------------------------------------
+
+
+def key_planes(db_url: str) -> dict[int, int]:
+    """How many keys the store holds in each plane (the simhash's 0-13, the content's 14)."""
+    with SqlStore.open(db_url, create=False) as store, store.engine.connect() as conn:
+        keys = conn.execute(select(simhash_keys.c.key)).scalars().all()
+    return dict(Counter(key >> 32 for key in keys))
+
+
+def test_the_near_duplicate_limit_is_the_crawl_s(
+    archive: Path,
+    sites: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As the crawl, with its limit: by default every article's simhash is indexed; with
+    ``--near-duplicate-bits 0``, or ``$NEWSCRAWL_NEAR_DUPLICATE_BITS`` of 0, its content key
+    alone. A limit below 0 is a usage error."""
+    default, off, from_env = (f"sqlite:///{tmp_path}/{name}.db" for name in ("d", "o", "e"))
+    assert reextract(archive, "--db", default, "--sites", sites) == 0
+    assert reextract(archive, "--db", off, "--sites", sites, "--near-duplicate-bits", "0") == 0
+    monkeypatch.setenv("NEWSCRAWL_NEAR_DUPLICATE_BITS", "0")
+    assert reextract(archive, "--db", from_env, "--sites", sites) == 0
+    indexed = key_planes(default)  # the articles long enough for a simhash have one
+    assert set(indexed) == set(range(INDEXED_PLANES)) and indexed[CONTENT_PLANE] == 3
+    assert key_planes(off) == key_planes(from_env) == {CONTENT_PLANE: 3}
+    capsys.readouterr()
+    assert reextract(archive, "--db", off, "--sites", sites, "--near-duplicate-bits", "-1") == 2
+    assert "argument --near-duplicate-bits: '-1' must be 0 or more" in capsys.readouterr().err

@@ -12,12 +12,16 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from sqlalchemy import select
 from store_support import article_text, db_url_fixture, record  # noqa: F401 (fixture)
 
 from newscrawl.cli import main
+from newscrawl.fingerprint import CONTENT_PLANE
 from newscrawl.store import open_store
 from newscrawl.store.export import FORMATS, PARQUET_ROW_GROUP
+from newscrawl.store.schema import simhash_keys
 from newscrawl.store.spool import Spool
+from newscrawl.store.sql import SqlStore
 
 T0 = datetime(2024, 5, 10, 8, 0, tzinfo=UTC)
 
@@ -228,6 +232,19 @@ def test_import_spool_loads_spooled_articles_once(
         assert rows["https://a/2"]["published_at"] == published
         assert (rows["https://a/1"]["confidence"], rows["https://a/2"]["confidence"]) == (None, 0.5)
         assert store.is_known("https://a/old")
+
+
+def test_import_spool_takes_the_crawl_s_near_duplicate_limit(tmp_path: Path) -> None:
+    """With detection off, as the crawl that spooled them may have run, the articles are
+    indexed by their content keys alone."""
+    spool = Spool(tmp_path, "crawl")
+    spool.append([record(f"https://a/{i}", article_text(i), at=T0) for i in range(2)])
+    url = f"sqlite:///{tmp_path}/s.db"
+    open_store(url).close()
+    assert main(["import-spool", "--db", url, "--near-duplicate-bits", "0", str(spool.path)]) == 0
+    with SqlStore.open(url) as store, store.engine.connect() as conn:
+        keys = conn.execute(select(simhash_keys.c.key)).scalars().all()
+    assert len(keys) == 2 and {key >> 32 for key in keys} == {CONTENT_PLANE}
 
 
 def test_import_spool_needs_existing_files(tmp_path: Path) -> None:

@@ -17,17 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import SAWarning
 from store_support import article_text, pg_connect, pg_schema_url, record
 
 from newscrawl import fingerprint
 from newscrawl.cli import main
-from newscrawl.fingerprint import content_key
+from newscrawl.fingerprint import INDEXED_PLANES, content_key
 from newscrawl.store import StoreUnavailable, open_store
 from newscrawl.store.migrations import head
 from newscrawl.store.migrations.frozen_fingerprints import lookup_keys_v1, simhash_v1
-from newscrawl.store.sql import create_store_engine
+from newscrawl.store.schema import simhash_keys
+from newscrawl.store.sql import SqlStore, create_store_engine
 
 FIXTURES = Path(__file__).parent / "fixtures" / "store_v2"
 VERSIONS = Path(__file__).parent.parent / "newscrawl" / "store" / "migrations" / "versions"
@@ -261,3 +262,20 @@ def test_live_fingerprints_still_match_the_frozen_ones(length: int) -> None:
         assert fingerprint.simhash(body) == simhash_v1(body)
         value = chooser.getrandbits(64)
         assert fingerprint.lookup_keys(value) == lookup_keys_v1(value)
+
+
+def test_db_rebuild_keys_indexes_a_store_written_with_detection_off(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path}/store.db"
+    with SqlStore.open(url, near_duplicate_bits=0) as store:
+        store.write([record(f"https://a/{i}", article_text(i)) for i in range(3)])
+    assert main(["db", "rebuild-keys", "--db", url]) == 0
+    said = capsys.readouterr().err
+    assert f"keys rebuilt for 3 articles: {3 * INDEXED_PLANES} keys, 0 sealed levels" in said
+    with SqlStore.open(url) as store, store.engine.connect() as conn:
+        planes = {key >> 32 for key in conn.execute(select(simhash_keys.c.key)).scalars()}
+    assert planes == set(range(INDEXED_PLANES))
+    assert main(["db", "rebuild-keys", "--db", f"sqlite:///{tmp_path}/missing.db"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "does not exist" in error

@@ -23,7 +23,14 @@ from newscrawl.fingerprint import content_hash, simhash
 from newscrawl.items import ArticleItem, RawPage
 from newscrawl.middlewares.incremental import IncrementalMiddleware, parse_age
 from newscrawl.pipelines.store import StorePipeline
-from newscrawl.store import ArticleRecord, DayCount, SiteSummary, Store, WriteOutcome
+from newscrawl.store import (
+    ArticleRecord,
+    DayCount,
+    KeysRebuilt,
+    SiteSummary,
+    Store,
+    WriteOutcome,
+)
 from newscrawl.store.records import record_from_item
 from newscrawl.urls import Canonicalizer
 
@@ -198,6 +205,9 @@ class _HeldStore(Store):
 
     def site_summaries(self) -> list[SiteSummary]:
         return []
+
+    def rebuild_keys(self) -> KeysRebuilt:
+        raise AssertionError("not part of the pipeline")
 
     def close(self) -> None:
         pass

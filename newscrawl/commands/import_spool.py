@@ -14,7 +14,7 @@ from itertools import islice
 from pathlib import Path
 
 from newscrawl.commands import UsageError
-from newscrawl.commands.export import add_db_argument, store_failed
+from newscrawl.commands.export import add_db_argument, add_near_duplicate_argument, store_failed
 from newscrawl.store import StoreError, database_url, open_store
 from newscrawl.store.spool import read_spool
 
@@ -29,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Upsert the articles of spool files (data/spool/*.jsonl) into the store.",
     )
     add_db_argument(parser)
+    add_near_duplicate_argument(parser)
     parser.add_argument("spools", nargs="+", type=Path, metavar="FILE", help="spool JSONL file")
     parser.set_defaults(func=run)
 
@@ -40,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no such spool file: {', '.join(missing)}")
     counts: Counter[str] = Counter()
     try:
-        with open_store(database_url(args.db), create=False) as store:
+        with open_store(
+            database_url(args.db), create=False, near_duplicate_bits=args.near_duplicate_bits
+        ) as store:
             for path in args.spools:
                 records = read_spool(path)
                 while batch := list(islice(records, BATCH)):

@@ -39,7 +39,7 @@ from newscrawl.archive.page_kind import ArticleSites
 from newscrawl.archive.reader import SkippedRecords, readable_archive_files
 from newscrawl.article import ITEM_FIELDS, extract_fields, for_crawl
 from newscrawl.commands import UsageError, fail, is_terminal, write_utf8
-from newscrawl.commands.export import store_failed
+from newscrawl.commands.export import add_near_duplicate_argument, store_failed
 from newscrawl.commands.extract import add_tunables, build_options, warn_ignored_tunables
 from newscrawl.extract import METHODS, Options
 from newscrawl.extract.formats import not_html_kind
@@ -93,6 +93,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="update the articles of the store at this database URL (sqlite:///… or "
         "postgresql://…), creating it (file, tables) as a crawl does when it does not exist",
     )
+    add_near_duplicate_argument(parser)
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write JSON lines to FILE ('-': stdout)"
     )
@@ -123,7 +124,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         with ExitStack() as stack:
             # Created as a crawl creates it: filling a new store from an archive is a first use.
-            store = stack.enter_context(open_store(args.db)) if args.db else None
+            store = (
+                stack.enter_context(
+                    open_store(args.db, near_duplicate_bits=args.near_duplicate_bits)
+                )
+                if args.db
+                else None
+            )
             try:
                 write_line = stack.enter_context(_line_writer(args.output)) if args.output else None
             except OSError as error:

@@ -17,6 +17,7 @@ from newscrawl.fingerprint import NEAR_DUPLICATE_BITS
 from newscrawl.store.base import (
     STATS_PREFIX,
     DayCount,
+    KeysRebuilt,
     SiteSummary,
     Store,
     StoreError,
@@ -61,6 +62,7 @@ __all__ = [
     "STATS_PREFIX",
     "ArticleRecord",
     "DayCount",
+    "KeysRebuilt",
     "SiteSummary",
     "Store",
     "StoreError",

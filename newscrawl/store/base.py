@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from newscrawl.closing import Closing
 from newscrawl.store.records import ArticleRecord
@@ -91,6 +91,14 @@ class StoreUnavailable(StoreError):
     server it names must be started, before anything can work."""
 
 
+class KeysRebuilt(NamedTuple):
+    """What `Store.rebuild_keys` wrote: articles read, keys written, levels sealed."""
+
+    articles: int
+    keys: int
+    sealed_levels: int
+
+
 class Store(Closing, ABC):
     """Article storage. Backends implement these; callers never see SQL or a driver."""
 
@@ -149,6 +157,12 @@ class Store(Closing, ABC):
     @abstractmethod
     def site_summaries(self) -> list[SiteSummary]:
         """Totals per site."""
+
+    @abstractmethod
+    def rebuild_keys(self) -> KeysRebuilt:
+        """Index every stored article's duplicate keys again, with this store's
+        near-duplicate limit (0: the content keys alone), and seal the levels afresh: for a
+        store whose keys were lost or written with detection off. Stop every writer first."""
 
     @abstractmethod
     def close(self) -> None:

@@ -1,6 +1,6 @@
 """A Bloom filter over near-duplicate keys: which keys a level of the key index cannot hold.
 
-A lookup probes every level of `newscrawl.store.key_index` for each of a batch's 14,000
+A lookup probes every level of `newscrawl.store.key_index` for each of a batch's 15,000
 keys, and nearly every probe misses (a random key matches a stored one with probability
 about 10**-3 at a million articles). Once a level outgrows the page cache each miss still
 costs a page read, and with a million articles stored the deep levels took most of a batch's

@@ -4,7 +4,7 @@ A stored article has 15 keys: its simhash's 14 (`newscrawl.fingerprint.lookup_ke
 content hash's (`newscrawl.fingerprint.content_key`), and a new article's keys are looked up
 among them, for a near-twin and for an exact copy in one lookup. Kept in one B-tree, every
 key lands on a random page: once the index outgrows the database's cache, a batch of 1,000
-articles dirties 14,000 scattered pages, and the store writes at a fraction of its rate
+articles dirties 15,000 scattered pages, and the store writes at a fraction of its rate
 when small (measured: BENCHMARKS.md, "Where the defaults come from"). An index of the
 content hash on `articles` would do the same with one page an article, so the content
 hash's key is kept here too.
@@ -36,7 +36,7 @@ writer updates, which would make them wait for each other's commits.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,6 +57,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 
 from newscrawl.fingerprint import INDEXED_PLANES
+from newscrawl.store.base import KeysRebuilt
 from newscrawl.store.dialect import in_values, probe_each, upsert
 from newscrawl.store.key_filter import KeyFilter
 from newscrawl.store.schema import articles, simhash_key_filters, simhash_keys
@@ -68,8 +69,8 @@ fills)."""
 
 BUFFER_LEVEL = -1
 """SQLite: the level new keys go to first. SQLite's commit writes every page the transaction
-changed to its write-ahead log whole, and a batch's 14,000 keys scattered over the open
-level of up to 917,504 keys changed up to 5,400 of its 4 KiB pages: with keys written there
+changed to its write-ahead log whole, and a batch's 15,000 keys scattered over the open
+level of up to 983,040 keys change thousands of its 4 KiB pages: with keys written there
 directly, the store wrote at a million articles well below its rate at 10,000 (measured:
 CHANGELOG.md, "Defaults as first measured"). The buffer holds at most `BUFFER_KEYS`
 (about 600 pages, which the cache keeps), and moves to the open level in key order every 10
@@ -121,16 +122,10 @@ def add(conn: Connection, rows: list[tuple[int, int]]) -> None:
     if not rows:
         return
     rows = sorted(rows)
-    if conn.dialect.name == "postgresql":  # two array parameters rather than two per row
-        keys = bindparam("keys", [k for k, _ in rows], type_=postgresql.ARRAY(BigInteger))
-        ids = bindparam("ids", [a for _, a in rows], type_=postgresql.ARRAY(Integer))
-        source = func.unnest(keys, ids).table_valued("key", "article_id").render_derived()
-        open_level = literal(_open_level(conn), SmallInteger)
-        at_level = select(open_level, source.c.key, source.c.article_id)
-        conn.execute(postgresql.insert(simhash_keys).from_select(_COLUMNS, at_level))
+    if conn.dialect.name == "postgresql":
+        _insert_at(conn, _open_level(conn), rows)
         return
-    # The driver's executemany of tuples: SQLAlchemy's dicts cost 40 ms per 14,000.
-    conn.exec_driver_sql(_SQLITE_INSERT, [(BUFFER_LEVEL, key, row_id) for key, row_id in rows])
+    _insert_at(conn, BUFFER_LEVEL, rows)
     buffered = select(func.count()).select_from(simhash_keys).where(_IN_BUFFER)
     if conn.execute(buffered).scalar_one() >= BUFFER_KEYS:
         _empty_buffer(conn)
@@ -236,6 +231,60 @@ def _store_filter(conn: Connection, level: int) -> None:
     for keys in _keys_at(conn, level):
         level_filter.add(keys)
     _save_filter(conn, level, level_filter)
+
+
+def rebuild(
+    conn: Connection, keys_of: Callable[[str | None, int | None], list[int]]
+) -> KeysRebuilt:
+    """Write every stored article's keys again (`keys_of` its content hash and simhash), at
+    the level of its id, and give every level below the newest article's, and every level
+    sealed before, a filter built from its new keys.
+
+    For a store whose keys were lost or written with detection off. The old filters are
+    replaced, not deleted, so generations keep growing and a running process never takes a
+    rebuilt filter for the one it holds; on PostgreSQL the key table is locked against
+    writers until the transaction ends. Levels are rebuilt one at a time, their keys inserted
+    in key order."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("LOCK TABLE simhash_keys IN EXCLUSIVE MODE"))
+    conn.execute(delete(simhash_keys))
+    conn.info.pop(_FILTERS, None)
+    newest = conn.execute(select(func.max(articles.c.id))).scalar()
+    sealed = {level for (level,) in conn.execute(select(simhash_key_filters.c.level))}
+    stored = written = 0
+    last_level = -1 if newest is None else newest // ARTICLES_PER_LEVEL
+    for level in range(last_level + 1):
+        first = level * ARTICLES_PER_LEVEL
+        rows: list[tuple[int, int]] = []
+        for row_id, content_hash, fingerprint in conn.execute(
+            select(articles.c.id, articles.c.content_hash, articles.c.simhash).where(
+                articles.c.id.between(first, first + ARTICLES_PER_LEVEL - 1)
+            )
+        ):
+            stored += 1
+            rows.extend((key, row_id) for key in keys_of(content_hash, fingerprint))
+        _insert_at(conn, level, sorted(rows))
+        written += len(rows)
+    to_seal = sorted(sealed | set(range(last_level)))
+    for level in to_seal:
+        _store_filter(conn, level)
+    return KeysRebuilt(stored, written, len(to_seal))
+
+
+def _insert_at(conn: Connection, level: int, rows: list[tuple[int, int]]) -> None:
+    """Insert ``(key, article_id)`` rows at `level`: on PostgreSQL in one statement of two
+    array parameters rather than two parameters a row; on SQLite by the driver's executemany
+    of tuples (SQLAlchemy's dicts cost about 40 ms a batch)."""
+    if not rows:
+        return
+    if conn.dialect.name == "postgresql":
+        keys = bindparam("keys", [k for k, _ in rows], type_=postgresql.ARRAY(BigInteger))
+        ids = bindparam("ids", [a for _, a in rows], type_=postgresql.ARRAY(Integer))
+        source = func.unnest(keys, ids).table_valued("key", "article_id").render_derived()
+        at_level = select(literal(level, SmallInteger), source.c.key, source.c.article_id)
+        conn.execute(postgresql.insert(simhash_keys).from_select(_COLUMNS, at_level))
+        return
+    conn.exec_driver_sql(_SQLITE_INSERT, [(level, key, row_id) for key, row_id in rows])
 
 
 _LOCK_SPACE = func.hashtext(literal("newscrawl.simhash_keys ") + func.current_schema())

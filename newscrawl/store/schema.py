@@ -124,9 +124,10 @@ simhash_keys = Table(
     metadata,
     # The keys of each stored article (newscrawl.store.sql.index_keys: its content hash's
     # and its simhash's), in the levels of newscrawl.store.key_index: a new article's keys
-    # are looked up here, one index probe per key and level (the name is from when it held
-    # the simhash's alone). The primary key is the only index, and SQLite stores the table
-    # in it (WITHOUT ROWID): one B-tree write per key, not two.
+    # are looked up here: in the open level (and SQLite's buffer) every key, in a sealed
+    # level only the keys its filter in simhash_key_filters lets through (the name is from
+    # when it held the simhash's alone). The primary key is the only index, and SQLite
+    # stores the table in it (WITHOUT ROWID): one B-tree write per key, not two.
     Column("level", SmallInteger, primary_key=True, autoincrement=False),
     Column("key", BigInteger, primary_key=True, autoincrement=False),
     Column("article_id", Integer, primary_key=True, autoincrement=False),
@@ -139,8 +140,9 @@ simhash_key_filters = Table(
     "simhash_key_filters",
     metadata,
     # newscrawl.store.key_filter's Bloom filter of each sealed level of simhash_keys: a row
-    # means the level is sealed (no row: probed for every key); `generation` grows at
-    # every change, so a process knows when the filter it holds is stale.
+    # means the level is sealed (no row: the level is open, probed with every key);
+    # `generation` grows at every change, so a process knows when the filter it holds is
+    # stale.
     Column("level", SmallInteger, primary_key=True, autoincrement=False),
     Column("generation", BigInteger, nullable=False),
     Column("planned_keys", BigInteger),

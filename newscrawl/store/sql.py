@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ from newscrawl.fingerprint import NEAR_DUPLICATE_BITS, content_key, hamming, loo
 from newscrawl.store import key_index
 from newscrawl.store.base import (
     DayCount,
+    KeysRebuilt,
     SiteSummary,
     Store,
     StoreError,
@@ -280,6 +282,15 @@ class SqlStore(Store):
         if (done := change.describe()) is not None:
             logger.info("%s: %s", shown_url(url), done)
         return store
+
+    def rebuild_keys(self) -> KeysRebuilt:
+        try:
+            with self._engine.begin() as conn:
+                return key_index.rebuild(conn, partial(index_keys, near=self._detect))
+        except SQLAlchemyError as exc:
+            raise StoreError(
+                f"rebuilding the keys of {self._shown_url} failed: {driver_reason(exc)}"
+            ) from exc
 
     @property
     def engine(self) -> Engine:

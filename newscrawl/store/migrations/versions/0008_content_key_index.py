@@ -3,8 +3,9 @@
 The index on the 64-character `content_hash` took a random page per new article, and with a
 million articles stored its pages, written back at every checkpoint, were a large share of
 the commit's cost. `ix_articles_content_key` indexes the hash's first 16 hex digits instead
-(`newscrawl.store.schema.CONTENT_KEY`): a third to two-fifths of the pages, built from the
-stored rows, which stay as they are.
+(an expression index, ``substr(content_hash, 1, 16)``): a third to two-fifths of the pages,
+built from the stored rows, which stay as they are. Revision 0010 drops it again, when
+exact copies are looked up in the key index.
 """
 
 from alembic import op
