@@ -4,9 +4,9 @@
     .venv/bin/python bench/bench_libraries.py [--shared ../shared] [--runs 5] [--urls 50000]
         [--items 200]
 
-Runs offline. feedparser and extruct are no dependencies of newscrawl: their rows are skipped
-when they cannot be imported (install them in a scratch folder and put it on PYTHONPATH, as
-BENCHMARKS.md shows), and the JSON-LD rows when --shared holds no datasets. Timings are the
+Runs offline. feedparser and extruct are no dependencies of newscrawl; the bench extra
+installs them (``pip install -e '.[bench]'``). Their rows are skipped when they cannot be
+imported, and the JSON-LD rows when --shared holds no datasets. Timings are the
 best of --runs rounds in which the compared calls take turns (the machine is shared).
 
 - Sitemap: `parse_sitemap` (Scrapy's streaming reader) against
