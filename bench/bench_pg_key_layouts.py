@@ -214,5 +214,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    with recorded("pg-key-layouts", "PostgreSQL's key index: three layouts alone"):
+    with recorded("pg-key-layouts", "PostgreSQL's key index alone, by layout"):
         main()

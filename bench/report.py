@@ -118,15 +118,18 @@ def description(script: str) -> str:
 
 
 def nested(output: str) -> str:
-    """A benchmark's output with its headings moved two levels down (under its section) and
-    trailing blank lines removed; fenced code is left as it is."""
-    lines, fenced = [], False
-    for line in output.rstrip().splitlines():
+    """A benchmark's output with its headings moved under its section (its highest level
+    becomes ``###``) and trailing spaces removed; fenced code is left as it is."""
+    lines, fenced, headings = [], False, []
+    for line in output.splitlines():
         if FENCE.match(line):
             fenced = not fenced
         heading = None if fenced else HEADING.match(line)
-        lines.append("##" + line if heading else line.rstrip())
-    return "\n".join(lines)
+        lines.append((line.rstrip(), heading))
+        if heading:
+            headings.append(len(heading.group(1)))
+    shift = "#" * (3 - min(headings)) if headings else ""
+    return "\n".join(shift + line if heading else line for line, heading in lines)
 
 
 def anchor(title: str) -> str:
