@@ -639,7 +639,10 @@ def load_pages(names: Sequence[str], limit: int | None, rebuild: bool) -> list[P
         start = time.perf_counter()
         dataset = load_dataset(name, limit=limit)
         pages += [page_data(name, page) for page in dataset.pages]
-        print(f"features: {name} {len(dataset.pages)} pages, {time.perf_counter() - start:.0f} s")
+        print(
+            f"features: {name} {len(dataset.pages)} pages, {time.perf_counter() - start:.0f} s",
+            file=sys.stderr,
+        )
     RESULTS.mkdir(parents=True, exist_ok=True)
     with cache.open("wb") as handle:
         pickle.dump((key, [replace(data, page=None) for data in pages]), handle)
@@ -711,7 +714,7 @@ def write_results(
     }
     path = RESULTS / "learn-lines-model.json"
     path.write_text(json.dumps(dumped))
-    print(f"model file: {path} ({path.stat().st_size / 1000:.0f} kB)")
+    print(f"model file: {path} ({path.stat().st_size / 1000:.0f} kB)", file=sys.stderr)
 
 
 if __name__ == "__main__":
