@@ -601,7 +601,6 @@ def markdown(
     reports: dict[str, dict[str, Any]],
     parameters: dict[str, dict[str, Any]],
     folds: dict[str, Any],
-    command: str,
 ) -> str:
     rows = [
         "| rule | field | what it reads | decides (pages) | fires on (pages) | sites | "
@@ -648,7 +647,7 @@ def markdown(
             f"| {lodo['author recall']} / {own['author recall']} "
             f"| {lodo['date right']} / {own['date right']} |"
         )
-    return "\n".join([f"$ {command}", "", *rows, "", *tuned, "", *whole, ""])
+    return "\n".join([*rows, "", *tuned, "", *whole, ""])
 
 
 def _changes(fold: Mapping[str, Any]) -> str:
@@ -682,7 +681,7 @@ def main(argv: list[str] | None = None) -> int:
             ensure_ascii=False,
         )
     )
-    print(markdown(reports, parameters, folds, command))
+    print(markdown(reports, parameters, folds))
     return 0
 
 
