@@ -26,6 +26,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from newscrawl.evaluation.datasets import NAMED_DATASETS
+
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = ("title", "body", "metadata", "confidence", "confidence_reasons", "fallback", "reason")
 
@@ -94,14 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--datasets",
         nargs="+",
-        default=[
-            "zh_cwce",
-            "sites",
-            "scrapinghub",
-            "trafilatura_dev",
-            "readability",
-            "dragnet_dev",
-        ],
+        default=list(NAMED_DATASETS),
     )
     parser.add_argument(
         "--shared",

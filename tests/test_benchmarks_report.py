@@ -106,7 +106,7 @@ def test_a_section_shows_its_run_and_nests_its_headings(report: ModuleType) -> N
     title, text = report.render_section(section, figures)
     assert title == "Speed"
     assert text.startswith("## Speed\n")
-    assert "#### Part" in text and "# a comment" in text and "### a comment" not in text
+    assert "\n### Part\n" in text and "\n# a comment\n" in text
     assert "this one differs" in text  # not the canonical command
     assert "2026-01-02 at commit `abc1234`" in text
     missing_title, missing = report.render_section(section, None)
