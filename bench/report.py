@@ -84,9 +84,12 @@ DEFAULTS = (
     ),
     ("`newscrawl.extract.confidence` weights", "confidence"),
     ("the metadata rules and thresholds (`newscrawl.extract.metadata`)", "metadata-lodo"),
-    ("`fingerprint.simhash` (C and numpy) and `fingerprint.content_hash`", "fingerprint"),
+    (
+        "`fingerprint.simhash` (against the blake2b one it replaced), `fingerprint.content_hash`",
+        "fingerprint",
+    ),
     ("`fingerprint.NEAR_DUPLICATE_BITS` (6, against 3)", "fingerprint-duplicates"),
-    ("the key index in levels, against one B-tree or GIN (PostgreSQL)", "pg-key-layouts"),
+    ("the key index in levels, against one B-tree (PostgreSQL)", "pg-key-layouts"),
     (
         "`key_index.ARTICLES_PER_LEVEL`, `key_index.BUFFER_LEVEL`, `key_filter.BITS_PER_KEY`, "
         "`sql._on_connect`: the store's rates as it grows",
