@@ -25,6 +25,7 @@ import gc
 import heapq
 import multiprocessing
 import random
+import resource
 import statistics
 import sys
 import time
@@ -157,6 +158,11 @@ class ShardResult:
     per input grew the worker's heap until garbage-collection passes landed inside the
     timings)."""
     slowest: list[Timing]
+    largest: int
+    """The largest input's bytes."""
+    peak_rss_mb: float
+    """The worker's peak resident memory: an input that needs many times its own size
+    shows here (a worker the system kills for memory stops the whole run)."""
 
 
 RETIMED = 200
@@ -183,7 +189,12 @@ def run(pages: int, seed: int, min_bytes: int, jobs: int) -> int:
         for method in METHODS
     }
     slowest = [timing for result in results for timing in result.slowest]
-    return report(pages, seed, jobs, failures, per_mb, slowest, time.perf_counter() - started)
+    elapsed = time.perf_counter() - started
+    status = report(pages, seed, jobs, failures, per_mb, slowest, elapsed)
+    largest = max(result.largest for result in results)
+    peak = max(result.peak_rss_mb for result in results)
+    print(f"largest input {largest / 1e6:.0f} MB; peak memory of a worker {peak:.0f} MB")
+    return status
 
 
 def fuzz_shard(shard: tuple[int, int, int, int, int]) -> ShardResult:
@@ -204,11 +215,13 @@ def fuzz_shard(shard: tuple[int, int, int, int, int]) -> ShardResult:
         method: [] for method in METHODS
     }  # heaps
     started = time.perf_counter()
+    largest = 0
     for number in range(pages):
         name, html, url = rng.choice(sources)
         case = Input(html, None, name)
         for mutation in rng.sample(MUTATIONS, rng.randint(1, 3)):
             case.description += " + " + mutation(rng, case)
+        largest = max(largest, len(case.data))
         for method, option in options.items():
             try:
                 seconds = _time_extract(case, url, option)
@@ -235,7 +248,8 @@ def fuzz_shard(shard: tuple[int, int, int, int, int]) -> ShardResult:
         for method, heap in slowest.items()
         for timing in _retime(heap, method, options[method], per_mb[method])
     ]
-    return ShardResult(failures, per_mb, timings)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return ShardResult(failures, per_mb, timings, largest, peak_mb)
 
 
 def _retime(

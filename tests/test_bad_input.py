@@ -190,6 +190,18 @@ def test_script_without_end_hides_only_what_follows(method: Method) -> None:
 
 
 @pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("closed", [True, False], ids=["closed", "open to the end"])
+def test_a_script_of_a_megabyte_of_lt_signs_is_dropped_whole(method: Method, closed: bool) -> None:
+    """Every ``<`` of a script is checked for its end tag; a run of them (the fuzz's
+    hostile run) is read in one pass, and the script hides nothing but itself."""
+    script = "<script>" + "<" * 1_000_000 + ("</script>" if closed else "")
+    page = ARTICLE.replace("<body>", "<body>" + script) if closed else ARTICLE + script
+    article = run(page, method)
+    assert PARAGRAPHS[0] in article.body
+    assert "<<" not in article.body
+
+
+@pytest.mark.parametrize("method", METHODS)
 def test_lt_without_closing_gt(method: Method) -> None:
     page = ARTICLE.replace("<div class='footer'>版权所有</div>\n</body></html>", "<div class='x")
     article = run(page, method)

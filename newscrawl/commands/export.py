@@ -123,7 +123,7 @@ def parse_confidence(value: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*+")
 
 
 def parse_language(value: str) -> str:

@@ -55,7 +55,7 @@ _DIGITS_RE = re.compile(r"\d\d")
 """What every `_DATE_RE` match holds (a year, or a two-digit one closing the numeric form):
 the cheap test before it, which most lines with a number fail."""
 _TIME_RE = re.compile(r"(?=\d)\b\d{1,2}:\d\d(?::\d\d)?(?:\s?[ap]\.?m\.?)?", re.IGNORECASE)
-_WORDS_RE = re.compile(r"(?=[^\W_])(?:[^\W\d_]+\.?|\d+)(?:\s(?:[^\W\d_]+\.?|\d+))*")
+_WORDS_RE = re.compile(r"(?=[^\W_])(?:[^\W\d_]+\.?|\d+)(?:\s(?:[^\W\d_]+\.?|\d+))*+")
 """A run of words (a name with its initials: "Carla M."), each run one placeholder."""
 
 

@@ -44,14 +44,15 @@ TAG_OPEN = f"<(?:/?[{NAME_START}]|[!?])"
 other ``<`` is text (``a < b``, ``</ x>``)."""
 
 TEXT_AND_TAG_RE = re.compile(
-    rf"([^<]*(?:<(?!{TAG_OPEN[1:]})[^<]*)*)"
+    rf"([^<]*+(?:<(?!{TAG_OPEN[1:]})[^<]*+)*+)"
     rf"(<(?:(/?)([{NAME_START}][{NAME_CHARACTERS}]*)([^>]*)>|!--|[!?][^>]*>))?"
 )
 """Text (a ``<`` that starts no tag is text), then the tag after it, if any: a named start
 or end tag (groups: closing ``/``, name, attribute text), the opener of a comment, or a
 declaration or processing instruction up to its ``>``. Every ``<`` the text stops at
 starts a tag that matches up to a ``>``, so the caller reads up to the page's last ``>``
-and no attempt fails after reading ahead."""
+and no attempt fails after reading ahead. The text's repeats are possessive, as in
+`raw_element_pattern`: no backtracking state is kept for each ``<`` of a run of them."""
 _QUOTED_TAG_RE = re.compile(r"""(?:[^>"'=]++|=\s*+(?:"[^"]*+"|'[^']*+')?|["'])*+>""")
 """The rest of a tag whose ``>`` may be quoted: quotes open a value only after ``=``
 (possessive, so a value that never closes costs one forward scan, no backtracking)."""
@@ -113,10 +114,12 @@ def raw_element_pattern(name: str) -> str:
     re.ASCII): its start tag, the content as runs without ``<`` (fast in the engine) with
     each ``<`` checked for the end tag (the two parts cannot match the same text, so
     nothing backtracks), and the end tag up to its ``>``; an element left open runs to
-    the end of the page (`content_end` with `unclosed_to_end`)."""
+    the end of the page (`content_end` with `unclosed_to_end`). The repeats are
+    possessive (``*+``): a greedy group keeps backtracking state for every ``<`` it
+    passes, about 150 bytes each, gigabytes for a script of megabytes of ``<``."""
     end = end_tag_pattern(name)
     return (
-        f"<{name}(?![{NAME_CHARACTERS}])[^<]*(?:<(?!{end[1:]})[^<]*)*"
+        f"<{name}(?![{NAME_CHARACTERS}])[^<]*+(?:<(?!{end[1:]})[^<]*+)*+"
         rf"(?:{end}[^>]*(?:>|\Z)|\Z)"
     )
 

@@ -13,7 +13,7 @@ import numpy as np
 from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata.lines import PageText
 
-_LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
+_LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*+$")
 SCRIPT_RANGES = (
     ((0x3040, 0x30FF),),
     ((0xAC00, 0xD7AF),),
