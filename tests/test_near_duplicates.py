@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import func, inspect, select, text, update
+from sqlalchemy import delete, func, inspect, select, text, update
 from store_support import (  # noqa: F401 (fixture)
     article_text,
     db_url_fixture,
@@ -27,6 +27,7 @@ from store_support import (  # noqa: F401 (fixture)
     statements,
 )
 
+from newscrawl.cli import main
 from newscrawl.fingerprint import (
     CONTENT_PLANE,
     GUARANTEED_BITS,
@@ -867,6 +868,41 @@ def test_a_postgresql_key_index_from_before_levels_is_sealed_as_its_level_0(
 # --- rebuilding the key index ------------------------------------------------------------------
 
 
+def key_rows_of(conn: Any) -> set[tuple[int, int, int]]:
+    """Every row of the key index: (level, key, article_id)."""
+    return {(level, key, row_id) for level, key, row_id in conn.execute(select(simhash_keys))}
+
+
+def test_db_rebuild_keys_writes_lost_keys_as_writing_the_articles_did(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With its key rows deleted a store finds no twin; ``newscrawl db rebuild-keys`` writes
+    the very rows writing the articles did, says what it did in one line, and the twin is
+    found again."""
+    small_levels(monkeypatch)
+    monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", "newscrawl.settings")  # as scrapy.cfg says
+    rng = random.Random(36)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(10)}
+    twin = with_simhash("https://b/twin", flipped(prints["https://a/2"], [5, 30]), 500)
+    with SqlStore.open(db_url) as store:
+        for i, (url, fingerprint) in enumerate(prints.items()):
+            store.write([with_simhash(url, fingerprint, i)])
+        with store.engine.begin() as conn:
+            written = key_rows_of(conn)
+            conn.execute(delete(simhash_keys))
+            assert not key_index.candidates(conn, keys_of(twin))
+    assert main(["db", "rebuild-keys", "--db", db_url]) == 0
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and said.endswith(
+        ": keys rebuilt for 10 articles: 150 keys, 2 sealed levels (near-duplicate bits 6)\n"
+    )  # ids 1-10 in levels of 4: 0 and 1 sealed, 2 open
+    with SqlStore.open(db_url) as store:
+        with store.engine.connect() as conn:
+            assert key_rows_of(conn) == written
+        store.write([twin])
+        assert marks(store)["https://b/twin"] == "https://a/2"
+
+
 def test_rebuilt_keys_are_those_a_fresh_store_writes_and_find_twins_again(
     db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
@@ -887,7 +923,7 @@ def test_rebuilt_keys_are_those_a_fresh_store_writes_and_find_twins_again(
             fresh.write([article])
         with fresh.engine.begin() as conn:
             key_index.candidates(conn, [0])  # seal what the writes left unsealed
-            expected = {(level, key) for level, key, _ in conn.execute(select(simhash_keys))}
+            expected = key_rows_of(conn)
     with SqlStore.open(db_url, near_duplicate_bits=0) as store:
         for article in written:
             store.write([article])
@@ -904,7 +940,7 @@ def test_rebuilt_keys_are_those_a_fresh_store_writes_and_find_twins_again(
         assert done.articles == len(written) and done.keys == len(written) * INDEXED_PLANES
         assert done.sealed_levels == 5  # ids 1-22 in levels of 4: 0-4 sealed, 5 open
         with store.engine.connect() as conn:
-            rebuilt = {(level, key) for level, key, _ in conn.execute(select(simhash_keys))}
+            rebuilt = key_rows_of(conn)
             after = dict(
                 conn.execute(
                     select(simhash_key_filters.c.level, simhash_key_filters.c.generation)
@@ -914,7 +950,7 @@ def test_rebuilt_keys_are_those_a_fresh_store_writes_and_find_twins_again(
         assert rebuilt == expected
         assert set(after) == set(range(5)) and min(after.values()) > max(before.values())
         for level, level_filter in filters.items():
-            held = np.array([key for at, key in rebuilt if at == level], np.uint64)
+            held = np.array([key for at, key, _ in rebuilt if at == level], np.uint64)
             assert level_filter.might_hold(held).all(), level
         assert_every_key_found(store, prints)
         twin = with_simhash("https://b/twin", flipped(prints["https://a/2"], [5, 30]), 500)
