@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -969,3 +972,51 @@ def test_rebuilding_with_detection_off_keeps_the_content_keys_alone(db_url: str)
         assert {key >> 32 for key, _ in stored_keys(store)} == {CONTENT_PLANE}
         copy = store.write([with_simhash("https://c/1", fingerprint, 1)])
         assert copy == {"https://c/1": WriteOutcome.DUPLICATE}
+
+
+def test_a_seal_racing_a_postgresql_rebuild_keeps_the_rebuilt_filter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A writer left running during a rebuild (it should have been stopped) that seals a
+    level meanwhile builds the filter from the old keys it still sees; it waits for the
+    rebuild's row of that level and then leaves it, rather than replacing the rebuilt
+    filter with its own under a generation computed before the rebuild's."""
+    from store_support import pg_connect, pg_schema
+
+    small_levels(monkeypatch)
+    rng = random.Random(37)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(6)}
+    with pg_schema() as url, SqlStore.open(url, near_duplicate_bits=0) as store:
+        for i, (article, fingerprint) in enumerate(prints.items()):
+            store.write([with_simhash(article, fingerprint, i)])  # content keys alone
+        with store.engine.begin() as conn:
+            conn.execute(delete(simhash_key_filters))  # level 0 is due for a seal
+        rebuilder = store.engine.connect()
+        rebuilding = rebuilder.begin()
+        key_index.rebuild(rebuilder, partial(index_keys, near=True))
+        writer = threading.Thread(target=look_up, args=(store, lookup_keys(0)))
+        writer.start()
+        with pg_connect() as admin:  # until the writer's seal waits for the rebuild's row
+            for _ in range(200):
+                waiting = admin.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    " AND query LIKE '%simhash_key_filters%'"
+                ).fetchone()
+                if waiting and waiting[0]:
+                    break
+                time.sleep(0.05)
+            else:
+                pytest.fail("the writer's seal never waited for the rebuild")
+        rebuilding.commit()
+        rebuilder.close()
+        writer.join(timeout=30)
+        with store.engine.connect() as conn:
+            level_0 = sealed_filters(conn)[0]
+            keys = [key for level, key, _ in key_rows_of(conn) if level == 0]
+        assert len(keys) == 3 * INDEXED_PLANES  # ids 1-3
+        assert level_0.might_hold(np.array(keys, np.uint64)).all()
+
+
+def look_up(store: SqlStore, keys: list[int]) -> None:
+    with store.engine.connect() as conn:
+        key_index.candidates(conn, keys)

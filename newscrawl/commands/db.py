@@ -42,8 +42,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "again, from the content hashes and simhashes in the store, and build every sealed "
         "level's filter afresh; stored articles keep their near-duplicate marks. For a store "
         "written with near-duplicate detection off (its articles are not found as twins "
-        "until then) or with keys lost. Stop every crawl and re-extraction writing to the "
-        "store first; on PostgreSQL the key table is locked while it runs.",
+        "until then) or with keys lost. Stop every crawl, re-extraction and spool import "
+        "writing to the store first; on PostgreSQL the key table is locked while it runs.",
     )
     add_db_argument(rebuild)
     add_near_duplicate_argument(rebuild)
