@@ -12,7 +12,7 @@ import os
 import sys
 from types import ModuleType
 
-from newscrawl.commands import UsageError
+from newscrawl.commands import UsageError, fail
 from newscrawl.commands import db as db_command
 from newscrawl.commands import eval as eval_command
 from newscrawl.commands import export as export_command
@@ -23,6 +23,7 @@ from newscrawl.commands import reextract as reextract_command
 from newscrawl.commands import schedule as schedule_command
 from newscrawl.commands import stats as stats_command
 from newscrawl.identity import release
+from newscrawl.settings_check import SettingValueError
 
 COMMANDS: tuple[ModuleType, ...] = (
     extract_command,
@@ -73,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"newscrawl {args.command}: error: {error}", file=sys.stderr)
         print(f"(see: newscrawl {args.command} --help)", file=sys.stderr)
         return 2
+    except SettingValueError as error:  # a project setting: its fix is there, not in --help
+        return fail(args.command, error)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

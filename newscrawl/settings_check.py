@@ -109,26 +109,40 @@ CHECKED: dict[str, Callable[[Any], Any]] = {
 def check_settings(settings: BaseSettings) -> None:
     """Raise `SettingValueError` (one line: the setting, its value, what it must be) for the
     first ``NEWSCRAWL_*`` setting the crawl could not use."""
-    read: Callable[[BaseSettings, str], Any]
-    for name, default in vars(defaults).items():
-        if not name.startswith(PREFIX):
-            continue
-        given = settings.get(name)
-        if name in PARSED:
-            kind, read, check = "", _as_written, PARSED[name]
-        else:
-            kind, read = _READERS.get(type(default), ("", _as_written))
-            check = CHECKED.get(name, lambda _: None)
-        try:
-            value = read(settings, name)
-        except (TypeError, ValueError):
-            raise SettingValueError(f"{name}={given!r}: must be {kind}") from None
-        try:
-            check(value)
-        except ValueError as error:
-            problem = str(error).removeprefix(f"{name}: ").removeprefix(f"{name} ")
-            raise SettingValueError(f"{name}={given!r}: {problem}") from None
+    for name in vars(defaults):
+        if name.startswith(PREFIX):
+            read_setting(settings, name)
     try:
         Thresholds.from_settings(settings)
     except ValueError as error:
         raise SettingValueError(str(error)) from None
+
+
+def read_setting(settings: BaseSettings, name: str) -> Any:
+    """The value of the ``NEWSCRAWL_*`` setting `name` as its component reads it; a
+    `SettingValueError` (one line: the setting, its value, what it must be) where the crawl
+    could not use it."""
+    try:
+        return setting_value(settings, name)
+    except ValueError as error:
+        raise SettingValueError(f"{name}={settings.get(name)!r}: {error}") from None
+
+
+def setting_value(settings: BaseSettings, name: str) -> Any:
+    """`read_setting` for callers that say where the value came from: a `ValueError` saying
+    only what it must be."""
+    read: Callable[[BaseSettings, str], Any]
+    if name in PARSED:
+        kind, read, check = "", _as_written, PARSED[name]
+    else:
+        kind, read = _READERS.get(type(getattr(defaults, name)), ("", _as_written))
+        check = CHECKED.get(name, lambda _: None)
+    try:
+        value = read(settings, name)
+    except (TypeError, ValueError):
+        raise ValueError(f"must be {kind}") from None
+    try:
+        check(value)
+    except ValueError as error:
+        raise ValueError(str(error).removeprefix(f"{name}: ").removeprefix(f"{name} ")) from None
+    return value

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -19,7 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import func, inspect, select, text, update
+from sqlalchemy import delete, func, inspect, select, text, update
 from store_support import (  # noqa: F401 (fixture)
     article_text,
     db_url_fixture,
@@ -27,6 +30,7 @@ from store_support import (  # noqa: F401 (fixture)
     statements,
 )
 
+from newscrawl.cli import main
 from newscrawl.fingerprint import (
     CONTENT_PLANE,
     GUARANTEED_BITS,
@@ -867,6 +871,41 @@ def test_a_postgresql_key_index_from_before_levels_is_sealed_as_its_level_0(
 # --- rebuilding the key index ------------------------------------------------------------------
 
 
+def key_rows_of(conn: Any) -> set[tuple[int, int, int]]:
+    """Every row of the key index: (level, key, article_id)."""
+    return {(level, key, row_id) for level, key, row_id in conn.execute(select(simhash_keys))}
+
+
+def test_db_rebuild_keys_writes_lost_keys_as_writing_the_articles_did(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With its key rows deleted a store finds no twin; ``newscrawl db rebuild-keys`` writes
+    the very rows writing the articles did, says what it did in one line, and the twin is
+    found again."""
+    small_levels(monkeypatch)
+    monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", "newscrawl.settings")  # as scrapy.cfg says
+    rng = random.Random(36)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(10)}
+    twin = with_simhash("https://b/twin", flipped(prints["https://a/2"], [5, 30]), 500)
+    with SqlStore.open(db_url) as store:
+        for i, (url, fingerprint) in enumerate(prints.items()):
+            store.write([with_simhash(url, fingerprint, i)])
+        with store.engine.begin() as conn:
+            written = key_rows_of(conn)
+            conn.execute(delete(simhash_keys))
+            assert not key_index.candidates(conn, keys_of(twin))
+    assert main(["db", "rebuild-keys", "--db", db_url]) == 0
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and said.endswith(
+        ": keys rebuilt for 10 articles: 150 keys, 2 sealed levels (near-duplicate bits 6)\n"
+    )  # ids 1-10 in levels of 4: 0 and 1 sealed, 2 open
+    with SqlStore.open(db_url) as store:
+        with store.engine.connect() as conn:
+            assert key_rows_of(conn) == written
+        store.write([twin])
+        assert marks(store)["https://b/twin"] == "https://a/2"
+
+
 def test_rebuilt_keys_are_those_a_fresh_store_writes_and_find_twins_again(
     db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
@@ -887,7 +926,7 @@ def test_rebuilt_keys_are_those_a_fresh_store_writes_and_find_twins_again(
             fresh.write([article])
         with fresh.engine.begin() as conn:
             key_index.candidates(conn, [0])  # seal what the writes left unsealed
-            expected = {(level, key) for level, key, _ in conn.execute(select(simhash_keys))}
+            expected = key_rows_of(conn)
     with SqlStore.open(db_url, near_duplicate_bits=0) as store:
         for article in written:
             store.write([article])
@@ -904,7 +943,7 @@ def test_rebuilt_keys_are_those_a_fresh_store_writes_and_find_twins_again(
         assert done.articles == len(written) and done.keys == len(written) * INDEXED_PLANES
         assert done.sealed_levels == 5  # ids 1-22 in levels of 4: 0-4 sealed, 5 open
         with store.engine.connect() as conn:
-            rebuilt = {(level, key) for level, key, _ in conn.execute(select(simhash_keys))}
+            rebuilt = key_rows_of(conn)
             after = dict(
                 conn.execute(
                     select(simhash_key_filters.c.level, simhash_key_filters.c.generation)
@@ -914,7 +953,7 @@ def test_rebuilt_keys_are_those_a_fresh_store_writes_and_find_twins_again(
         assert rebuilt == expected
         assert set(after) == set(range(5)) and min(after.values()) > max(before.values())
         for level, level_filter in filters.items():
-            held = np.array([key for at, key in rebuilt if at == level], np.uint64)
+            held = np.array([key for at, key, _ in rebuilt if at == level], np.uint64)
             assert level_filter.might_hold(held).all(), level
         assert_every_key_found(store, prints)
         twin = with_simhash("https://b/twin", flipped(prints["https://a/2"], [5, 30]), 500)
@@ -933,3 +972,51 @@ def test_rebuilding_with_detection_off_keeps_the_content_keys_alone(db_url: str)
         assert {key >> 32 for key, _ in stored_keys(store)} == {CONTENT_PLANE}
         copy = store.write([with_simhash("https://c/1", fingerprint, 1)])
         assert copy == {"https://c/1": WriteOutcome.DUPLICATE}
+
+
+def test_a_seal_racing_a_postgresql_rebuild_keeps_the_rebuilt_filter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A writer left running during a rebuild (it should have been stopped) that seals a
+    level meanwhile builds the filter from the old keys it still sees; it waits for the
+    rebuild's row of that level and then leaves it, rather than replacing the rebuilt
+    filter with its own under a generation computed before the rebuild's."""
+    from store_support import pg_connect, pg_schema
+
+    small_levels(monkeypatch)
+    rng = random.Random(37)
+    prints = {f"https://a/{i}": rng.getrandbits(64) for i in range(6)}
+    with pg_schema() as url, SqlStore.open(url, near_duplicate_bits=0) as store:
+        for i, (article, fingerprint) in enumerate(prints.items()):
+            store.write([with_simhash(article, fingerprint, i)])  # content keys alone
+        with store.engine.begin() as conn:
+            conn.execute(delete(simhash_key_filters))  # level 0 is due for a seal
+        rebuilder = store.engine.connect()
+        rebuilding = rebuilder.begin()
+        key_index.rebuild(rebuilder, partial(index_keys, near=True))
+        writer = threading.Thread(target=look_up, args=(store, lookup_keys(0)))
+        writer.start()
+        with pg_connect() as admin:  # until the writer's seal waits for the rebuild's row
+            for _ in range(200):
+                waiting = admin.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    " AND query LIKE '%simhash_key_filters%'"
+                ).fetchone()
+                if waiting and waiting[0]:
+                    break
+                time.sleep(0.05)
+            else:
+                pytest.fail("the writer's seal never waited for the rebuild")
+        rebuilding.commit()
+        rebuilder.close()
+        writer.join(timeout=30)
+        with store.engine.connect() as conn:
+            level_0 = sealed_filters(conn)[0]
+            keys = [key for level, key, _ in key_rows_of(conn) if level == 0]
+        assert len(keys) == 3 * INDEXED_PLANES  # ids 1-3
+        assert level_0.might_hold(np.array(keys, np.uint64)).all()
+
+
+def look_up(store: SqlStore, keys: list[int]) -> None:
+    with store.engine.connect() as conn:
+        key_index.candidates(conn, keys)

@@ -21,6 +21,7 @@ from store_support import db_url_fixture  # noqa: F401 (fixture)
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+import newscrawl.settings
 from newscrawl.archive import ArchivedRequest, ArchivedResponse, ArchiveWriter
 from newscrawl.archive.middleware import CALLBACK_KINDS
 from newscrawl.article import ITEM_FIELDS
@@ -484,17 +485,24 @@ def test_the_near_duplicate_limit_is_the_crawl_s(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """As the crawl, with its limit: by default every article's simhash is indexed; with
-    ``--near-duplicate-bits 0``, or ``$NEWSCRAWL_NEAR_DUPLICATE_BITS`` of 0, its content key
-    alone. A limit below 0 is a usage error."""
-    default, off, from_env = (f"sqlite:///{tmp_path}/{name}.db" for name in ("d", "o", "e"))
+    """As the crawl, with its limit: by default the project's ``NEWSCRAWL_NEAR_DUPLICATE_BITS``
+    (6: every article's simhash is indexed; 0: its content key alone), or
+    ``--near-duplicate-bits N``. A limit below 0, given or set, is one line and status 2."""
+    monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", "newscrawl.settings")  # as scrapy.cfg says
+    default, off, from_settings = (f"sqlite:///{tmp_path}/{name}.db" for name in "dos")
     assert reextract(archive, "--db", default, "--sites", sites) == 0
     assert reextract(archive, "--db", off, "--sites", sites, "--near-duplicate-bits", "0") == 0
-    monkeypatch.setenv("NEWSCRAWL_NEAR_DUPLICATE_BITS", "0")
-    assert reextract(archive, "--db", from_env, "--sites", sites) == 0
+    monkeypatch.setattr(newscrawl.settings, "NEWSCRAWL_NEAR_DUPLICATE_BITS", 0)
+    assert reextract(archive, "--db", from_settings, "--sites", sites) == 0
     indexed = key_planes(default)  # the articles long enough for a simhash have one
     assert set(indexed) == set(range(INDEXED_PLANES)) and indexed[CONTENT_PLANE] == 3
-    assert key_planes(off) == key_planes(from_env) == {CONTENT_PLANE: 3}
+    assert key_planes(off) == key_planes(from_settings) == {CONTENT_PLANE: 3}
     capsys.readouterr()
     assert reextract(archive, "--db", off, "--sites", sites, "--near-duplicate-bits", "-1") == 2
     assert "argument --near-duplicate-bits: '-1' must be 0 or more" in capsys.readouterr().err
+    monkeypatch.setattr(newscrawl.settings, "NEWSCRAWL_NEAR_DUPLICATE_BITS", -1)
+    assert reextract(archive, "--db", off, "--sites", sites) == 2
+    assert capsys.readouterr().err == (
+        "newscrawl reextract: error: NEWSCRAWL_NEAR_DUPLICATE_BITS=-1: must be 0 or more"
+        " (the project's settings)\n"
+    )

@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from newscrawl.commands.export import add_db_argument, add_near_duplicate_argument, store_failed
+from newscrawl.commands.export import add_db_argument, store_failed
+from newscrawl.commands.near_duplicate_limit import add_near_duplicate_argument, near_duplicate_bits
 from newscrawl.store import StoreError, database_url, open_store
 from newscrawl.store.sql import shown_url
 
@@ -41,8 +42,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "again, from the content hashes and simhashes in the store, and build every sealed "
         "level's filter afresh; stored articles keep their near-duplicate marks. For a store "
         "written with near-duplicate detection off (its articles are not found as twins "
-        "until then) or with keys lost. Stop every crawl and re-extraction writing to the "
-        "store first; on PostgreSQL the key table is locked while it runs.",
+        "until then) or with keys lost. Stop every crawl, re-extraction and spool import "
+        "writing to the store first; on PostgreSQL the key table is locked while it runs.",
     )
     add_db_argument(rebuild)
     add_near_duplicate_argument(rebuild)
@@ -65,14 +66,15 @@ def run_upgrade(args: argparse.Namespace) -> int:
 def run_rebuild_keys(args: argparse.Namespace) -> int:
     """Rebuild the duplicate keys of the store at ``--db``; print what was written."""
     url = database_url(args.db)
+    bits = near_duplicate_bits(args)
     try:
-        with open_store(url, create=False, near_duplicate_bits=args.near_duplicate_bits) as store:
+        with open_store(url, create=False, near_duplicate_bits=bits) as store:
             done = store.rebuild_keys()
     except StoreError as error:
         return store_failed("db rebuild-keys", error)
     print(
         f"{shown_url(url)}: keys rebuilt for {done.articles:,} articles: {done.keys:,} keys, "
-        f"{done.sealed_levels} sealed levels (near-duplicate bits {args.near_duplicate_bits})",
+        f"{done.sealed_levels} sealed levels (near-duplicate bits {bits})",
         file=sys.stderr,
     )
     return 0

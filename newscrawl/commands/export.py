@@ -11,7 +11,6 @@ a store failing midway exits 1 and removes the partial output.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from contextlib import ExitStack
@@ -22,9 +21,7 @@ from typing import IO, Any
 from tqdm import tqdm
 
 from newscrawl.commands import UsageError, fail, is_terminal
-from newscrawl.fingerprint import NEAR_DUPLICATE_BITS
 from newscrawl.items import confidence_threshold
-from newscrawl.settings_check import CHECKED
 from newscrawl.store import StoreError, StoreUnavailable, database_url, open_store
 from newscrawl.store.export import FORMATS, WRITERS, MissingDependency, check_format
 
@@ -72,32 +69,6 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="database URL (default: $NEWSCRAWL_DB_URL, else sqlite:///data/newscrawl.db)",
     )
-
-
-def add_near_duplicate_argument(parser: argparse.ArgumentParser) -> None:
-    """The ``--near-duplicate-bits N`` option of the commands that write a store: the limit
-    the crawl's ``NEWSCRAWL_NEAR_DUPLICATE_BITS`` sets, read from that environment variable
-    when the option is not given, so one value can serve the crawl and these commands."""
-    parser.add_argument(
-        "--near-duplicate-bits",
-        type=near_duplicate_bits,
-        metavar="N",
-        default=os.environ.get("NEWSCRAWL_NEAR_DUPLICATE_BITS") or str(NEAR_DUPLICATE_BITS),
-        help="mark an article a near-duplicate of a stored one at most N bits apart; 0 turns "
-        "near-duplicate detection off (default: $NEWSCRAWL_NEAR_DUPLICATE_BITS, else "
-        f"{NEAR_DUPLICATE_BITS}, as the crawl)",
-    )
-
-
-def near_duplicate_bits(value: str) -> int:
-    """A ``--near-duplicate-bits`` value, checked as the crawl checks its setting."""
-    try:
-        bits = int(value)
-        CHECKED["NEWSCRAWL_NEAR_DUPLICATE_BITS"](bits)
-    except ValueError as error:
-        reason = "must be a whole number" if "int()" in str(error) else str(error)
-        raise argparse.ArgumentTypeError(f"{value!r} {reason}") from None
-    return bits
 
 
 def store_failed(command: str, error: StoreError) -> int:

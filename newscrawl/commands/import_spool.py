@@ -14,7 +14,8 @@ from itertools import islice
 from pathlib import Path
 
 from newscrawl.commands import UsageError
-from newscrawl.commands.export import add_db_argument, add_near_duplicate_argument, store_failed
+from newscrawl.commands.export import add_db_argument, store_failed
+from newscrawl.commands.near_duplicate_limit import add_near_duplicate_argument, near_duplicate_bits
 from newscrawl.store import StoreError, database_url, open_store
 from newscrawl.store.spool import read_spool
 
@@ -39,11 +40,10 @@ def run(args: argparse.Namespace) -> int:
     missing = [str(path) for path in args.spools if not path.is_file()]
     if missing:
         raise UsageError(f"no such spool file: {', '.join(missing)}")
+    bits = near_duplicate_bits(args)
     counts: Counter[str] = Counter()
     try:
-        with open_store(
-            database_url(args.db), create=False, near_duplicate_bits=args.near_duplicate_bits
-        ) as store:
+        with open_store(database_url(args.db), create=False, near_duplicate_bits=bits) as store:
             for path in args.spools:
                 records = read_spool(path)
                 while batch := list(islice(records, BATCH)):

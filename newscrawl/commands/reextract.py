@@ -39,8 +39,9 @@ from newscrawl.archive.page_kind import ArticleSites
 from newscrawl.archive.reader import SkippedRecords, readable_archive_files
 from newscrawl.article import ITEM_FIELDS, extract_fields, for_crawl
 from newscrawl.commands import UsageError, fail, is_terminal, write_utf8
-from newscrawl.commands.export import add_near_duplicate_argument, store_failed
+from newscrawl.commands.export import store_failed
 from newscrawl.commands.extract import add_tunables, build_options, warn_ignored_tunables
+from newscrawl.commands.near_duplicate_limit import add_near_duplicate_argument, near_duplicate_bits
 from newscrawl.extract import METHODS, Options
 from newscrawl.extract.formats import not_html_kind
 from newscrawl.sites import SiteConfig, scan_sites
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
             # Created as a crawl creates it: filling a new store from an archive is a first use.
             store = (
                 stack.enter_context(
-                    open_store(args.db, near_duplicate_bits=args.near_duplicate_bits)
+                    open_store(args.db, near_duplicate_bits=near_duplicate_bits(args))
                 )
                 if args.db
                 else None

@@ -1,13 +1,13 @@
 """A Bloom filter over near-duplicate keys: which keys a level of the key index cannot hold.
 
 A lookup probes every level of `newscrawl.store.key_index` for each of a batch's 15,000
-keys, and nearly every probe misses (a random key matches a stored one with probability
-about 10**-3 at a million articles). Once a level outgrows the page cache each miss still
-costs a page read, and with a million articles stored the deep levels took most of a batch's
-lookup time (measured: CHANGELOG.md, "Defaults as first measured"). A Bloom filter (Bloom
-1970) answers "not here" from memory for all but a share of those keys that its bits per key
-set (0.8% at 10, 0.046% at 16), and never for a key the level holds; LevelDB and RocksDB
-keep one per sorted run for the same reason.
+keys, and nearly every probe misses (a random key matches one of a million articles' keys
+with probability 10**6 / 2**32, about 0.02%). Once a level outgrows the page cache each miss
+still costs a page read, and with a million articles stored the deep levels took most of a
+batch's lookup time (measured: CHANGELOG.md, "Defaults as first measured"). A Bloom filter
+(Bloom 1970) answers "not here" from memory for all but a share of those keys that its bits
+per key set (0.8% at 10, 0.046% at 16), and never for a key the level holds; LevelDB and
+RocksDB keep one per sorted run for the same reason.
 
 Each key sets `hashes_for(bits_per_key)` bits, chosen by double hashing (Kirsch and
 Mitzenmacher 2006) of the splitmix64 mix of the key, so the filter is a pure function of
@@ -27,10 +27,11 @@ BITS_PER_KEY = 16
 (`hashes_for`) that lets through (1 - e**(-11 / 16))**11 = 0.046% of the keys the level does
 not hold. Sealed levels multiply with the corpus, 15 at a million articles and 152 at ten
 million, and each key a filter lets through is a seek into a region of the index no cache
-keeps: at a million articles and 10 bits (0.8%), 1,600 page reads a batch of 1,000, a large
-share of the batch's time (measured: CHANGELOG.md, "Defaults as first measured"). At 16
-bits: 0.1 seeks an article at 15 levels, about 1 at 152, for 2.0 MB a level held by each
-writing process (300 MB at ten million; 15 keys an article)."""
+keeps: at a million articles and 10 bits (0.8%), about 1,800 page reads a batch of 1,000
+(15 keys at each of 15 levels), a large share of the batch's time (measured: CHANGELOG.md,
+"Defaults as first measured"). At 16 bits: 0.1 seeks an article at 15 levels, about 1 at
+152, for 2.0 MB a level held by each writing process (300 MB at ten million; 15 keys an
+article)."""
 
 
 def hashes_for(bits_per_key: int) -> int:

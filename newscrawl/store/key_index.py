@@ -221,16 +221,17 @@ def _seal(conn: Connection, level: int) -> None:
             _store_filter(sealer, level)
 
 
-def _store_filter(conn: Connection, level: int) -> None:
+def _store_filter(conn: Connection, level: int, *, replace: bool = False) -> None:
     """Build the filter of `level` from its keys, one plane at a time, and store it: planned
-    for a level's worth of keys, or all it holds where keys were stored before levels."""
+    for a level's worth of keys, or all it holds where keys were stored before levels. A
+    filter the level has already is replaced only if `replace` (`_save_filter`)."""
     held = conn.execute(
         select(func.count()).select_from(simhash_keys).where(simhash_keys.c.level == level)
     ).scalar_one()
     level_filter = KeyFilter(max(ARTICLES_PER_LEVEL * INDEXED_PLANES, held))
     for keys in _keys_at(conn, level):
         level_filter.add(keys)
-    _save_filter(conn, level, level_filter)
+    _save_filter(conn, level, level_filter, replace=replace)
 
 
 def rebuild(
@@ -267,7 +268,7 @@ def rebuild(
         written += len(rows)
     to_seal = sorted(sealed | set(range(last_level)))
     for level in to_seal:
-        _store_filter(conn, level)
+        _store_filter(conn, level, replace=True)
     return KeysRebuilt(stored, written, len(to_seal))
 
 
@@ -320,7 +321,7 @@ def _probes(conn: Connection, keys: Collection[int], levels: list[int]) -> dict[
 
 _FILTERS = "newscrawl.key_filters"
 """The key of `Connection.info` (kept with the database connection, across checkouts) where
-a connection keeps the filters it has loaded: {level: (generation, filter or None)}."""
+a connection keeps the filters it has loaded: {level: (generation, filter)}."""
 
 
 def _filters(conn: Connection) -> dict[int, KeyFilter]:
@@ -340,10 +341,13 @@ def _filters(conn: Connection) -> dict[int, KeyFilter]:
     return {level: held[level][1] for level in current}
 
 
-def _save_filter(conn: Connection, level: int, level_filter: KeyFilter) -> None:
+def _save_filter(conn: Connection, level: int, level_filter: KeyFilter, *, replace: bool) -> None:
     """Store `level`'s filter under a new generation. Every connection, this one too, reads
     it back when it next looks up: a generation cached here before the transaction commits
-    would outlive a rollback and might be reused."""
+    would outlive a rollback and might be reused.
+
+    A seal (not `replace`) leaves a filter the level got meanwhile: on PostgreSQL one that
+    `rebuild` wrote while the seal read the old keys, whose generation the seal's may equal."""
     generation = conn.execute(
         select(func.coalesce(func.max(simhash_key_filters.c.generation), 0) + 1)
     ).scalar_one()
@@ -353,6 +357,9 @@ def _save_filter(conn: Connection, level: int, level_filter: KeyFilter) -> None:
         planned_keys=level_filter.planned,
         bits=level_filter.to_bytes(),
     )
+    if not replace:
+        conn.execute(stmt.on_conflict_do_nothing(index_elements=[simhash_key_filters.c.level]))
+        return
     conn.execute(
         stmt.on_conflict_do_update(
             index_elements=[simhash_key_filters.c.level],
@@ -363,9 +370,9 @@ def _save_filter(conn: Connection, level: int, level_filter: KeyFilter) -> None:
 
 def _keys_at(conn: Connection, level: int) -> Iterator[np.ndarray]:
     """Every key stored at `level`, to build or extend its filter from, one plane at a time
-    (one plane of ten million articles' keys is 10 million keys, not 150): each plane's keys
-    as one string of numbers parsed by numpy, three times as fast as a row per key (0.16
-    against 0.47 s for a million keys)."""
+    (one plane of ten million articles' keys is 10 million keys, not all 150 million): each
+    plane's keys as one string of numbers parsed by numpy, three times as fast as a row per
+    key (0.16 against 0.47 s for a million keys)."""
     if conn.dialect.name == "postgresql":
         listed = func.string_agg(cast(simhash_keys.c.key, Text), literal(","))
     else:

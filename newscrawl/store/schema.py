@@ -140,9 +140,10 @@ simhash_key_filters = Table(
     "simhash_key_filters",
     metadata,
     # newscrawl.store.key_filter's Bloom filter of each sealed level of simhash_keys: a row
-    # means the level is sealed (no row: the level is open, probed with every key);
-    # `generation` grows at every change, so a process knows when the filter it holds is
-    # stale.
+    # means the level is sealed (no row: the open level, or one a PostgreSQL writer still
+    # held when it was due; probed with every key). Every seal and rebuild takes a
+    # `generation` above all those in the table, so a process knows when the filter it holds
+    # is stale.
     Column("level", SmallInteger, primary_key=True, autoincrement=False),
     Column("generation", BigInteger, nullable=False),
     Column("planned_keys", BigInteger),

@@ -251,7 +251,7 @@ class SqlStore(Store):
     with it: every one within `newscrawl.fingerprint.GUARANTEED_BITS` (3) shares a key,
     further apart some do. 0 turns detection off: no simhash keys are written or looked up
     (the content hash's still are, for exact copies), and articles stored meanwhile stay
-    unknown to the near-twin lookup once it is turned on again.
+    unknown to the near-twin lookup once it is turned on again, until `rebuild_keys`.
     """
 
     def __init__(self, engine: Engine, *, near_duplicate_bits: int = NEAR_DUPLICATE_BITS) -> None:
