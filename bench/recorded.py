@@ -73,14 +73,23 @@ def machine() -> dict[str, Any]:
 
 def commit() -> str:
     """The checkout's short commit, with ``+changes`` when tracked files under newscrawl/ or
-    bench/ differ from it (the figures then come from code that no commit holds)."""
+    bench/ (the figures aside) differ from it: the figures then come from code that no
+    commit holds."""
 
     def git(*args: str) -> str:
         done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
         return done.stdout.strip() if done.returncode == 0 else ""
 
     head = git("rev-parse", "--short", "HEAD") or "unknown"
-    changed = git("status", "--porcelain", "--untracked-files=no", "--", "newscrawl", "bench")
+    changed = git(
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        "newscrawl",
+        "bench",
+        ":(exclude)bench/figures",
+    )
     return f"{head}+changes" if changed else head
 
 
