@@ -174,6 +174,19 @@ def main() -> None:
     print(HEADER)
     for name, result in held_out(rows, penalty).items():
         print(row(name, rows[name].f1, result))
+    print(
+        f"\nBodies leaving out more than {confidence.HIGH_SKIPPED_SHARE:g} of the prose under "
+        "the headline (named as a reason), by page F1:\n"
+    )
+    print("| dataset | F1 >= 0.8 | F1 < 0.5 |\n| --- | ---: | ---: |")
+    skipped = confidence.FEATURES.index("skipped share")
+    for name, rows_in in rows.items():
+        over = rows_in.inputs[:, skipped] > confidence.HIGH_SKIPPED_SHARE
+        good, bad = rows_in.f1 >= GOOD_PAGE_F1, rows_in.f1 < BAD_PAGE_F1
+        print(
+            f"| {name} | {int((over & good).sum())} of {int(good.sum())} "
+            f"| {int((over & bad).sum())} of {int(bad.sum())} |"
+        )
     pooled = joined(list(rows.values()))
     final = fit(pooled, penalty)
     print("\nFitted on all sets (in-sample):\n")

@@ -7,8 +7,11 @@ trait of one dev set:
 - the share of the page's body-like score the body holds: a body that leaves most of it
   out was one block among several (two competing articles, or a page of teasers);
 - the log of the body's length: a scrap of text is more often the wrong block;
-- whether the headline is among the page's lines, and whether the body starts more than
-  `FAR_FROM_HEADLINE` text lines from it: an article follows its headline;
+- whether the headline is among the page's lines, and the share of the prose right under
+  it that the body leaves out (of that prose and the body together): an article follows
+  its headline, so a body that skips prose there for a block further down may be a
+  sidebar or another post (a body far from its headline with only menus and teasers
+  between, as news pages have, is not doubted);
 - the body's link density: text that is mostly links is a menu or a list of teasers;
 - the share of the body's characters in lines with sentence punctuation: articles are
   prose, lists and navigation are not;
@@ -38,15 +41,11 @@ from typing import NamedTuple
 
 from newscrawl.extract.default import Evidence
 
-FAR_FROM_HEADLINE = 20
-"""A body starting more than this many text lines from the headline is far from it (most
-wrong-region pages of the dev sets start 21 to 236 lines away; right ones within a few)."""
-
 FEATURES = (
     "share",
     "log length",
     "headline",
-    "far from headline",
+    "skipped share",
     "link density",
     "prose share",
     "page text share",
@@ -58,18 +57,18 @@ FEATURES = (
 """The names of `features`' values, in order."""
 
 WEIGHTS = (
-    -8.211,
-    0.937,
-    0.251,
-    0.461,
-    -0.431,
-    -1.012,
-    1.94,
-    1.799,
-    -0.314,
-    -0.745,
-    0.61,
-    5.731,
+    -8.022,
+    0.772,
+    0.245,
+    0.633,
+    -4.88,
+    -1.197,
+    1.469,
+    1.599,
+    -0.352,
+    -0.69,
+    0.564,
+    6.3,
 )
 """The model's intercept and the weights of `features`, in order (fitted, see above). The
 confidence is the model's own probability, with no offset moving where its 0.8 falls: an
@@ -87,6 +86,9 @@ MANY_CONTAINERS = 8
 """Paragraphs in more containers than this are named as spread out."""
 LOW_SPAN_KEPT = 0.7
 """A body whose span of lines kept less of its text than this is named as cut through."""
+HIGH_SKIPPED_SHARE = 0.3
+"""A body that leaves out more than this share of the prose under the headline is named
+as skipping it (right bodies rarely skip any: BENCHMARKS.md, "Confidence that transfers")."""
 
 
 class Confidence(NamedTuple):
@@ -100,13 +102,13 @@ def features(evidence: Evidence, body_chars: int) -> list[float]:
     """The model's inputs (`FEATURES`) for a body of `body_chars` characters kept on
     `evidence`."""
     share = evidence.body_score / evidence.page_score if evidence.page_score else 0.0
-    far = evidence.headline and abs(evidence.headline_gap) > FAR_FROM_HEADLINE
     kept = evidence.body_chars
+    under_headline = evidence.skipped_chars + kept
     return [
         share,
         math.log1p(body_chars),
         float(evidence.headline),
-        float(far),
+        evidence.skipped_chars / under_headline if under_headline else 0.0,
         evidence.link_chars / kept if kept else 0.0,
         evidence.prose_chars / kept if kept else 0.0,
         kept / evidence.page_chars if evidence.page_chars else 0.0,
@@ -134,7 +136,7 @@ def confidence(evidence: Evidence, body_chars: int, fallback: str | None = None)
 def _reasons(
     evidence: Evidence, inputs: list[float], body_chars: int, fallback: str | None
 ) -> tuple[str, ...]:
-    share, _, _, _, links, prose, _, _, _, _, span = inputs
+    share, _, _, skipped, links, prose, _, _, _, _, span = inputs
     reasons = []
     if fallback is not None:
         reasons.append(f"body from the {fallback}, not the page's lines")
@@ -142,8 +144,10 @@ def _reasons(
         reasons.append(f"the body holds {share:.0%} of the page's body-like text")
     if not evidence.headline:
         reasons.append("no headline among the page's lines")
-    elif abs(evidence.headline_gap) > FAR_FROM_HEADLINE:
-        reasons.append(f"the body starts {evidence.headline_gap} text lines after the headline")
+    elif skipped > HIGH_SKIPPED_SHARE:
+        reasons.append(
+            f"the body leaves out {evidence.skipped_chars} chars of prose under the headline"
+        )
     if body_chars < SHORT_BODY_CHARS:
         reasons.append(f"short body ({body_chars} chars)")
     if evidence.short_page:

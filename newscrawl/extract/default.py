@@ -151,9 +151,10 @@ class Evidence(NamedTuple):
     text the body left out lowers the share of the two."""
     headline: bool
     """Whether the headline is among the page's lines."""
-    headline_gap: int
-    """Lines carrying text between the headline and the first kept line (0 without a
-    headline or when the body starts right after it; negative when it starts before)."""
+    skipped_chars: int
+    """Characters of the body-like lines (dropped by no rule, scoring over 0) between the
+    headline and the first kept line: prose right under the headline that the body left
+    out (0 without a headline or when the body starts before it)."""
     short_page: bool
     """Whether the short-page rule kept the page's whole text."""
     body_chars: int = 0
@@ -907,9 +908,13 @@ def _evidence(
     lines = page.lines
     page_score = sum(scores[index] for index in _above(scores, 0) if dropped[index] is None)
     body_score = sum(max(scores[line.number - 1], 0) for line in kept)
-    gap = 0
+    skipped = 0
     if headline is not None and kept:
-        gap = kept[0].number - 2 - headline
+        skipped = sum(
+            lines[index].chars
+            for index in range(headline + 1, kept[0].number - 1)
+            if scores[index] > 0 and dropped[index] is None
+        )
     kept_lines = [lines[decision.number - 1] for decision in kept]
     region_chars = 0
     if kept:
@@ -921,7 +926,7 @@ def _evidence(
         body_score,
         page_score,
         headline is not None,
-        gap,
+        skipped,
         short_page,
         sum(line.chars for line in kept_lines),
         sum(line.link_chars for line in kept_lines),
