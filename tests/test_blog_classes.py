@@ -171,6 +171,48 @@ def test_reader_comments_without_comment_words_are_left_out(stamp_first: bool) -
     assert rules == {"reader comments: a run of dated signatures after the article"}
 
 
+@pytest.mark.parametrize(
+    "ages",
+    [
+        ("3 hours ago", "5 hours ago", "a day ago", "2 days ago"),
+        ("vor 3 Stunden", "vor 5 Stunden", "vor einem Tag", "vor 2 Tagen"),
+        ("3小时前", "5小时前", "1天前", "2天前"),
+    ],
+    ids=["english", "german", "chinese"],
+)
+def test_reader_comments_stamped_with_their_age_are_left_out(ages: tuple[str, ...]) -> None:
+    """Comment systems stamp a comment with how long ago it was posted, not a date; in
+    boxes whose classes name nothing, those stamps still make a thread."""
+    replies = "".join(
+        f"<div class='c-{number}'><p><b>{name}</b> · {age}</p><p>{reply}</p>"
+        "<a href='#reply'>Reply</a></div>"
+        for number, (name, age, reply) in enumerate(
+            zip(("Ann Lee", "Bob", "Carla M.", "Dev"), ages, REPLIES, strict=True)
+        )
+    )
+    html = news_page(f"<div class='main'>{NEWS_PARAGRAPHS}<h3>4 Reactions</h3>{replies}</div>")
+    article = extract(html, options=DEFAULT)
+    assert all(text in article.body for text in NEWS)
+    assert not any(reply in article.body for reply in REPLIES)
+
+
+def test_a_list_of_teasers_with_their_age_inside_an_article_stays() -> None:
+    """Linked-to stories listed with their age and no prose between them are no thread."""
+    teasers = "".join(
+        f"<p>{title} - {age}</p>"
+        for title, age in zip(
+            ("Bridge reopens", "New bus line", "Market moves", "Park gets lights"),
+            ("2 hours ago", "4 hours ago", "a day ago", "3 days ago"),
+            strict=True,
+        )
+    )
+    opening = "".join(f"<p>{text}</p>" for text in NEWS[:2])
+    html = news_page(f"<div class='main'>{opening}{teasers}<p>{NEWS[2]}</p></div>")
+    body = extract(html, options=DEFAULT).body
+    assert all(text in body for text in NEWS)
+    assert "Park gets lights - 3 days ago" in body
+
+
 def test_dated_lines_inside_an_article_are_not_a_comment_thread() -> None:
     """A timeline (dates with no prose between them) and embedded posts quoted in the
     article (its prose goes on after them) stay in the body."""

@@ -2,7 +2,8 @@
 
 Many blogs and news sites print a reader's comment as its text and a short stamp with the
 reader's name and the date ("Posted by: Ann | Mar 26, 2007 2:00 PM", "12. Ann - August 8,
-2012"), in boxes whose class and id name nothing a boilerplate word catches. Such a thread
+2012") or how long ago it was posted ("Ann · 3 hours ago", "vor 2 Tagen", "5小时前"), in
+boxes whose class and id name nothing a boilerplate word catches. Such a thread
 follows the article inside the best region, and as prose it scores like the article.
 
 What sets it apart is its shape: three or more short dated lines of one form (the same
@@ -51,6 +52,21 @@ _DATE_RE = re.compile(
 Every form starts with a letter or a digit: the lookahead saying so lets the regex engine
 skip to such characters instead of trying five forms at each one (so do the lookaheads of
 the two patterns below; all three run on every short line with a number)."""
+_RELATIVE_RE = re.compile(
+    r"(?=[\daov])(?:"
+    r"\b(?:\d{1,3}|an?|one)\s{1,3}(?:sec(?:ond)?s?|min(?:ute)?s?|hours?|hrs?|days?|weeks?"
+    r"|months?|years?)\s{1,3}ago\b"
+    r"|\bvor\s{1,3}(?:\d{1,3}|einer|einem)\s{1,3}(?:sekunden?|minuten?|stunden?|tag(?:en)?"
+    r"|wochen?|monat(?:en)?|jahr(?:en)?)\b"
+    r"|\d{1,3}\s?(?:秒|分钟|小时|天|周|个月|年)前)",
+    re.IGNORECASE,
+)
+"""How long ago a comment was posted, as comment systems stamp it: English, German and
+Chinese forms ("3 hours ago", "a day ago", "vor 2 Tagen", "5小时前"). Every form starts
+with a digit or a, o, v: the lookahead lets the regex engine skip other characters."""
+_RELATIVE_HINTS = ("ago", "vor", "前")
+"""A word every `_RELATIVE_RE` match holds (in lower case): a page's short lines holding
+none of them (most pages) are not searched for one."""
 _DIGITS_RE = re.compile(r"\d\d")
 """What every `_DATE_RE` match holds (a year, or a two-digit one closing the numeric form):
 the cheap test before it, which most lines with a number fail."""
@@ -89,13 +105,17 @@ def _stamp_runs(lines: Sequence[Line], first: int, last: int) -> list[list[int]]
     """Runs of `MIN_STAMPS` or more stamps of one form, most with a comment between two,
     earliest first. Comments are looked for only on pages with that many stamps, and
     counted once, so that many forms cost no more than one."""
+    short = [
+        (index, line.text)
+        for index, line in enumerate(lines[first : last + 1], first)
+        if 0 < line.chars <= MAX_STAMP_CHARS and not _is_link(line)
+    ]
+    relative = _may_hold_relative_times("\n".join([text for _, text in short]))
     by_form: dict[str, list[int]] = {}
-    for index in range(first, last + 1):
-        line = lines[index]
-        if 0 < line.chars <= MAX_STAMP_CHARS and not _is_link(line):
-            form = _form(line.text)
-            if form is not None:
-                by_form.setdefault(form, []).append(index)
+    for index, text in short:
+        form = _form(text, relative)
+        if form is not None:
+            by_form.setdefault(form, []).append(index)
     candidates = [stamps for stamps in by_form.values() if len(stamps) >= MIN_STAMPS]
     if not candidates:
         return []
@@ -113,14 +133,29 @@ def _stamp_runs(lines: Sequence[Line], first: int, last: int) -> list[list[int]]
     return sorted(runs, key=lambda stamps: stamps[0])
 
 
-def _form(text: str) -> str | None:
-    """A dated line's words and marks with the date and time taken out and every run of
-    words reduced to ``w`` (None for a line without a date or without a word beside it)."""
-    if not _DIGITS_RE.search(text) or not _DATE_RE.search(text):
+def _form(text: str, relative: bool) -> str | None:
+    """A dated line's words and marks with the date (or, where `relative`, the time since
+    posting) and time taken out and every run of words reduced to ``w`` (None for a line
+    without a date or without a word beside it)."""
+    if _DIGITS_RE.search(text) and _DATE_RE.search(text):
+        undated = _DATE_RE.sub(" ", text)
+    elif relative and _RELATIVE_RE.search(text):
+        undated = _RELATIVE_RE.sub(" ", text)
+    else:
         return None
-    undated = " ".join(_TIME_RE.sub(" ", _DATE_RE.sub(" ", text)).split())
-    form = _WORDS_RE.sub("w", undated)
+    form = _WORDS_RE.sub("w", " ".join(_TIME_RE.sub(" ", undated).split()))
     return form if "w" in form else None
+
+
+def _may_hold_relative_times(text: str) -> bool:
+    """Whether `text` (a page's short lines, joined) holds a word of `_RELATIVE_HINTS`:
+    tested once for the page, not line by line (most pages have none)."""
+    lower = text.lower()
+    return any(map(lower.__contains__, _RELATIVE_HINTS))
+
+
+def _has_relative_time(text: str) -> bool:
+    return _may_hold_relative_times(text) and _RELATIVE_RE.search(text) is not None
 
 
 def _thread_heading(lines: Sequence[Line], first: int, stamp: int, reach: int) -> int:
@@ -128,7 +163,9 @@ def _thread_heading(lines: Sequence[Line], first: int, stamp: int, reach: int) -
     or dated line above the first stamp, within a comment's reach; else the stamp."""
     for index in range(stamp - 1, max(first, stamp - reach) - 1, -1):
         line = lines[index]
-        dated = line.chars <= MAX_STAMP_CHARS and _DATE_RE.search(line.text) is not None
+        dated = line.chars <= MAX_STAMP_CHARS and (
+            _DATE_RE.search(line.text) is not None or _has_relative_time(line.text)
+        )
         if dated or (line.chars <= MAX_HEADING_CHARS and not line.punctuation):
             return index
     return stamp
