@@ -71,7 +71,7 @@ OTHER_TABLES = {
     "NOISE_ATTRIBUTES": ("id", "class", "role", "data-kind"),
     "HIDDEN_STYLES": (("opacity", "0"), ("display", "none"), ("display", "contents")),
     "HIDDEN_ATTRIBUTE": "aria-hidden",
-    "CJK_PUNCTUATION": "。！…",
+    "SCRIPT_PUNCTUATION": "。！…",
     "LATIN_PUNCTUATION": ";-",
     "DATED_ATTRIBUTE_WORDS": ("pubdate", "content"),
 }
@@ -90,7 +90,7 @@ def tables_changed(tables: dict[str, object]) -> Iterator[None]:
             ("_CLASS_ID_RE", blocks._class_id_re),
             ("_HIDDEN_RE", blocks._hidden_re),
             ("_HIDING_WORDS", blocks._hiding_words),
-            ("_CJK_PUNCTUATION_RE", blocks._cjk_punctuation_re),
+            ("_SCRIPT_PUNCTUATION_RE", blocks._script_punctuation_re),
             ("_LATIN_PUNCTUATION_RE", blocks._latin_punctuation_re),
             ("_DATED_RE", blocks._dated_re),
         ):
@@ -388,7 +388,7 @@ class Reordered(NamedTuple):
         ({"dated_attribute_words": ("kind",)}, ValueError),  # the Kelvin sign lowers to "k"
         ({"hidden_styles": (("display",),)}, ValueError),
         ({"latin_punctuation": " "}, ValueError),
-        ({"cjk_punctuation": "\U0001f600"}, ValueError),
+        ({"script_punctuation": "\U0001f600"}, ValueError),
         ({"references": {"&nbsp": " "}}, ValueError),
         ({"references": {"&nbsp;": "\xa0"}}, ValueError),
         ({"max_depth": 0}, ValueError),

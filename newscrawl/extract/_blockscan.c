@@ -113,8 +113,8 @@ static WordList bare_attribute;   /* HIDDEN_ATTRIBUTE (one word) */
 static WordList hiding_words;     /* the styles' values and HIDDEN_ATTRIBUTE */
 static WordList dated_words;      /* DATED_ATTRIBUTE_WORDS */
 static char hidden_first[128];    /* the first characters of the style names and attribute */
-static unsigned char cjk_marks[0x10000 / 8]; /* CJK_PUNCTUATION, a bit per BMP character */
-static Py_UCS4 cjk_mark_min = 0x10000;       /* the smallest of them */
+static unsigned char script_marks[0x10000 / 8]; /* SCRIPT_PUNCTUATION, a bit per BMP character */
+static Py_UCS4 script_mark_min = 0x10000;       /* the smallest of them */
 static char latin_marks[128];                /* LATIN_PUNCTUATION */
 #define MAX_REFERENCES 16
 #define MAX_REFERENCE_LEN 15
@@ -466,11 +466,11 @@ append_char(Scan *s, Py_UCS4 ch)
 
 /* ---------------------------------------------------------------- finishing a line */
 
-/* The sentence punctuation `blocks.sentence_punctuation` counts: CJK_PUNCTUATION marks
+/* The sentence punctuation `blocks.sentence_punctuation` counts: SCRIPT_PUNCTUATION marks
  * anywhere, LATIN_PUNCTUATION ones at the end of a word (`collapse`, which passes the
  * tables in: read through globals, they are reloaded after every character it writes). */
 static inline int
-is_cjk_punctuation(Py_UCS4 c, Py_UCS4 min, const unsigned char *marks)
+is_script_punctuation(Py_UCS4 c, Py_UCS4 min, const unsigned char *marks)
 {
     return c >= min && c < 0x10000 && (marks[c >> 3] >> (c & 7)) & 1;
 }
@@ -550,7 +550,7 @@ reference_end(int kind, const void *data, Py_ssize_t amp, Py_ssize_t len, Py_UCS
  * (same kind; at most `len` characters): the words (runs of characters other than
  * whitespace, Py_UNICODE_ISSPACE like str.split, and soft breaks: '\0', and '\n' in
  * <pre>), joined by '\n' where a soft break lies between two words, else by ' '. Counts
- * the sentence punctuation of the result on the way: CJK marks anywhere, Latin ones at the
+ * the sentence punctuation of the result on the way: script marks anywhere, Latin ones at the
  * end of a word (followed by the ' ' or '\n' after it, or the end of the text, which is
  * all `(?=\s|$)` can see there). With `references` (raw text), the references
  * `reference_end` knows are decoded, and any other '&' stops it: returns 1, and the caller
@@ -562,8 +562,8 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
     Py_ssize_t n = 0, chars = 0, punctuation = 0;
     int in_word = 0, have_word = 0, soft_break = 0;
     Py_UCS4 last = 0;
-    const Py_UCS4 cjk_min = cjk_mark_min;
-    const unsigned char *const cjk = cjk_marks;
+    const Py_UCS4 script_min = script_mark_min;
+    const unsigned char *const script = script_marks;
     const char *const latin = latin_marks;
     for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
@@ -589,7 +589,7 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
             PyUnicode_WRITE(kind, out, n, c);
             n++;
             chars++;
-            if (is_cjk_punctuation(c, cjk_min, cjk)) {
+            if (is_script_punctuation(c, script_min, script)) {
                 punctuation++;
             }
             last = c;
@@ -1682,23 +1682,23 @@ check_tuple_class(PyObject *cls, const char *const *fields, Py_ssize_t count, co
     return 0;
 }
 
-/* The marks of CJK_PUNCTUATION (BMP characters) and LATIN_PUNCTUATION (ASCII characters
+/* The marks of SCRIPT_PUNCTUATION (BMP characters) and LATIN_PUNCTUATION (ASCII characters
  * other than whitespace), into the given tables. */
 static int
-mark_tables(PyObject *cjk, PyObject *latin, unsigned char *cjk_bits, Py_UCS4 *cjk_min,
+mark_tables(PyObject *script, PyObject *latin, unsigned char *script_bits, Py_UCS4 *script_min,
             char *latin_table)
 {
-    memset(cjk_bits, 0, 0x10000 / 8);
+    memset(script_bits, 0, 0x10000 / 8);
     memset(latin_table, 0, 128);
-    *cjk_min = 0x10000;
-    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(cjk); i++) {
-        Py_UCS4 c = PyUnicode_READ_CHAR(cjk, i);
+    *script_min = 0x10000;
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(script); i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(script, i);
         if (c >= 0x10000) {
-            PyErr_SetString(PyExc_ValueError, "cjk_punctuation must be BMP characters");
+            PyErr_SetString(PyExc_ValueError, "script_punctuation must be BMP characters");
             return -1;
         }
-        cjk_bits[c >> 3] |= (unsigned char)(1u << (c & 7));
-        *cjk_min = c < *cjk_min ? c : *cjk_min;
+        script_bits[c >> 3] |= (unsigned char)(1u << (c & 7));
+        *script_min = c < *script_min ? c : *script_min;
     }
     for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(latin); i++) {
         Py_UCS4 c = PyUnicode_READ_CHAR(latin, i);
@@ -1749,13 +1749,13 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     static char *keywords[] = {
         "tag_kinds", "noise_tags", "implied_end", "dated_tags", "dated_attribute_words",
         "noise_words", "standalone_noise_words", "noise_attributes", "hidden_styles",
-        "hidden_attribute", "cjk_punctuation", "latin_punctuation", "references",
+        "hidden_attribute", "script_punctuation", "latin_punctuation", "references",
         "name_start", "name_characters", "max_depth", "close_search_depth", "chunk",
         "max_class_chars", "dated_text_chars", "line", "dated_tag", "attribute_flags",
         "unescaped", NULL};
     PyObject *kinds = NULL, *noise_tag_names = NULL, *implied = NULL, *dated_tag_names = NULL;
     PyObject *dated_arg = NULL, *noise_arg = NULL, *standalone_arg = NULL, *attributes_arg = NULL;
-    PyObject *styles_arg = NULL, *bare_arg = NULL, *cjk_arg = NULL, *latin_arg = NULL;
+    PyObject *styles_arg = NULL, *bare_arg = NULL, *script_arg = NULL, *latin_arg = NULL;
     PyObject *references_arg = NULL, *start_arg = NULL, *chars_arg = NULL;
     PyObject *line_class = NULL, *dated_class = NULL, *flags_func = NULL, *unescape = NULL;
     Py_ssize_t depth = -1, search_depth = -1, chunk = -1, class_limit = -1, dated_limit = -1;
@@ -1766,7 +1766,7 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(
             args, kwargs, "|$O!OOOOOOOOUUUO!UUnnnnnOOOO:configure", keywords, &PyDict_Type,
             &kinds, &noise_tag_names, &implied, &dated_tag_names, &dated_arg, &noise_arg,
-            &standalone_arg, &attributes_arg, &styles_arg, &bare_arg, &cjk_arg, &latin_arg,
+            &standalone_arg, &attributes_arg, &styles_arg, &bare_arg, &script_arg, &latin_arg,
             &PyDict_Type, &references_arg, &start_arg, &chars_arg, &depth, &search_depth,
             &chunk, &class_limit, &dated_limit, &line_class, &dated_class, &flags_func,
             &unescape)) {
@@ -1774,7 +1774,7 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     }
     PyObject *given[] = {kinds,      noise_tag_names, implied,        dated_tag_names, dated_arg,
                          noise_arg,  standalone_arg,  attributes_arg, styles_arg,      bare_arg,
-                         cjk_arg,    latin_arg,       references_arg, start_arg,       chars_arg,
+                         script_arg,    latin_arg,       references_arg, start_arg,       chars_arg,
                          line_class, dated_class,     flags_func,     unescape};
     for (size_t i = 0; i < sizeof given / sizeof given[0]; i++) {
         if (given[i] == NULL) {
@@ -1799,13 +1799,13 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     /* Everything is checked before anything is replaced: a refused configuration leaves
      * the one before it in place. */
     char new_start[128], new_chars[128], new_latin[128];
-    static unsigned char new_cjk[0x10000 / 8];
-    Py_UCS4 new_cjk_min;
+    static unsigned char new_script[0x10000 / 8];
+    Py_UCS4 new_script_min;
     Reference new_references[MAX_REFERENCES];
     int new_reference_count;
     if (char_table(start_arg, new_start, "name_start") < 0 ||
         char_table(chars_arg, new_chars, "name_characters") < 0 ||
-        mark_tables(cjk_arg, latin_arg, new_cjk, &new_cjk_min, new_latin) < 0 ||
+        mark_tables(script_arg, latin_arg, new_script, &new_script_min, new_latin) < 0 ||
         reference_table(references_arg, new_references, &new_reference_count) < 0) {
         return NULL;
     }
@@ -1868,8 +1868,8 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     clear_table();
     memcpy(name_start_table, new_start, sizeof name_start_table);
     memcpy(name_char_table, new_chars, sizeof name_char_table);
-    memcpy(cjk_marks, new_cjk, sizeof cjk_marks);
-    cjk_mark_min = new_cjk_min;
+    memcpy(script_marks, new_script, sizeof script_marks);
+    script_mark_min = new_script_min;
     memcpy(latin_marks, new_latin, sizeof latin_marks);
     memcpy(references, new_references, sizeof references);
     reference_count = new_reference_count;
@@ -2545,7 +2545,7 @@ static PyMethodDef methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
      "configure(*, tag_kinds, noise_tags, implied_end, dated_tags, dated_attribute_words, "
      "noise_words, standalone_noise_words, noise_attributes, hidden_styles, hidden_attribute, "
-     "cjk_punctuation, latin_punctuation, references, name_start, name_characters, max_depth, "
+     "script_punctuation, latin_punctuation, references, name_start, name_characters, max_depth, "
      "close_search_depth, chunk, max_class_chars, dated_text_chars, line, dated_tag, "
      "attribute_flags, unescaped): blocks.py's tables, limits, classes and fallbacks, by "
      "keyword (see blocks._configure_native). A refused configuration leaves the previous "
