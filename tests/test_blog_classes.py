@@ -176,9 +176,13 @@ def test_reader_comments_without_comment_words_are_left_out(stamp_first: bool) -
     [
         ("3 hours ago", "5 hours ago", "a day ago", "2 days ago"),
         ("vor 3 Stunden", "vor 5 Stunden", "vor einem Tag", "vor 2 Tagen"),
+        ("il y a 3 heures", "il y a 5 heures", "il y a un jour", "il y a 2 jours"),
+        ("hace 3 horas", "hace 5 horas", "hace un día", "hace 2 días"),
+        ("3 часа назад", "5 часов назад", "1 день назад", "2 дня назад"),
         ("3小时前", "5小时前", "1天前", "2天前"),
+        ("3時間前", "5時間前", "1日前", "2日前"),
     ],
-    ids=["english", "german", "chinese"],
+    ids=["english", "german", "french", "spanish", "russian", "chinese", "japanese"],
 )
 def test_reader_comments_stamped_with_their_age_are_left_out(ages: tuple[str, ...]) -> None:
     """Comment systems stamp a comment with how long ago it was posted, not a date; in

@@ -18,7 +18,7 @@ quoted inside an article have the article's prose after them.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate, pairwise
 
 from newscrawl.extract.blocks import Line
@@ -53,20 +53,31 @@ Every form starts with a letter or a digit: the lookahead saying so lets the reg
 skip to such characters instead of trying five forms at each one (so do the lookaheads of
 the two patterns below; all three run on every short line with a number)."""
 _RELATIVE_RE = re.compile(
-    r"(?=[\daov])(?:"
+    r"(?=[\daovih])(?:"
     r"\b(?:\d{1,3}|an?|one)\s{1,3}(?:sec(?:ond)?s?|min(?:ute)?s?|hours?|hrs?|days?|weeks?"
     r"|months?|years?)\s{1,3}ago\b"
     r"|\bvor\s{1,3}(?:\d{1,3}|einer|einem)\s{1,3}(?:sekunden?|minuten?|stunden?|tag(?:en)?"
     r"|wochen?|monat(?:en)?|jahr(?:en)?)\b"
-    r"|\d{1,3}\s?(?:秒|分钟|小时|天|周|个月|年)前)",
+    r"|\bil\s{1,3}y\s{1,3}a\s{1,3}(?:\d{1,3}|une?)\s{1,3}(?:secondes?|minutes?|heures?|jours?"
+    r"|semaines?|mois|ans?)\b"
+    r"|\b(?:hace|há)\s{1,3}(?:\d{1,3}|una?|uma?)\s{1,3}(?:segundos?|minutos?|horas?|d[ií]as?"
+    r"|semanas?|mes(?:es)?|mês|años?|anos?)\b"
+    r"|\d{1,3}\s{1,3}(?:секунд[уы]?|минут[уы]?|час(?:а|ов)?|д(?:ень|ня|ней)|недел[юиь]"
+    r"|месяц(?:а|ев)?|год(?:а)?|лет)\s{1,3}назад\b"
+    r"|\d{1,3}\s?(?:秒|分钟|分|小时|時間|天|日|周|週間|个月|か月|ヶ月|年)前)",
     re.IGNORECASE,
 )
-"""How long ago a comment was posted, as comment systems stamp it: English, German and
-Chinese forms ("3 hours ago", "a day ago", "vor 2 Tagen", "5小时前"). Every form starts
-with a digit or a, o, v: the lookahead lets the regex engine skip other characters."""
-_RELATIVE_HINTS = ("ago", "vor", "前")
-"""A word every `_RELATIVE_RE` match holds (in lower case): a page's short lines holding
-none of them (most pages) are not searched for one."""
+"""How long ago a comment was posted, as comment systems stamp it, in English, German,
+French, Spanish, Portuguese, Russian, Chinese and Japanese ("3 hours ago", "a day ago",
+"vor 2 Tagen", "il y a 3 heures", "hace 2 días", "3 часа назад", "5小时前", "3時間前").
+Every form starts with a digit or one of a, o, v, i, h: the lookahead lets the regex
+engine skip other characters."""
+_RELATIVE_HINTS = ("ago", "vor", "il y a", "hace", "há", "назад")
+"""A word every alphabetic `_RELATIVE_RE` form holds (in lower case): a page's short lines
+holding none of them (most pages) are not searched for one."""
+_CJK_RELATIVE_HINT = "前"
+"""What every Chinese and Japanese form holds: common in Chinese prose, so on a page whose
+lines hold no other hint only the lines holding it are searched."""
 _DIGITS_RE = re.compile(r"\d\d")
 """What every `_DATE_RE` match holds (a year, or a two-digit one closing the numeric form):
 the cheap test before it, which most lines with a number fail."""
@@ -110,7 +121,7 @@ def _stamp_runs(lines: Sequence[Line], first: int, last: int) -> list[list[int]]
         for index, line in enumerate(lines[first : last + 1], first)
         if 0 < line.chars <= MAX_STAMP_CHARS and not _is_link(line)
     ]
-    relative = _may_hold_relative_times("\n".join([text for _, text in short]))
+    relative = _relative_time_test("\n".join([text for _, text in short]))
     by_form: dict[str, list[int]] = {}
     for index, text in short:
         form = _form(text, relative)
@@ -133,13 +144,13 @@ def _stamp_runs(lines: Sequence[Line], first: int, last: int) -> list[list[int]]
     return sorted(runs, key=lambda stamps: stamps[0])
 
 
-def _form(text: str, relative: bool) -> str | None:
-    """A dated line's words and marks with the date (or, where `relative`, the time since
-    posting) and time taken out and every run of words reduced to ``w`` (None for a line
-    without a date or without a word beside it)."""
+def _form(text: str, relative: Callable[[str], bool] | None) -> str | None:
+    """A dated line's words and marks with the date (or the time since posting, where the
+    `relative` test finds one) and time taken out and every run of words reduced to ``w``
+    (None for a line without a date or without a word beside it)."""
     if _DIGITS_RE.search(text) and _DATE_RE.search(text):
         undated = _DATE_RE.sub(" ", text)
-    elif relative and _RELATIVE_RE.search(text):
+    elif relative is not None and relative(text):
         undated = _RELATIVE_RE.sub(" ", text)
     else:
         return None
@@ -147,15 +158,23 @@ def _form(text: str, relative: bool) -> str | None:
     return form if "w" in form else None
 
 
-def _may_hold_relative_times(text: str) -> bool:
-    """Whether `text` (a page's short lines, joined) holds a word of `_RELATIVE_HINTS`:
-    tested once for the page, not line by line (most pages have none)."""
-    lower = text.lower()
-    return any(map(lower.__contains__, _RELATIVE_HINTS))
+def _relative_time_test(text: str) -> Callable[[str], bool] | None:
+    """How to test a line of `text` (a page's short lines, joined) for the time since a
+    comment was posted, or None where no line can hold one: the hints are looked for once
+    for the page, not line by line."""
+    if any(map(text.lower().__contains__, _RELATIVE_HINTS)):
+        return _has_relative_time
+    if _CJK_RELATIVE_HINT in text:
+        return _has_cjk_relative_time
+    return None
 
 
 def _has_relative_time(text: str) -> bool:
-    return _may_hold_relative_times(text) and _RELATIVE_RE.search(text) is not None
+    return _RELATIVE_RE.search(text) is not None
+
+
+def _has_cjk_relative_time(text: str) -> bool:
+    return _CJK_RELATIVE_HINT in text and _RELATIVE_RE.search(text) is not None
 
 
 def _thread_heading(lines: Sequence[Line], first: int, stamp: int, reach: int) -> int:
@@ -164,7 +183,7 @@ def _thread_heading(lines: Sequence[Line], first: int, stamp: int, reach: int) -
     for index in range(stamp - 1, max(first, stamp - reach) - 1, -1):
         line = lines[index]
         dated = line.chars <= MAX_STAMP_CHARS and (
-            _DATE_RE.search(line.text) is not None or _has_relative_time(line.text)
+            _DATE_RE.search(line.text) is not None or _RELATIVE_RE.search(line.text) is not None
         )
         if dated or (line.chars <= MAX_HEADING_CHARS and not line.punctuation):
             return index
