@@ -357,6 +357,11 @@ SENTENCES_BY_SCRIPT = {
         "ሥራው በጸደይ ይጀምራል፣ በሚቀጥለው ዓመት መጨረሻም ይጠናቀቃል። ወጪውን ከክልሉ መንግሥት ጋር ይካፈላሉ።",
         "በመንገዱ አጠገብ የሚኖሩ ነዋሪዎች በመጋቢት በሦስት ሕዝባዊ ስብሰባዎች ላይ አስተያየት መስጠት ይችላሉ።",
     ),
+    "thai": (
+        "สภาเมืองลงมติเมื่อวันอังคารให้ขยายทางจักรยานริมแม่น้ำอีกสี่กิโลเมตร หลังจากปรึกษาหารือกับประชาชนมาสองปี",
+        "งานจะเริ่มในฤดูใบไม้ผลิและควรเสร็จก่อนสิ้นปีหน้า ค่าใช้จ่ายจะแบ่งกับรัฐบาลภูมิภาค",
+        "ผู้ที่อาศัยอยู่ริมเส้นทางจะแสดงความเห็นต่อแผนสุดท้ายได้ ในการประชุมสาธารณะสามครั้งในเดือนมีนาคม",
+    ),
     "burmese": (
         "မြို့တော်ကောင်စီသည် အင်္ဂါနေ့တွင် မြစ်ကမ်းစက်ဘီးလမ်းကို လေးကီလိုမီတာ တိုးချဲ့ရန် "
         "ဆုံးဖြတ်ခဲ့သည်။ နှစ်နှစ်ကြာ တိုင်ပင်ပြီးမှ ဆုံးဖြတ်ခြင်း ဖြစ်သည်။",
@@ -368,9 +373,10 @@ SENTENCES_BY_SCRIPT = {
 
 @pytest.mark.parametrize("script", list(SENTENCES_BY_SCRIPT))
 def test_prose_in_scripts_with_their_own_full_stops_counts_as_prose(script: str) -> None:
-    """Hindi ends a sentence with a danda (।), Urdu with ۔, Amharic with ።, Burmese with ။:
-    their articles are prose like any other, so a misnamed box holding all of one is a
-    layout wrapper, not boilerplate, and the body is not doubted as unpunctuated."""
+    """Hindi ends a sentence with a danda (।), Urdu with ۔, Amharic with ።, Burmese with ။,
+    and Thai with a space: their articles are prose like any other, so a misnamed box
+    holding all of one is a layout wrapper, not boilerplate, and the body is not doubted
+    as unpunctuated."""
     paragraphs = SENTENCES_BY_SCRIPT[script]
     html = page(
         "<h1>Cycle path to be extended</h1><div class='story-share-wrapper'>"

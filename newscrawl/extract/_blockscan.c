@@ -481,6 +481,13 @@ is_latin_punctuation(Py_UCS4 c, const char *marks)
     return c < 128 && marks[c];
 }
 
+/* blocks.SPACED_SCRIPTS, Thai and Lao: a space between two of their characters is a mark. */
+static inline int
+is_spaced_script(Py_UCS4 c)
+{
+    return c >= 0x0E00 && c <= 0x0EFF;
+}
+
 typedef struct {
     Py_ssize_t len;   /* of the collapsed text in `out` */
     Py_ssize_t chars; /* its characters other than whitespace and soft breaks */
@@ -552,9 +559,10 @@ reference_end(int kind, const void *data, Py_ssize_t amp, Py_ssize_t len, Py_UCS
  * <pre>), joined by '\n' where a soft break lies between two words, else by ' '. Counts
  * the sentence punctuation of the result on the way: script marks anywhere, Latin ones at the
  * end of a word (followed by the ' ' or '\n' after it, or the end of the text, which is
- * all `(?=\s|$)` can see there). With `references` (raw text), the references
- * `reference_end` knows are decoded, and any other '&' stops it: returns 1, and the caller
- * has Python decode the text (`blocks._unescaped`); else returns 0. */
+ * all `(?=\s|$)` can see there), and the space between two words of a spaced script.
+ * With `references` (raw text), the references `reference_end` knows are decoded, and
+ * any other '&' stops it: returns 1, and the caller has Python decode the text
+ * (`blocks._unescaped`); else returns 0. */
 static inline int
 collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, void *out,
          Collapsed *result)
@@ -582,6 +590,7 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
                 if (have_word) {
                     PyUnicode_WRITE(kind, out, n, soft_break ? '\n' : ' ');
                     n++;
+                    punctuation += is_spaced_script(c) && is_spaced_script(last);
                 }
                 in_word = have_word = 1;
                 soft_break = 0;

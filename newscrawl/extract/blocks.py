@@ -267,6 +267,10 @@ SCRIPT_PUNCTUATION = (
     "។៕"  # Khmer
 )
 LATIN_PUNCTUATION = ',.;!?:"'
+SPACED_SCRIPTS = "\u0e00-\u0eff"
+"""Thai and Lao (a character range): they mark no sentence end but leave a space between
+sentences and clauses, so a space between two of their characters counts as a mark (as
+the C loop counts it too, `_blockscan.c`'s `is_spaced_script`)."""
 """Sentence punctuation: the marks of `SCRIPT_PUNCTUATION` anywhere (no other text uses
 them), Latin ones only before a space or at the end of a line (not inside URLs, dates or
 numbers). Scripts that end sentences with Latin marks (Cyrillic, Greek, Hebrew, Korean)
@@ -336,6 +340,7 @@ _HIDDEN_RE = _hidden_re()
 _HIDING_WORDS = _hiding_words()
 _SCRIPT_PUNCTUATION_RE = _script_punctuation_re()
 _LATIN_PUNCTUATION_RE = _latin_punctuation_re()
+_SPACED_SCRIPT_RE = re.compile(f"[{SPACED_SCRIPTS}]\\s+(?=[{SPACED_SCRIPTS}])")
 _DATED_RE = _dated_re()
 
 _SOFT_BREAK = "\x00"
@@ -614,7 +619,11 @@ def _close(stack: list[_Entry], name: str) -> bool:
 
 def sentence_punctuation(text: str) -> int:
     """How many sentence punctuation marks `text` has."""
-    return len(_SCRIPT_PUNCTUATION_RE.findall(text)) + len(_LATIN_PUNCTUATION_RE.findall(text))
+    return (
+        len(_SCRIPT_PUNCTUATION_RE.findall(text))
+        + len(_LATIN_PUNCTUATION_RE.findall(text))
+        + len(_SPACED_SCRIPT_RE.findall(text))
+    )
 
 
 def _flush(pieces: list[str], top: _Entry, link_chars: int, lines: list[Line]) -> None:
@@ -743,7 +752,12 @@ def _probe_page() -> str:
         f"<{name}{' ' + DATED_ATTRIBUTE_WORDS[0] if n % 3 else ''}>a{n}</{name.upper()}>"
         for n, name in enumerate(sorted(_KIND))
     )
-    marks = " ".join(SCRIPT_PUNCTUATION + LATIN_PUNCTUATION) + "x.y a, b" + SCRIPT_PUNCTUATION
+    marks = (
+        " ".join(SCRIPT_PUNCTUATION + LATIN_PUNCTUATION)
+        + "x.y a, b"
+        + SCRIPT_PUNCTUATION
+        + " \u0e01 \u0e02\u0e81 \u0eff x \u0e03"
+    )
     references = " ".join(["&nbsp;", *_NATIVE_REFERENCES, "&#20013;", "&copy;", "&amp"])
     dated = "".join(f'<p {word}="d">2024</p>' for word in DATED_ATTRIBUTE_WORDS)
     return (
