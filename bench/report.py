@@ -49,6 +49,7 @@ class Section:
 SECTIONS = (
     Section("quality", "bench_quality.py", text=True),
     Section("speed", "bench_speed.py"),
+    Section("instructions", "bench_instructions.py"),
     Section("confidence", "calibrate_confidence.py"),
     Section("lodo", "lodo.py"),
     Section("learned-lines", "learn_lines.py"),

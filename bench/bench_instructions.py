@@ -1,0 +1,118 @@
+"""Extraction cost in instructions a page (callgrind): a speed figure the machine's load does
+not move.
+
+Seconds a page on a shared machine move with whatever else runs (the speed sections state
+the load at their start); the instructions a page takes do not. Each workload runs twice
+under ``valgrind --tool=callgrind``, extracting every page once and then twice, with the
+garbage collector off and a fixed hash seed, and the difference over the page count is the
+instructions of one extraction of a page (imports, loading and warm-up cancel out). The
+workloads: the crawl bench's synthetic article pages (``bench/synthetic_site.py``) with
+and without metadata, zh_cwce and sites, and dragnet_dev, body only (as the speed section
+times them). Repeated runs agree within about 0.2%.
+
+    python bench/bench_instructions.py [--synthetic-pages 100] [--dataset-pages 150]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from recorded import recorded
+
+BENCH = Path(__file__).resolve().parent
+
+WORKER = """
+import gc, random, sys
+sys.path.insert(0, sys.argv[1])
+from newscrawl.extract import Options, extract
+workload, metadata = sys.argv[2], sys.argv[3] == "1"
+passes, limit = int(sys.argv[4]), int(sys.argv[5])
+if workload == "synthetic":
+    from synthetic_site import article_page
+    rng = random.Random(1)
+    pages = [
+        (page.body, page.url)
+        for page in (
+            article_page(rng, "http://x.test", f"http://x.test/a/{n}.html", f"t{n}")
+            for n in range(limit)
+        )
+    ]
+else:
+    from newscrawl.evaluation.datasets import load_dataset
+    pages = [(p.html, p.url) for name in workload.split(",") for p in load_dataset(name).pages]
+    pages = pages[:limit]
+options = Options(with_metadata=metadata)
+extract(pages[0][0], pages[0][1], options=options)
+gc.collect()
+gc.disable()
+for _ in range(passes):
+    for data, url in pages:
+        extract(data, url, options=options)
+print(len(pages))
+"""
+
+WORKLOADS = (
+    ("synthetic", True),
+    ("synthetic", False),
+    ("zh_cwce,sites", False),
+    ("dragnet_dev", False),
+)
+"""(pages, with metadata): the crawl bench's pages as the crawl extracts them, then body
+only on them and on the dev sets the speed section times."""
+
+
+def instructions(workload: str, metadata: bool, passes: int, limit: int) -> tuple[int, int]:
+    """(instructions callgrind counted, pages) for `passes` extractions of the pages."""
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        "-c",
+        WORKER,
+        str(BENCH),
+        workload,
+        "1" if metadata else "0",
+        str(passes),
+        str(limit),
+    ]
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    collected = re.search(r"Collected : (\d+)", done.stderr)
+    if collected is None:
+        raise RuntimeError(f"callgrind printed no count:\n{done.stderr[-2000:]}")
+    return int(collected.group(1)), int(done.stdout.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--synthetic-pages", type=int, default=100)
+    parser.add_argument("--dataset-pages", type=int, default=150)
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("bench_instructions: valgrind is not installed (apt install valgrind)")
+    print("| pages | metadata | pages measured | M instructions a page |")
+    print("| --- | --- | ---: | ---: |")
+    for workload, metadata in WORKLOADS:
+        limit = args.synthetic_pages if workload == "synthetic" else args.dataset_pages
+        once, pages = instructions(workload, metadata, 1, limit)
+        twice, _ = instructions(workload, metadata, 2, limit)
+        per_page = (twice - once) / pages / 1e6
+        shown = "yes" if metadata else "no"
+        print(f"| {workload} | {shown} | {pages} | {per_page:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    with recorded("instructions", "Extraction cost in instructions a page (callgrind)"):
+        main()
