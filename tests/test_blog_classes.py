@@ -217,6 +217,25 @@ def test_a_list_of_teasers_with_their_age_inside_an_article_stays() -> None:
     assert "Park gets lights - 3 days ago" in body
 
 
+def test_a_thread_whose_last_comment_is_its_longest_is_still_left_out() -> None:
+    """Stamps before their comments: what follows the last stamp is that comment, and it
+    may be the longest of the thread without being the article going on."""
+    longest = REPLIES[3] + " Thanks for the update."
+    replies = "".join(
+        f"<div><div><b>{name}</b> March {day}, 2012 at 9:{day}0 am</div><p>{reply}</p></div>"
+        for name, day, reply in zip(
+            ("Ann Lee", "Bob", "Carla M."),
+            (1, 2, 3),
+            (REPLIES[0], REPLIES[1], longest),
+            strict=True,
+        )
+    )
+    html = news_page(f"<div class='main'>{NEWS_PARAGRAPHS}<h3>3 Replies</h3>{replies}</div>")
+    article = extract(html, options=DEFAULT)
+    assert all(text in article.body for text in NEWS)
+    assert not any(reply in article.body for reply in REPLIES)
+
+
 def test_dated_lines_inside_an_article_are_not_a_comment_thread() -> None:
     """A timeline (dates with no prose between them) and embedded posts quoted in the
     article (its prose goes on after them) stay in the body."""

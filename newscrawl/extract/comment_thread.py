@@ -37,6 +37,12 @@ MAX_HEADING_CHARS = 30
 ("Comments", "12 Responses")."""
 MIN_ARTICLE_CHARS = 200
 """The thread is cut off only after this much of the article's prose."""
+ARTICLE_GOES_ON = 1.5
+"""The article goes on after dated lines (quoted posts) when the prose after the last one
+is more than this many times the most prose between two of them: a thread's last comment
+is as often as not its longest, so a little more than one comment is still the thread, and
+an article's remainder is longer (measured: CHANGELOG.md, "Defaults as first
+measured")."""
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
 _DATE_RE = re.compile(
@@ -100,7 +106,8 @@ def thread_start(lines: Sequence[Line], region: tuple[int, int]) -> int | None:
 
     for run in runs:
         pairs = list(pairwise(run))
-        if prose(run[-1] + 1, last + 1) > max(prose(above + 1, below) for above, below in pairs):
+        longest = max(prose(above + 1, below) for above, below in pairs)
+        if prose(run[-1] + 1, last + 1) > ARTICLE_GOES_ON * longest:
             continue  # the article goes on after these dated lines
         start = run[0]
         if last - run[-1] < min(below - above for above, below in pairs):
