@@ -236,6 +236,21 @@ def test_a_thread_whose_last_comment_is_its_longest_is_still_left_out() -> None:
     assert not any(reply in article.body for reply in REPLIES)
 
 
+def test_a_subscription_box_inside_a_post_is_left_out() -> None:
+    """Newsletter platforms put a sign-up box between a post's paragraphs; its class names
+    a subscription ("subscription-widget"), not "subscribe"."""
+    box = (
+        "<div class='subscription-widget-wrap'><p>Thanks for reading! Subscribe for free to "
+        "receive new posts and support my work.</p><input type='email'>"
+        "<button>Subscribe</button></div>"
+    )
+    paragraphs = [f"<p>{text}</p>" for text in NEWS]
+    html = news_page(f"<div class='main'>{paragraphs[0]}{box}{''.join(paragraphs[1:])}</div>")
+    article = extract(html, options=DEFAULT)
+    assert all(text in article.body for text in NEWS)
+    assert "Thanks for reading" not in article.body
+
+
 def test_dated_lines_inside_an_article_are_not_a_comment_thread() -> None:
     """A timeline (dates with no prose between them) and embedded posts quoted in the
     article (its prose goes on after them) stay in the body."""

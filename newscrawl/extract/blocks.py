@@ -208,7 +208,7 @@ NOISE_WORDS = (
     "advert", "author", "banner", "breadcrumb", "carousel", "comment", "consent", "cookie",
     "copyright", "crumbs", "disqus", "footer", "gallery", "login", "modal", "newsletter",
     "popup", "recommend", "related", "reply", "share", "sharing", "sidebar", "slideshow",
-    "social", "sponsor", "subscribe", "profile",
+    "social", "sponsor", "subscri", "profile",
 )  # fmt: skip
 STANDALONE_NOISE_WORDS = (
     "ads", "ad", "foot", "gg", "hot", "menu", "navbar", "nav", "rank", "toolbar",
