@@ -132,12 +132,13 @@ _RELATIVE_RE = re.compile(
     r"|(?P<minutes>\d{1,2})\s*分钟前"
 )
 _COMPACT_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<m>\d{2})(?P<d>\d{2})$")
-_CHINESE_PUBLISH_LABEL = r"(?:发布|发表|发稿|刊发|出版|稿件)?(?:时间|日期)|发布于|发表于"
+CHINESE_PUBLISH_WORDS = ("时间", "日期", "发布于", "发表于")
+"""The publish labels of Chinese pages ("发布时间", "出版日期", "发表于"), which write a
+two-digit year first (`_SHORT_YMD_RE`): a label is only ever looked for, never read, so
+the words it ends in stand for it."""
 _PUBLISH_LABEL_RE = re.compile(
-    _CHINESE_PUBLISH_LABEL + r"|posted\s*@?|published|publish|\bon\b", re.IGNORECASE
+    "|".join(CHINESE_PUBLISH_WORDS) + r"|posted\s*@?|published|publish|\bon\b", re.IGNORECASE
 )
-_CHINESE_PUBLISH_LABEL_RE = re.compile(_CHINESE_PUBLISH_LABEL)
-"""The publish labels of Chinese pages, which write a two-digit year first (`_SHORT_YMD_RE`)."""
 _REJECT_BEFORE_RE = re.compile(
     r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:", re.I
 )
@@ -438,10 +439,9 @@ def _line_dates(
                 found.append((label, DateEvidence(built[0], built[1], source)))
     if found:
         return found
-    chinese_label = _CHINESE_PUBLISH_LABEL_RE.search(text) is not None
-    for match in _SHORT_YMD_RE.finditer(text) if chinese_label else ():
+    for match in _SHORT_YMD_RE.finditer(text) if _has_chinese_publish_label(text) else ():
         before = text[max(0, match.start() - CONTEXT) : match.start()]
-        if not _CHINESE_PUBLISH_LABEL_RE.search(before) or not _label(text, match):
+        if not _has_chinese_publish_label(before) or not _label(text, match):
             continue
         built = _build(match, context, _full_year(int(match.group("y")), context))
         if built is not None:
@@ -463,6 +463,13 @@ def _line_dates(
         if label is not None and relative is not None:
             found.append((label, relative))
     return found
+
+
+def _has_chinese_publish_label(text: str) -> bool:
+    """Whether `text` holds a `CHINESE_PUBLISH_WORDS` label: a substring test per word
+    (a regex of the labels, with no first character to skip ahead to, was tried at every
+    position of each line, at more than the date patterns cost)."""
+    return any(word in text for word in CHINESE_PUBLISH_WORDS)
 
 
 def _label(text: str, match: re.Match[str]) -> bool | None:
