@@ -30,6 +30,21 @@ class _NamedVariables:
         return any(name in text for name in self.names)
 
 
+def _name_at_start(names: Sequence[str], not_after: str) -> str:
+    """A pattern of one of `names` (identifiers) that does not follow a `not_after`
+    character. That is checked after the name's first letter, not by a leading
+    look-behind, so that the regex engine skips ahead to the names' first letters rather
+    than trying every position of a script."""
+    return (
+        "(?:"
+        + "|".join(
+            f"{first}(?<!{not_after}{first})(?:{'|'.join(name[1:] for name in group)})"
+            for first, group in groupby(sorted(names), key=lambda name: name[0])
+        )
+        + ")"
+    )
+
+
 class ScriptVariables(_NamedVariables):
     """The string values assigned to variables (or object keys) named `names`, in order;
     a value may be wrapped in WeChat's ``htmlDecode(…)`` (entities are left to the caller)."""
@@ -37,16 +52,11 @@ class ScriptVariables(_NamedVariables):
     def __init__(self, names: Sequence[str], min_chars: int, max_chars: int) -> None:
         super().__init__(names)
         self._pattern = re.compile(
-            "(?:"
-            + "|".join(
-                f"{first}(?<!\\w{first})(?:{'|'.join(name[1:] for name in group)})"
-                for first, group in groupby(sorted(self.names), key=lambda name: name[0])
-            )
-            + ")\\b[\"']?\\s*[:=]\\s*(?:htmlDecode\\(\\s*)?[\"']"
+            _name_at_start(self.names, not_after="\\w")
+            + "\\b[\"']?\\s*[:=]\\s*(?:htmlDecode\\(\\s*)?[\"']"
             + f"([^\"'\\n]{{{min_chars},{max_chars}}})[\"']"
         )
-        """A name at a word boundary. The boundary is checked after the first letter, not
-        with a leading \\b, so that the regex engine skips ahead to that letter."""
+        """A name at a word boundary."""
 
     def values(self, script: str) -> Iterator[str]:
         if self.named_in(script):
@@ -60,10 +70,10 @@ class ScriptTimestamps(_NamedVariables):
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
         self._pattern = re.compile(
-            "(?<![\\w.])(?:"
-            + "|".join(map(re.escape, self.names))
-            + ")[\"']?\\s*[:=]\\s*[\"']?(\\d{10}|\\d{13})(?![\\d.])"
+            _name_at_start(self.names, not_after="[\\w.]")
+            + "[\"']?\\s*[:=]\\s*[\"']?(\\d{10}|\\d{13})(?![\\d.])"
         )
+        """A name after no word character nor ".", a property of something else."""
 
     def values(self, script: str) -> Iterator[datetime]:
         if self.named_in(script):
