@@ -1,4 +1,4 @@
-"""Where bylines live in the markup: the search for byline words in attribute texts."""
+"""Where bylines live in the markup: byline words and itemprop authors in attribute texts."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import pytest
 
 from newscrawl.extract.metadata.bylines import (
     _BYLINE_WORD_RE,
+    _ITEMPROP_AUTHOR_RE,
     CASE_FOLDS_TO_ASCII,
+    ITEMPROP_AUTHOR_WORDS,
     _byline_word_starts,
 )
 
@@ -35,3 +37,12 @@ def test_the_case_folds_to_ascii_are_every_character_beyond_ascii_that_folds_to_
 def test_byline_word_starts_are_where_the_case_blind_pattern_matches(joined: str) -> None:
     expected = sorted(at for at in range(len(joined)) if _BYLINE_WORD_RE.match(joined, at))
     assert sorted(_byline_word_starts(joined)) == expected
+
+
+def test_every_text_the_itemprop_author_pattern_matches_holds_its_words_lower_cased() -> None:
+    # No letter of the words is one that `CASE_FOLDS_TO_ASCII` characters fold to.
+    assert not set("".join(ITEMPROP_AUTHOR_WORDS)) & set("iks")
+    assert all(word in _ITEMPROP_AUTHOR_RE.pattern for word in ITEMPROP_AUTHOR_WORDS)
+    for attributes in ('itemprop="author"', "ITEMPROP = AUTHOR", "itemProp='Author'"):
+        assert _ITEMPROP_AUTHOR_RE.search(attributes)
+        assert all(word in attributes.lower() for word in ITEMPROP_AUTHOR_WORDS)

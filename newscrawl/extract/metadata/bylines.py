@@ -243,11 +243,19 @@ def without_photo_credits(texts: Sequence[str]) -> list[str]:
 
 
 _ITEMPROP_AUTHOR_RE = re.compile(r"""itemprop\s*=\s*["']?author\b""", re.IGNORECASE)
+ITEMPROP_AUTHOR_WORDS = ("temprop", "author")
+"""What a text that `_ITEMPROP_AUTHOR_RE` matches holds once lower-cased: of the pattern's
+letters only "i" matches a character beyond ASCII (`CASE_FOLDS_TO_ASCII`)."""
 
 
 def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
     """The names of ``itemprop="author"`` tags: their own text, or that of the
-    ``itemprop="name"`` tag right inside them."""
+    ``itemprop="name"`` tag right inside them. Most pages have none: the tags' attributes
+    are ruled out together (`ITEMPROP_AUTHOR_WORDS`), not by the case-blind pattern tried
+    at every position of each."""
+    folded = "\n".join(tag.attributes for tag in dated).lower()
+    if not all(word in folded for word in ITEMPROP_AUTHOR_WORDS):
+        return []
     names: list[str] = []
     for i, tag in enumerate(dated):
         if not _ITEMPROP_AUTHOR_RE.search(tag.attributes):
