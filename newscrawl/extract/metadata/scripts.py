@@ -30,21 +30,6 @@ class _NamedVariables:
         return any(name in text for name in self.names)
 
 
-def _name_at_start(names: Sequence[str], not_after: str) -> str:
-    """A pattern of one of `names` (identifiers) that does not follow a `not_after`
-    character. That is checked after the name's first letter, not by a leading
-    look-behind, so that the regex engine skips ahead to the names' first letters rather
-    than trying every position of a script."""
-    return (
-        "(?:"
-        + "|".join(
-            f"{first}(?<!{not_after}{first})(?:{'|'.join(name[1:] for name in group)})"
-            for first, group in groupby(sorted(names), key=lambda name: name[0])
-        )
-        + ")"
-    )
-
-
 class ScriptVariables(_NamedVariables):
     """The string values assigned to variables (or object keys) named `names`, in order;
     a value may be wrapped in WeChat's ``htmlDecode(…)`` (entities are left to the caller)."""
@@ -52,11 +37,16 @@ class ScriptVariables(_NamedVariables):
     def __init__(self, names: Sequence[str], min_chars: int, max_chars: int) -> None:
         super().__init__(names)
         self._pattern = re.compile(
-            _name_at_start(self.names, not_after="\\w")
-            + "\\b[\"']?\\s*[:=]\\s*(?:htmlDecode\\(\\s*)?[\"']"
+            "(?:"
+            + "|".join(
+                f"{first}(?<!\\w{first})(?:{'|'.join(name[1:] for name in group)})"
+                for first, group in groupby(sorted(self.names), key=lambda name: name[0])
+            )
+            + ")\\b[\"']?\\s*[:=]\\s*(?:htmlDecode\\(\\s*)?[\"']"
             + f"([^\"'\\n]{{{min_chars},{max_chars}}})[\"']"
         )
-        """A name at a word boundary."""
+        """A name at a word boundary. The boundary is checked after the first letter, not
+        with a leading \\b, so that the regex engine skips ahead to that letter."""
 
     def values(self, script: str) -> Iterator[str]:
         if self.named_in(script):
@@ -69,19 +59,33 @@ class ScriptTimestamps(_NamedVariables):
 
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
-        self._pattern = re.compile(
-            _name_at_start(self.names, not_after="[\\w.]")
-            + "[\"']?\\s*[:=]\\s*[\"']?(\\d{10}|\\d{13})(?![\\d.])"
-        )
-        """A name after no word character nor ".", a property of something else."""
+        self._patterns = {
+            name: re.compile(
+                f"{re.escape(name)}(?<![\\w.]{re.escape(name)})"
+                + "[\"']?\\s*[:=]\\s*[\"']?(\\d{10}|\\d{13})(?![\\d.])"
+            )
+            for name in self.names
+        }
+        """Per name, the name (after no word character nor ".": not a property of
+        something else) and the time assigned to it. A pattern per name starts with the
+        name's text, which the regex engine skips ahead to; it tries one pattern of all
+        the names at every position where a first letter of one stands (for "ct", every
+        "c" of a script)."""
 
     def values(self, script: str) -> Iterator[datetime]:
-        if self.named_in(script):
-            for match in self._pattern.finditer(script):
-                digits = match.group(1)
-                seconds = int(digits) / (1000 if len(digits) == 13 else 1)
-                if seconds >= EARLIEST:
-                    yield datetime.fromtimestamp(seconds, UTC)
+        """No match starts inside another (a name follows no word character, and a match
+        holds no letter past its name), so the matches of each name, merged by position,
+        are those of all names at once."""
+        matches = sorted(
+            (match.start(), match.group(1))
+            for name, pattern in self._patterns.items()
+            if name in script
+            for match in pattern.finditer(script)
+        )
+        for _, digits in matches:
+            seconds = int(digits) / (1000 if len(digits) == 13 else 1)
+            if seconds >= EARLIEST:
+                yield datetime.fromtimestamp(seconds, UTC)
 
 
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC).timestamp()
