@@ -196,10 +196,20 @@ class Keyword(NamedTuple):
     """A line pattern for `PageText.having`, with `needles`: folded literals (ASCII letters
     in lower case, "ſ" as "s") at least one of which every line the pattern matches holds
     (tested). The needles let the C search (``_blockscan.line_hits``) find the candidate
-    lines of every keyword in one pass; the pattern confirms each."""
+    lines of every keyword in one pass; the pattern confirms each, unless `exact`."""
 
     pattern: re.Pattern[str]
     needles: tuple[str, ...]
+    exact: bool = False
+    """The pattern is any of the needles, none of which has a letter the C search folds:
+    every candidate line is a match (`words`)."""
+
+    @classmethod
+    def words(cls, *words: str) -> Keyword:
+        """The exact keyword of any of `words`, which must have no ASCII letter nor "ſ"."""
+        if re.search("[A-Za-zſ]", "".join(words)):
+            raise ValueError(f"folded letters in {words}")
+        return cls(re.compile("|".join(map(re.escape, words))), words, exact=True)
 
 
 LIST_ITEM_TAGS = frozenset({"li", "dd", "dt"})
@@ -261,14 +271,11 @@ class PageText:
                     )
                 )
                 hits = self._hits[keyword]
-        search = keyword.pattern.search
-        texts = self.texts
-        excluded = self.listed if outside_link_lists else frozenset()
-        return [
-            texts[index]
-            for index in hits[bisect.bisect_left(hits, first) :]
-            if index not in excluded and search(texts[index])
-        ]
+        indices = hits[bisect.bisect_left(hits, first) :]
+        if outside_link_lists:
+            indices = [index for index in indices if index not in self.listed]
+        found = list(map(self.texts.__getitem__, indices))
+        return found if keyword.exact else list(filter(keyword.pattern.search, found))
 
     def _lines_with_a_match(self, pattern: re.Pattern[str]) -> list[int]:
         """The indices of the lines in which a match of `pattern` over `joined` starts:

@@ -61,12 +61,10 @@ _AUTHOR_RE = re.compile(
     + _STOP
 )
 """A labelled byline: "作者：张三", "记者：李四", "文/王五", "by 木子" (never "BY-SA")."""
-_LABELLED_AUTHOR_RE = re.compile(
-    one_of([*(word + r"\s*[:：]" for word in (*_AUTHOR_WORDS, "执笔人")), r"文\s*[/／]"])
-    + r"\s*"
-    + _NAME
-    + _STOP
+_AUTHOR_LABEL = one_of(
+    [*(word + r"\s*[:：]" for word in (*_AUTHOR_WORDS, "执笔人")), r"文\s*[/／]"]
 )
+_LABELLED_AUTHOR_RE = re.compile(_AUTHOR_LABEL + r"\s*" + _NAME + _STOP)
 """The same without "by": away from the headline, "by …" is prose ("caused by the cards")."""
 _BYLINE_NAME_RE = re.compile(
     r"(?:^|\s)(?P<name>[^\s\d|｜:：]{2,20})\s+(?:已于|于|发表于)\s*\d{4}"
@@ -141,18 +139,13 @@ MAX_NAMES_CHARS = 19
 _SOURCE_KEY = Keyword(
     re.compile(one_of([*_SOURCE_WORDS, *any_case("source")])), (*_SOURCE_WORDS, "source")
 )
-_AUTHOR_KEY = Keyword(
-    re.compile(one_of([*_AUTHOR_WORDS, r"文\s*[/／]", *(by + r"\s" for by in any_case("by"))])),
-    (*_AUTHOR_WORDS, "文", "by"),
-)
-_EDITOR_KEY = Keyword(re.compile(r"编|审核|校对"), ("编", "审核", "校对"))
+_AUTHOR_KEY = Keyword(re.compile(_AUTHOR_LABEL), (*_AUTHOR_WORDS, "文"))
+"""A label of `_LABELLED_AUTHOR_RE`: the words are common in prose (记者, 文), their labels
+are not, and only labelled lines are searched for a name."""
+_EDITOR_KEY = Keyword.words("编", "审核", "校对")
 _BYLINE_KEY = Keyword(re.compile(one_of(["于", *any_case("posted")])), ("于", "posted"))
-_OWNER_KEY = Keyword(
-    re.compile(r"的(?:博客|空间|专栏|个人空间)"), ("的博客", "的空间", "的专栏", "的个人空间")
-)
-_CREDIT_KEY = Keyword(
-    re.compile(r"记者|评论员|通讯员|实习生"), ("记者", "评论员", "通讯员", "实习生")
-)
+_OWNER_KEY = Keyword.words("的博客", "的空间", "的专栏", "的个人空间")
+_CREDIT_KEY = Keyword.words("记者", "评论员", "通讯员", "实习生")
 """Words each pattern above needs in a line: one search over the whole page picks the
 lines worth trying (see `PageText.having`). Patterns are flat alternations with the case
 spelled out (`patterns`), so that the regex engine skips ahead to a first character."""
