@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from itertools import accumulate
+from itertools import accumulate, compress, count
+from operator import add, attrgetter
 from urllib.parse import urlsplit
 
 from newscrawl.extract.blocks import DatedTag, Line, PageLines
 from newscrawl.extract.clean import tag_attributes
 
+_ELEMENT = attrgetter("element")
 BYLINE_WORDS = ("byline", "author", "writer", "reporter", "contributor", "dateline")
 _BYLINE_WORD_RE = re.compile(f"(?:{'|'.join(BYLINE_WORDS)})", re.IGNORECASE)
 BYLINE_ATTRIBUTES = ("class", "id", "itemprop", "rel")
@@ -139,7 +141,7 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
     within = _within_levels(page.parents, marked)
     parent = page.parents.get
     near: list[tuple[Line, list[int]]] = []
-    for line in [line for line in page.lines if line.element in within]:
+    for line in compress(page.lines, map(within.__contains__, map(_ELEMENT, page.lines))):
         chain = [line.element]
         for _ in range(BYLINE_LEVELS - 1):
             chain.append(parent(chain[-1], 0))
@@ -192,8 +194,8 @@ def byline_elements(page: PageLines) -> set[int]:
     hits = list(_byline_word_starts("\n".join(texts)))
     if not hits:  # most pages
         return set()
-    lengths = accumulate(map(len, texts[:-1]), initial=0)
-    starts = [length + index for index, length in enumerate(lengths)]  # and the separators
+    # Each text starts after the texts before it and their separators.
+    starts = list(map(add, accumulate(map(len, texts[:-1]), initial=0), count()))
     worded = {bisect_right(starts, at) - 1 for at in hits}
     return {elements[i] for i in worded if _names_a_byline(texts[i])}
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress, count, groupby, repeat
-from operator import attrgetter
+from operator import attrgetter, contains, or_
 from typing import NamedTuple
 
 from newscrawl.extract import native
@@ -80,6 +80,7 @@ _new_line = tuple.__new__
 call of the NamedTuple's own."""
 _TEXT = attrgetter("text")
 _TAG = attrgetter("tag")
+_HEADING = attrgetter("heading")
 _LINKED = attrgetter("linked")
 _CHARS = attrgetter("chars")
 _BOX = attrgetter("noise_element", "noise")
@@ -155,16 +156,23 @@ def _box_chars_python(lines: Sequence[Line], words: frozenset[str]) -> tuple[int
 def title_index(lines: list[VisibleLine], page_title: str) -> int | None:
     """Index of the headline line: an h1-h3 that the <title> starts with; else the longest
     line that is part of the <title> or holds its first segment (old table layouts have no
-    h1); else the first h1."""
+    h1); else the first h1. Only the headings, and the lines that the <title> holds or that
+    hold its segment (picked by substring tests in ``map``), get a Python step."""
     title = _SPACE_RE.sub(" ", page_title).strip()
     segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
-    for i, line in enumerate(lines):
-        if line.heading and len(line.text) >= MIN_TITLE_CHARS and line.text[:12] in title:
+    texts = list(map(_TEXT, lines))
+    headings = list(compress(count(), map(_HEADING, lines)))
+    for i in headings:
+        text = texts[i]
+        if len(text) >= MIN_TITLE_CHARS and text[:12] in title:
             return i
+    candidates = map(title.__contains__, texts)
+    if len(segment) >= 6:
+        candidates = map(or_, candidates, map(contains, texts, repeat(segment)))
     best: tuple[bool, bool, int] | None = None
     best_at: int | None = None
-    for i, line in enumerate(lines):
-        text = line.text
+    for i in compress(count(), candidates):
+        text = texts[i]
         matches = (len(text) >= 6 and text in title) or (
             len(segment) >= 6 and segment in text and len(text) <= 2 * len(segment) + 10
         )
@@ -174,7 +182,7 @@ def title_index(lines: list[VisibleLine], page_title: str) -> int | None:
             best, best_at = key, i
     if best_at is not None:
         return best_at
-    return next((i for i, line in enumerate(lines) if line.tag == "h1" and line.heading), None)
+    return next((i for i in headings if lines[i].tag == "h1"), None)
 
 
 def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
