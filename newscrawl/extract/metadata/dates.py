@@ -137,10 +137,14 @@ _MD_TIME_RE = re.compile(
 )
 """A year-less byline ("05/09 22:27:02"); only read with a time, so leads like
 "6月15日消息" never count."""
+RELATIVE_DAYS = ("今天", "昨天", "前天")
+"""Today, yesterday, the day before: 0, 1 and 2 days before the fetch."""
 _RELATIVE_RE = re.compile(
-    r"(?P<day>今天|昨天|前天)\s*(?:(?P<H>\d{1,2})[:：](?P<M>\d{2})(?::(?P<S>\d{2}))?)?"
-    r"|(?P<minutes>\d{1,2})\s*分钟前"
+    f"(?P<day>{'|'.join(RELATIVE_DAYS)})"
+    + r"\s*(?:(?P<H>\d{1,2})[:：](?P<M>\d{2})(?::(?P<S>\d{2}))?)?|(?P<minutes>\d{1,2})\s*分钟前"
 )
+"""Searched only in lines holding one of `RELATIVE_DAYS` or 分钟前: it has no first
+character the regex engine could skip ahead to."""
 _COMPACT_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<m>\d{2})(?P<d>\d{2})$")
 CHINESE_PUBLISH_WORDS = ("时间", "日期", "发布于", "发表于")
 """The publish labels of Chinese pages ("发布时间", "出版日期", "发表于"), which write a
@@ -163,8 +167,11 @@ _LABEL_KEY = Keyword(
 )
 """Words a labelled date's line needs (`_PUBLISH_LABEL_RE` or "于 … 发布"); a flat
 alternation with the case spelled out (`patterns`), so that the search skips ahead."""
-_DATE_HINT_RE = re.compile(r"\d|今天|昨天|前天")
-"""What every date pattern needs in a line: lines without it skip the four date regexes."""
+_DATE_HINT_RE = re.compile(r"[\d今昨前](?:(?<=\d)|天)")
+"""What every date pattern needs in a line, a digit or a `RELATIVE_DAYS` word: lines without
+it skip the four date regexes. Led by the class of their first characters, so that the
+regex engine skips ahead to them (an alternation led by ``\\d`` is tried at every
+position)."""
 _YEAR_HINT_RE = re.compile(r"(?:19|20)\d\d")
 """What `_YMD_RE` and `_MDY_RE` need in a line; searched only in lines holding "19" or "20"
 (two substring tests rule most lines out at a fraction of its cost)."""
@@ -435,7 +442,7 @@ def _line_dates(
     text: str, context: _Context, structured: DateEvidence | None
 ) -> list[tuple[bool, DateEvidence]]:
     """Every date of a line with whether a publish label introduces it. Each pattern runs
-    only on lines holding what it cannot match without (a year; a colon; 天 or 分钟前):
+    only on lines holding what it cannot match without (a year; a colon; 今天 or 分钟前):
     led by a look-behind, the patterns test every position of a line, and most lines
     have no date."""
     found: list[tuple[bool, DateEvidence]] = []
@@ -466,7 +473,8 @@ def _line_dates(
         if built is not None:
             source = f"text:no-year, year from the {where}"
             found.append((label, DateEvidence(built[0], built[1], source)))
-    for match in _RELATIVE_RE.finditer(text) if "天" in text or "分钟前" in text else ():
+    has_relative = "分钟前" in text or any(day in text for day in RELATIVE_DAYS)
+    for match in _RELATIVE_RE.finditer(text) if has_relative else ():
         label = _label(text, match)
         relative = _relative(match, context)
         if label is not None and relative is not None:
@@ -580,7 +588,7 @@ def _relative(match: re.Match[str], context: _Context) -> DateEvidence | None:
             second=0, microsecond=0
         )
         return DateEvidence(value, "minute", "text:relative")
-    day = now.date() - timedelta(days=("今天", "昨天", "前天").index(match.group("day")))
+    day = now.date() - timedelta(days=RELATIVE_DAYS.index(match.group("day")))
     if match.group("H") is None:
         value = datetime(day.year, day.month, day.day, tzinfo=context.zone)
         return DateEvidence(value, "day", "text:relative")
