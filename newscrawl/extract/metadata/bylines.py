@@ -240,27 +240,30 @@ PHOTO_CREDIT_RE = re.compile(
 
 
 def without_photo_credits(texts: Sequence[str]) -> list[str]:
-    """`texts` but the lines that credit a photo, video or illustration."""
-    return [text for text in texts if not PHOTO_CREDIT_RE.search(text)]
+    """`texts` but the lines that credit a photo, video or illustration. The case-blind
+    pattern, led by ``\\b``, is tried at every position: it only runs on lines holding
+    "by" once lower-cased (no character beyond ASCII folds to "b" or "y")."""
+    return [text for text in texts if not ("by" in text.lower() and PHOTO_CREDIT_RE.search(text))]
 
 
 _ITEMPROP_AUTHOR_RE = re.compile(r"""itemprop\s*=\s*["']?author\b""", re.IGNORECASE)
 ITEMPROP_AUTHOR_WORDS = ("temprop", "author")
 """What a text that `_ITEMPROP_AUTHOR_RE` matches holds once lower-cased: of the pattern's
 letters only "i" matches a character beyond ASCII (`CASE_FOLDS_TO_ASCII`)."""
+_ATTRIBUTES = attrgetter("attributes")
 
 
 def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
     """The names of ``itemprop="author"`` tags: their own text, or that of the
     ``itemprop="name"`` tag right inside them. Most pages have none: the tags' attributes
-    are ruled out together (`ITEMPROP_AUTHOR_WORDS`), not by the case-blind pattern tried
-    at every position of each."""
-    folded = "\n".join(tag.attributes for tag in dated).lower()
-    if not all(word in folded for word in ITEMPROP_AUTHOR_WORDS):
+    are ruled out together, and then each (`ITEMPROP_AUTHOR_WORDS`), before the case-blind
+    pattern, which is tried at every position."""
+    folded = list(map(str.lower, map(_ATTRIBUTES, dated)))
+    if not _may_name_an_author("\n".join(folded)):
         return []
     names: list[str] = []
     for i, tag in enumerate(dated):
-        if not _ITEMPROP_AUTHOR_RE.search(tag.attributes):
+        if not _may_name_an_author(folded[i]) or not _ITEMPROP_AUTHOR_RE.search(tag.attributes):
             continue
         text = tag.text.strip()
         if not text and i + 1 < len(dated) and "name" in dated[i + 1].attributes.lower():
@@ -268,6 +271,11 @@ def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
         if text:
             names.append(text)
     return names
+
+
+def _may_name_an_author(folded: str) -> bool:
+    """Whether lower-cased attributes hold every `ITEMPROP_AUTHOR_WORDS` word."""
+    return all(word in folded for word in ITEMPROP_AUTHOR_WORDS)
 
 
 def outlet_names(site_name: str | None, title: str, url: str | None) -> frozenset[str]:
