@@ -1,11 +1,15 @@
-"""The visible lines metadata reads: the body pass's lines, boxes about other content out."""
+"""The visible lines metadata reads: the body pass's lines, boxes about other content out;
+the keywords it looks up in them."""
 
 from __future__ import annotations
+
+import pytest
 
 from newscrawl.extract import Options, extract
 from newscrawl.extract.blocks import page_lines
 from newscrawl.extract.metadata import extract_metadata
 from newscrawl.extract.metadata.lines import (
+    Keyword,
     VisibleLine,
     link_list_items,
     other_content_boxes,
@@ -69,3 +73,12 @@ def test_linked_list_items_next_to_each_other_are_a_list_of_links() -> None:
     visible = lines_of(html)
     assert [line.linked for line in visible] == [False, True, True, True, True, False]
     assert link_list_items(visible) == {3, 4}
+
+
+def test_an_exact_keyword_is_words_without_a_letter_the_c_search_folds() -> None:
+    keyword = Keyword.words("记者", "评论员")
+    assert keyword.exact and keyword.needles == ("记者", "评论员")
+    assert keyword.pattern.search("本报记者 王明") and not keyword.pattern.search("记 者")
+    for folded in ("by", "来源ſ"):
+        with pytest.raises(ValueError):
+            Keyword.words(folded)

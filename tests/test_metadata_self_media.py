@@ -80,6 +80,8 @@ def test_self_media_time_and_account_come_from_script_state(page: str, published
     ("script", "seconds"),
     [
         ('var ct = "1701226200";', [1701226200]),
+        ("ct=1701226200", [1701226200]),  # at the start of the script
+        ('function f(){} {"publishTime":1701226300,"ct":1701226200}', [1701226300, 1701226200]),
         ('{"publishTime":1701226200123,"x":1}', [1701226200.123]),
         ('{"createTime": 946684799}', []),  # before 2000: a counter, not a time
         ('var act = "1701226200";', []),  # another name that ends in "ct"

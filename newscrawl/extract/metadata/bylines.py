@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from itertools import accumulate
+from itertools import accumulate, compress, count
+from operator import add, attrgetter
 from urllib.parse import urlsplit
 
 from newscrawl.extract.blocks import DatedTag, Line, PageLines
 from newscrawl.extract.clean import tag_attributes
 
+_ELEMENT = attrgetter("element")
 BYLINE_WORDS = ("byline", "author", "writer", "reporter", "contributor", "dateline")
 _BYLINE_WORD_RE = re.compile(f"(?:{'|'.join(BYLINE_WORDS)})", re.IGNORECASE)
 BYLINE_ATTRIBUTES = ("class", "id", "itemprop", "rel")
@@ -139,7 +141,7 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
     within = _within_levels(page.parents, marked)
     parent = page.parents.get
     near: list[tuple[Line, list[int]]] = []
-    for line in [line for line in page.lines if line.element in within]:
+    for line in compress(page.lines, map(within.__contains__, map(_ELEMENT, page.lines))):
         chain = [line.element]
         for _ in range(BYLINE_LEVELS - 1):
             chain.append(parent(chain[-1], 0))
@@ -192,8 +194,8 @@ def byline_elements(page: PageLines) -> set[int]:
     hits = list(_byline_word_starts("\n".join(texts)))
     if not hits:  # most pages
         return set()
-    lengths = accumulate(map(len, texts[:-1]), initial=0)
-    starts = [length + index for index, length in enumerate(lengths)]  # and the separators
+    # Each text starts after the texts before it and their separators.
+    starts = list(map(add, accumulate(map(len, texts[:-1]), initial=0), count()))
     worded = {bisect_right(starts, at) - 1 for at in hits}
     return {elements[i] for i in worded if _names_a_byline(texts[i])}
 
@@ -204,21 +206,29 @@ def _names_a_byline(attributes: str) -> bool:
     return any(_BYLINE_WORD_RE.search(values.get(name, "")) for name in BYLINE_ATTRIBUTES)
 
 
+CASE_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+"""The characters beyond ASCII that a case-blind pattern matches to an ASCII letter: "İ"
+and "ı" (i), "ſ" (s), the Kelvin sign (k)."""
+
+
 def _byline_word_starts(joined: str) -> Iterator[int]:
     """Where a `_BYLINE_WORD_RE` match could start in `joined` (overlapping words too: no
-    word spans two attribute texts, so the same elements are found). In ASCII text, where
-    a lower-cased copy holds a word exactly where the case-blind pattern matches it, by
-    ``str.find`` per word: the case-blind regex tries every position, eight times the
-    instructions (1.7 M of a replay crawl page's 22 M of extraction)."""
-    if not joined.isascii():
+    word spans two attribute texts, so the same elements are found). Without
+    `CASE_FOLDS_TO_ASCII` characters, by ``bytes.find`` per word over an ASCII copy (its
+    letters lower-cased, every other character beyond ASCII a "?", so the positions hold),
+    which holds a word exactly where the case-blind pattern matches it: the case-blind
+    regex tries every position, at eight to ten times the cost (attribute texts with
+    Chinese titles and alt texts too)."""
+    if any(char in joined for char in CASE_FOLDS_TO_ASCII):
         yield from (match.start() for match in _BYLINE_WORD_RE.finditer(joined))
         return
-    lowered = joined.lower()
+    folded = joined.encode("ascii", "replace").lower()
     for word in BYLINE_WORDS:
-        at = lowered.find(word)
+        needle = word.encode("ascii")
+        at = folded.find(needle)
         while at >= 0:
             yield at
-            at = lowered.find(word, at + 1)
+            at = folded.find(needle, at + 1)
 
 
 PHOTO_CREDIT_RE = re.compile(
@@ -230,19 +240,30 @@ PHOTO_CREDIT_RE = re.compile(
 
 
 def without_photo_credits(texts: Sequence[str]) -> list[str]:
-    """`texts` but the lines that credit a photo, video or illustration."""
-    return [text for text in texts if not PHOTO_CREDIT_RE.search(text)]
+    """`texts` but the lines that credit a photo, video or illustration. The case-blind
+    pattern, led by ``\\b``, is tried at every position: it only runs on lines holding
+    "by" once lower-cased (no character beyond ASCII folds to "b" or "y")."""
+    return [text for text in texts if not ("by" in text.lower() and PHOTO_CREDIT_RE.search(text))]
 
 
 _ITEMPROP_AUTHOR_RE = re.compile(r"""itemprop\s*=\s*["']?author\b""", re.IGNORECASE)
+ITEMPROP_AUTHOR_WORDS = ("temprop", "author")
+"""What a text that `_ITEMPROP_AUTHOR_RE` matches holds once lower-cased: of the pattern's
+letters only "i" matches a character beyond ASCII (`CASE_FOLDS_TO_ASCII`)."""
+_ATTRIBUTES = attrgetter("attributes")
 
 
 def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
     """The names of ``itemprop="author"`` tags: their own text, or that of the
-    ``itemprop="name"`` tag right inside them."""
+    ``itemprop="name"`` tag right inside them. Most pages have none: the tags' attributes
+    are ruled out together, and then each (`ITEMPROP_AUTHOR_WORDS`), before the case-blind
+    pattern, which is tried at every position."""
+    folded = list(map(str.lower, map(_ATTRIBUTES, dated)))
+    if not _may_name_an_author("\n".join(folded)):
+        return []
     names: list[str] = []
     for i, tag in enumerate(dated):
-        if not _ITEMPROP_AUTHOR_RE.search(tag.attributes):
+        if not _may_name_an_author(folded[i]) or not _ITEMPROP_AUTHOR_RE.search(tag.attributes):
             continue
         text = tag.text.strip()
         if not text and i + 1 < len(dated) and "name" in dated[i + 1].attributes.lower():
@@ -250,6 +271,11 @@ def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
         if text:
             names.append(text)
     return names
+
+
+def _may_name_an_author(folded: str) -> bool:
+    """Whether lower-cased attributes hold every `ITEMPROP_AUTHOR_WORDS` word."""
+    return all(word in folded for word in ITEMPROP_AUTHOR_WORDS)
 
 
 def outlet_names(site_name: str | None, title: str, url: str | None) -> frozenset[str]:

@@ -73,11 +73,15 @@ def names(value: object) -> list[str]:
 
 
 _CDATA_RE = re.compile(r"^(?://\s*)?<!\[CDATA\[|(?://\s*)?\]\]>$")
-"""A CDATA section around the JSON (XHTML habit, kept by many CMSs): not JSON itself."""
+"""A CDATA section around the JSON (XHTML habit, kept by many CMSs): not JSON itself.
+Searched only in texts that start as it does or hold "]]>" (its end is tried at every
+position)."""
 
 
 def _loads(text: str) -> object:
-    text = _CDATA_RE.sub("", text.strip()).strip()
+    text = text.strip()
+    if "]]>" in text or text.startswith(("<![CDATA[", "//")):
+        text = _CDATA_RE.sub("", text).strip()
     if not text:
         return None
     for candidate in (text, _TRAILING_COMMA_RE.sub(r"\1", _CONTROL_RE.sub(" ", text))):

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress, count, groupby, repeat
-from operator import attrgetter
+from operator import attrgetter, contains, or_
 from typing import NamedTuple
 
 from newscrawl.extract import native
@@ -80,6 +80,7 @@ _new_line = tuple.__new__
 call of the NamedTuple's own."""
 _TEXT = attrgetter("text")
 _TAG = attrgetter("tag")
+_HEADING = attrgetter("heading")
 _LINKED = attrgetter("linked")
 _CHARS = attrgetter("chars")
 _BOX = attrgetter("noise_element", "noise")
@@ -155,16 +156,23 @@ def _box_chars_python(lines: Sequence[Line], words: frozenset[str]) -> tuple[int
 def title_index(lines: list[VisibleLine], page_title: str) -> int | None:
     """Index of the headline line: an h1-h3 that the <title> starts with; else the longest
     line that is part of the <title> or holds its first segment (old table layouts have no
-    h1); else the first h1."""
+    h1); else the first h1. Only the headings, and the lines that the <title> holds or that
+    hold its segment (picked by substring tests in ``map``), get a Python step."""
     title = _SPACE_RE.sub(" ", page_title).strip()
     segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
-    for i, line in enumerate(lines):
-        if line.heading and len(line.text) >= MIN_TITLE_CHARS and line.text[:12] in title:
+    texts = list(map(_TEXT, lines))
+    headings = list(compress(count(), map(_HEADING, lines)))
+    for i in headings:
+        text = texts[i]
+        if len(text) >= MIN_TITLE_CHARS and text[:12] in title:
             return i
+    candidates = map(title.__contains__, texts)
+    if len(segment) >= 6:
+        candidates = map(or_, candidates, map(contains, texts, repeat(segment)))
     best: tuple[bool, bool, int] | None = None
     best_at: int | None = None
-    for i, line in enumerate(lines):
-        text = line.text
+    for i in compress(count(), candidates):
+        text = texts[i]
         matches = (len(text) >= 6 and text in title) or (
             len(segment) >= 6 and segment in text and len(text) <= 2 * len(segment) + 10
         )
@@ -174,7 +182,7 @@ def title_index(lines: list[VisibleLine], page_title: str) -> int | None:
             best, best_at = key, i
     if best_at is not None:
         return best_at
-    return next((i for i, line in enumerate(lines) if line.tag == "h1" and line.heading), None)
+    return next((i for i in headings if lines[i].tag == "h1"), None)
 
 
 def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
@@ -196,10 +204,24 @@ class Keyword(NamedTuple):
     """A line pattern for `PageText.having`, with `needles`: folded literals (ASCII letters
     in lower case, "ſ" as "s") at least one of which every line the pattern matches holds
     (tested). The needles let the C search (``_blockscan.line_hits``) find the candidate
-    lines of every keyword in one pass; the pattern confirms each."""
+    lines of every keyword in one pass; the pattern confirms each, unless `exact`."""
 
     pattern: re.Pattern[str]
     needles: tuple[str, ...]
+    exact: bool = False
+    """The pattern is any of the needles, none of which has a letter the C search folds:
+    every candidate line is a match (`words`)."""
+    marks: tuple[str, ...] = ()
+    """Literals one of which every line the pattern matches holds too: candidate lines
+    holding none are dropped before the pattern is tried, by substring tests that cost a
+    fraction of it (a label's word is common in prose, "记者", the label is not, "记者：")."""
+
+    @classmethod
+    def words(cls, *words: str) -> Keyword:
+        """The exact keyword of any of `words`, which must have no ASCII letter nor "ſ"."""
+        if re.search("[A-Za-zſ]", "".join(words)):
+            raise ValueError(f"folded letters in {words}")
+        return cls(re.compile("|".join(map(re.escape, words))), words, exact=True)
 
 
 LIST_ITEM_TAGS = frozenset({"li", "dd", "dt"})
@@ -261,14 +283,13 @@ class PageText:
                     )
                 )
                 hits = self._hits[keyword]
-        search = keyword.pattern.search
-        texts = self.texts
-        excluded = self.listed if outside_link_lists else frozenset()
-        return [
-            texts[index]
-            for index in hits[bisect.bisect_left(hits, first) :]
-            if index not in excluded and search(texts[index])
-        ]
+        indices = hits[bisect.bisect_left(hits, first) :]
+        if outside_link_lists:
+            indices = [index for index in indices if index not in self.listed]
+        found = list(map(self.texts.__getitem__, indices))
+        if keyword.marks:
+            found = [text for text in found if any(map(text.__contains__, keyword.marks))]
+        return found if keyword.exact else list(filter(keyword.pattern.search, found))
 
     def _lines_with_a_match(self, pattern: re.Pattern[str]) -> list[int]:
         """The indices of the lines in which a match of `pattern` over `joined` starts:

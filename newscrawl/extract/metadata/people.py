@@ -37,16 +37,13 @@ _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
 _STOP = r"(?=\s*(?:[/／" + _NOT_IN_NAME + r"]|来源|作者|记者|编辑|责编|时间|日期|发布|\d{4}|$))"
 _NAME = r"(?P<name>[^\s\d" + _NOT_IN_NAME + r"][^\d" + _NOT_IN_NAME + r"]{0,29}?)"
 _SOURCE_WORDS = ("来源", "来自", "出处", "稿源", "发文机关", "发布机构", "发文单位", "发布单位")
-_SOURCE_RE = re.compile(
-    one_of([*_SOURCE_WORDS, *any_case("source")], r"\s*[:：]")
-    + r"\s*[\[【]?\s*(?P<name>[^\s"
-    + _NOT_IN_NAME
-    + r"]{2,30})"
-)
+_SOURCE_LABEL = one_of([*_SOURCE_WORDS, *any_case("source")], r"\s*[:：]")
+_SOURCE_RE = re.compile(_SOURCE_LABEL + r"\s*[\[【]?\s*(?P<name>[^\s" + _NOT_IN_NAME + r"]{2,30})")
 """Outlet names have no spaces: "来源: 总台环球资讯广播 北京" ends before the IP location.
 Government notices name their issuing body instead (发文机关：某某省人民政府): it is the
 publisher, so it is the source."""
-_EDITOR_RE = re.compile(r"(?:责任编辑|责编|编辑|编者|审核|校对)\s*[:：/／]\s*" + _NAME + _STOP)
+_EDITOR_LABEL = r"(?:责任编辑|责编|编辑|编者|审核|校对)\s*[:：/／]"
+_EDITOR_RE = re.compile(_EDITOR_LABEL + r"\s*" + _NAME + _STOP)
 _AUTHOR_WORDS = ("作者", "撰文", "执笔", "编译", "记者", "评论员", "通讯员", "特约撰稿人")
 _AUTHOR_RE = re.compile(
     one_of(
@@ -61,12 +58,10 @@ _AUTHOR_RE = re.compile(
     + _STOP
 )
 """A labelled byline: "作者：张三", "记者：李四", "文/王五", "by 木子" (never "BY-SA")."""
-_LABELLED_AUTHOR_RE = re.compile(
-    one_of([*(word + r"\s*[:：]" for word in (*_AUTHOR_WORDS, "执笔人")), r"文\s*[/／]"])
-    + r"\s*"
-    + _NAME
-    + _STOP
+_AUTHOR_LABEL = one_of(
+    [*(word + r"\s*[:：]" for word in (*_AUTHOR_WORDS, "执笔人")), r"文\s*[/／]"]
 )
+_LABELLED_AUTHOR_RE = re.compile(_AUTHOR_LABEL + r"\s*" + _NAME + _STOP)
 """The same without "by": away from the headline, "by …" is prose ("caused by the cards")."""
 _BYLINE_NAME_RE = re.compile(
     r"(?:^|\s)(?P<name>[^\s\d|｜:：]{2,20})\s+(?:已于|于|发表于)\s*\d{4}"
@@ -138,24 +133,23 @@ _NAME_LINE_RE = re.compile(r"^(?P<name>" + _NAMES + r")$")
 """A line that is nothing but person names."""
 MAX_NAMES_CHARS = 19
 """The longest line `_NAME_LINE_RE` matches: four names of four characters, three marks."""
-_SOURCE_KEY = Keyword(
-    re.compile(one_of([*_SOURCE_WORDS, *any_case("source")])), (*_SOURCE_WORDS, "source")
-)
+_COLONS = (":", "：")
+_SLASHES = ("/", "／")
+_SOURCE_KEY = Keyword(re.compile(_SOURCE_LABEL), (*_SOURCE_WORDS, "source"), marks=_COLONS)
 _AUTHOR_KEY = Keyword(
-    re.compile(one_of([*_AUTHOR_WORDS, r"文\s*[/／]", *(by + r"\s" for by in any_case("by"))])),
-    (*_AUTHOR_WORDS, "文", "by"),
+    re.compile(_AUTHOR_LABEL), (*_AUTHOR_WORDS, "文"), marks=(*_COLONS, *_SLASHES)
 )
-_EDITOR_KEY = Keyword(re.compile(r"编|审核|校对"), ("编", "审核", "校对"))
+_EDITOR_KEY = Keyword(
+    re.compile(_EDITOR_LABEL), ("编", "审核", "校对"), marks=(*_COLONS, *_SLASHES)
+)
 _BYLINE_KEY = Keyword(re.compile(one_of(["于", *any_case("posted")])), ("于", "posted"))
-_OWNER_KEY = Keyword(
-    re.compile(r"的(?:博客|空间|专栏|个人空间)"), ("的博客", "的空间", "的专栏", "的个人空间")
-)
-_CREDIT_KEY = Keyword(
-    re.compile(r"记者|评论员|通讯员|实习生"), ("记者", "评论员", "通讯员", "实习生")
-)
+_OWNER_KEY = Keyword.words("的博客", "的空间", "的专栏", "的个人空间")
+_CREDIT_KEY = Keyword.words("记者", "评论员", "通讯员", "实习生")
 """Words each pattern above needs in a line: one search over the whole page picks the
 lines worth trying (see `PageText.having`). Patterns are flat alternations with the case
-spelled out (`patterns`), so that the regex engine skips ahead to a first character."""
+spelled out (`patterns`), so that the regex engine skips ahead to a first character. A
+labelled line's keyword is the label itself, with its marks: the words are common in prose
+(记者, 文, source), their labels are not, and only labelled lines are searched for a name."""
 KEYWORDS = (_SOURCE_KEY, _AUTHOR_KEY, _EDITOR_KEY, _BYLINE_KEY, _OWNER_KEY, _CREDIT_KEY)
 """The keywords this module looks up with `PageText.having`."""
 _WRITER_PREFIX_RE = re.compile(r"[\u4e00-\u9fff]{2,6}[:：]")

@@ -59,19 +59,33 @@ class ScriptTimestamps(_NamedVariables):
 
     def __init__(self, names: Sequence[str]) -> None:
         super().__init__(names)
-        self._pattern = re.compile(
-            "(?<![\\w.])(?:"
-            + "|".join(map(re.escape, self.names))
-            + ")[\"']?\\s*[:=]\\s*[\"']?(\\d{10}|\\d{13})(?![\\d.])"
-        )
+        self._patterns = {
+            name: re.compile(
+                f"{re.escape(name)}(?<![\\w.]{re.escape(name)})"
+                + "[\"']?\\s*[:=]\\s*[\"']?(\\d{10}|\\d{13})(?![\\d.])"
+            )
+            for name in self.names
+        }
+        """Per name, the name (after no word character nor ".": not a property of
+        something else) and the time assigned to it. A pattern per name starts with the
+        name's text, which the regex engine skips ahead to; it tries one pattern of all
+        the names at every position where a first letter of one stands (for "ct", every
+        "c" of a script)."""
 
     def values(self, script: str) -> Iterator[datetime]:
-        if self.named_in(script):
-            for match in self._pattern.finditer(script):
-                digits = match.group(1)
-                seconds = int(digits) / (1000 if len(digits) == 13 else 1)
-                if seconds >= EARLIEST:
-                    yield datetime.fromtimestamp(seconds, UTC)
+        """No match starts inside another (a name follows no word character, and a match
+        holds no letter past its name), so the matches of each name, merged by position,
+        are those of all names at once."""
+        matches = sorted(
+            (match.start(), match.group(1))
+            for name, pattern in self._patterns.items()
+            if name in script
+            for match in pattern.finditer(script)
+        )
+        for _, digits in matches:
+            seconds = int(digits) / (1000 if len(digits) == 13 else 1)
+            if seconds >= EARLIEST:
+                yield datetime.fromtimestamp(seconds, UTC)
 
 
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC).timestamp()
