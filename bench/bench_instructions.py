@@ -8,7 +8,9 @@ garbage collector off and a fixed hash seed, and the difference over the page co
 instructions of one extraction of a page (imports, loading and warm-up cancel out). The
 workloads: the crawl bench's synthetic article pages (``bench/synthetic_site.py``) with
 and without metadata, zh_cwce and sites, and dragnet_dev, body only (as the speed section
-times them). Repeated runs agree within about 0.2%.
+times them), and the crawl bench's pages once more with the C extension switched off: the
+cost of an install without a C compiler (the README quotes the ratio). Repeated runs agree
+within about 0.2%.
 
     python bench/bench_instructions.py [--synthetic-pages 100] [--dataset-pages 150]
 """
@@ -30,8 +32,14 @@ BENCH = Path(__file__).resolve().parent
 WORKER = """
 import gc, random, sys
 sys.path.insert(0, sys.argv[1])
+workload, metadata, compiled = sys.argv[2], sys.argv[3] == "1", sys.argv[6] == "1"
+if not compiled:  # as where no compiler built the extension: every module's Python path
+    import warnings
+    warnings.simplefilter("ignore", RuntimeWarning)
+    from newscrawl.extract import blocks, native
+    native.blockscan = None
+    blocks._scan = blocks._page_lines_python
 from newscrawl.extract import Options, extract
-workload, metadata = sys.argv[2], sys.argv[3] == "1"
 passes, limit = int(sys.argv[4]), int(sys.argv[5])
 if workload == "synthetic":
     from synthetic_site import article_page
@@ -58,16 +66,20 @@ print(len(pages))
 """
 
 WORKLOADS = (
-    ("synthetic", True),
-    ("synthetic", False),
-    ("zh_cwce,sites", False),
-    ("dragnet_dev", False),
+    ("synthetic", True, True),
+    ("synthetic", False, True),
+    ("zh_cwce,sites", False, True),
+    ("dragnet_dev", False, True),
+    ("synthetic", True, False),
 )
-"""(pages, with metadata): the crawl bench's pages as the crawl extracts them, then body
-only on them and on the dev sets the speed section times."""
+"""(pages, with metadata, with the C extension): the crawl bench's pages as the crawl
+extracts them, then body only on them and on the dev sets the speed section times, then
+the first without the extension."""
 
 
-def instructions(workload: str, metadata: bool, passes: int, limit: int) -> tuple[int, int]:
+def instructions(
+    workload: str, metadata: bool, compiled: bool, passes: int, limit: int
+) -> tuple[int, int]:
     """(instructions callgrind counted, pages) for `passes` extractions of the pages."""
     command = [
         "valgrind",
@@ -81,6 +93,7 @@ def instructions(workload: str, metadata: bool, passes: int, limit: int) -> tupl
         "1" if metadata else "0",
         str(passes),
         str(limit),
+        "1" if compiled else "0",
     ]
     done = subprocess.run(
         command,
@@ -102,15 +115,24 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("bench_instructions: valgrind is not installed (apt install valgrind)")
-    print("| pages | metadata | pages measured | M instructions a page |")
-    print("| --- | --- | ---: | ---: |")
-    for workload, metadata in WORKLOADS:
+    print("| pages | metadata | C extension | pages measured | M instructions a page |")
+    print("| --- | --- | --- | ---: | ---: |")
+    compiled_cost: dict[tuple[str, bool], float] = {}
+    for workload, metadata, compiled in WORKLOADS:
         limit = args.synthetic_pages if workload == "synthetic" else args.dataset_pages
-        once, pages = instructions(workload, metadata, 1, limit)
-        twice, _ = instructions(workload, metadata, 2, limit)
+        once, pages = instructions(workload, metadata, compiled, 1, limit)
+        twice, _ = instructions(workload, metadata, compiled, 2, limit)
         per_page = (twice - once) / pages / 1e6
         shown = "yes" if metadata else "no"
-        print(f"| {workload} | {shown} | {pages} | {per_page:.2f} |", flush=True)
+        print(
+            f"| {workload} | {shown} | {'yes' if compiled else 'no'} | {pages} | {per_page:.2f} |",
+            flush=True,
+        )
+        if compiled:
+            compiled_cost[workload, metadata] = per_page
+        else:
+            ratio = per_page / compiled_cost[workload, metadata]
+            print(f"\nwithout the C extension: {ratio:.1f}x the instructions a page", flush=True)
 
 
 if __name__ == "__main__":
