@@ -1,6 +1,7 @@
 /* The C of newscrawl.extract: the per-tag loop of blocks.page_lines, and at the end of
- * this file three passes of the metadata over the lines it makes and the simhash of the
- * extracted body (newscrawl.fingerprint).
+ * this file three passes of the metadata over the lines it makes, the default selection's
+ * passes over every line or element of a page (newscrawl.extract.default) and the simhash
+ * of the extracted body (newscrawl.fingerprint).
  *
  * The loop is a line-for-line port of `_page_lines_python` (the reference: see its docstring and the
  * module docstring of blocks.py for the semantics): the same chunks, the same tokens
@@ -2347,6 +2348,348 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- the body's selection
+ *
+ * Passes of the default method's selection (newscrawl.extract.default) over every line or
+ * every element of a page, each with its Python reference there, which the tests hold it
+ * to. A news page's lines are mostly menus, so these loops run over hundreds of lines that
+ * the selection then leaves alone, at a Python step each (CHANGELOG.md has the saving).
+ * Scores, character counts and element ids are ints (the int `Options`); any other item is
+ * a TypeError, an element id or a line index out of range an IndexError, a missing parent
+ * a KeyError, as in Python. Every pass is linear in the page.
+ *
+ * region_over(lines, scores, inside, floor) -> (first, last) or None: the maximum-sum run
+ * (Kadane's algorithm: the first best, a run restarting after a sum <= 0) of the lines'
+ * values, each its score where its element is `inside` (by element id) but never below
+ * `floor`, and minus its chars elsewhere (reference: `default._region_over_python`).
+ *
+ * subtree_ends(parents) -> list and subtree_scores(lines, scores, parents) -> list: by
+ * element id, the highest id in each element's subtree, and the summed positive line
+ * scores of each subtree (references: `default._subtree_ends_python`,
+ * `default._subtree_scores_python`).
+ */
+
+/* `items` as a list or tuple (a new reference), or NULL with a TypeError. */
+static PyObject *
+fast_sequence(PyObject *items, const char *who)
+{
+    if (!PyList_Check(items) && !PyTuple_Check(items)) {
+        PyErr_Format(PyExc_TypeError, "%s() needs lists or tuples", who);
+        return NULL;
+    }
+    Py_INCREF(items);
+    return items;
+}
+
+/* An int item as a long long; -1 with a TypeError or OverflowError set on failure. */
+static int
+read_int(PyObject *item, const char *who, long long *value)
+{
+    if (!PyLong_Check(item)) {
+        PyErr_Format(PyExc_TypeError, "%s() needs int values", who);
+        return -1;
+    }
+    *value = PyLong_AsLongLong(item);
+    return (*value == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* Item `index` of a list or tuple of `blocks.Line`s, or NULL with a TypeError. */
+static PyObject *
+line_item(PyObject *lines, Py_ssize_t index, const char *who)
+{
+    PyObject *line = PySequence_Fast_GET_ITEM(lines, index);
+    if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS) {
+        PyErr_Format(PyExc_TypeError, "%s() needs blocks.Line tuples", who);
+        return NULL;
+    }
+    return line;
+}
+
+/* Field `field` (an int) of a `blocks.Line`. */
+static inline int
+line_int(PyObject *line, int field, const char *who, long long *value)
+{
+    return read_int(PyTuple_GET_ITEM(line, field), who, value);
+}
+
+/* `*sum += value`, or -1 with an OverflowError where a long long cannot hold the sum. */
+static inline int
+add_checked(long long *sum, long long value)
+{
+    if ((value > 0 && *sum > LLONG_MAX - value) || (value < 0 && *sum < LLONG_MIN - value)) {
+        PyErr_SetString(PyExc_OverflowError, "a sum of the selection's ints overflows");
+        return -1;
+    }
+    *sum += value;
+    return 0;
+}
+
+/* An id in 0..count-1, or -1 with an IndexError. */
+static inline int
+check_id(long long id, Py_ssize_t count, const char *who)
+{
+    if (id < 0 || id >= count) {
+        PyErr_Format(PyExc_IndexError, "%s(): element id %lld out of range", who, id);
+        return -1;
+    }
+    return 0;
+}
+
+/* A list of ints from `count` long longs, or NULL. */
+static PyObject *
+int_list(const long long *values, Py_ssize_t count)
+{
+    PyObject *list = PyList_New(count);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *value = PyLong_FromLongLong(values[i]);
+        if (value == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, value);
+    }
+    return list;
+}
+
+#define NO_PARENT LLONG_MIN
+
+/* By element id 0..len(parents), the parent of each of 1..len(parents) (NO_PARENT where
+ * `parents` has no such key; keys outside that range cannot be asked for); NULL with an
+ * exception set on bad input. `*count` gets len(parents) + 1. */
+static long long *
+read_parents(PyObject *parents, Py_ssize_t *count, const char *who)
+{
+    if (!PyDict_Check(parents)) {
+        PyErr_Format(PyExc_TypeError, "%s() needs a dict of parents", who);
+        return NULL;
+    }
+    Py_ssize_t n = PyDict_GET_SIZE(parents) + 1;
+    long long *parent = PyMem_Malloc(n * sizeof(long long));
+    if (parent == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        parent[i] = NO_PARENT;
+    }
+    Py_ssize_t position = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(parents, &position, &key, &value)) {
+        long long element, of;
+        if (read_int(key, who, &element) < 0 || read_int(value, who, &of) < 0) {
+            PyMem_Free(parent);
+            return NULL;
+        }
+        if (element > 0 && element < n) {
+            parent[element] = of;
+        }
+    }
+    *count = n;
+    return parent;
+}
+
+/* The parent of `element` as an index into the `count` ids, or -1 with a KeyError or an
+ * IndexError (as `parents[element]` and indexing by it raise in Python). */
+static Py_ssize_t
+parent_of(const long long *parent, Py_ssize_t element, Py_ssize_t count, const char *who)
+{
+    long long of = parent[element];
+    if (of == NO_PARENT) {
+        PyObject *key = PyLong_FromSsize_t(element);
+        if (key != NULL) {
+            PyErr_SetObject(PyExc_KeyError, key);
+            Py_DECREF(key);
+        }
+        return -1;
+    }
+    return check_id(of, count, who) < 0 ? -1 : (Py_ssize_t)of;
+}
+
+static PyObject *
+region_over(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg, *scores_arg, *inside_arg;
+    long long floor;
+    if (!PyArg_ParseTuple(args, "OOOL:region_over", &lines_arg, &scores_arg, &inside_arg,
+                          &floor)) {
+        return NULL;
+    }
+    PyObject *lines = fast_sequence(lines_arg, "region_over");
+    PyObject *scores = lines ? fast_sequence(scores_arg, "region_over") : NULL;
+    PyObject *inside = scores ? fast_sequence(inside_arg, "region_over") : NULL;
+    PyObject *result = NULL;
+    char *flags = NULL;
+    if (inside == NULL) {
+        goto done;
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(lines);
+    if (PySequence_Fast_GET_SIZE(scores) != count) {
+        PyErr_SetString(PyExc_ValueError, "region_over() needs a score per line");
+        goto done;
+    }
+    Py_ssize_t elements = PySequence_Fast_GET_SIZE(inside);
+    flags = PyMem_Malloc(elements ? elements : 1);
+    if (flags == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < elements; i++) {
+        PyObject *flag = PySequence_Fast_GET_ITEM(inside, i);
+        if (!PyBool_Check(flag)) {
+            PyErr_SetString(PyExc_TypeError, "region_over() needs bool flags");
+            goto done;
+        }
+        flags[i] = flag == Py_True;
+    }
+    long long best = 0, running = 0;
+    Py_ssize_t start = 0, best_start = -1, best_end = -1;
+    for (Py_ssize_t index = 0; index < count; index++) {
+        PyObject *line = line_item(lines, index, "region_over");
+        long long element, value;
+        if (line == NULL || line_int(line, F_ELEMENT, "region_over", &element) < 0 ||
+            check_id(element, elements, "region_over") < 0) {
+            goto done;
+        }
+        if (flags[element]) {
+            if (read_int(PySequence_Fast_GET_ITEM(scores, index), "region_over", &value) < 0) {
+                goto done;
+            }
+            if (value <= floor) {
+                value = floor;
+            }
+        }
+        else {
+            if (line_int(line, F_CHARS, "region_over", &value) < 0) {
+                goto done;
+            }
+            if (value == LLONG_MIN) {
+                PyErr_SetString(PyExc_OverflowError, "region_over(): chars out of range");
+                goto done;
+            }
+            value = -value;
+        }
+        if (running <= 0) {
+            running = value;
+            start = index;
+        }
+        else if (add_checked(&running, value) < 0) {
+            goto done;
+        }
+        if (running > best) {
+            best = running;
+            best_start = start;
+            best_end = index;
+        }
+    }
+    if (best_start < 0) {
+        result = Py_NewRef(Py_None);
+    }
+    else {
+        result = Py_BuildValue("(nn)", best_start, best_end);
+    }
+done:
+    PyMem_Free(flags);
+    Py_XDECREF(lines);
+    Py_XDECREF(scores);
+    Py_XDECREF(inside);
+    return result;
+}
+
+static PyObject *
+subtree_ends(PyObject *Py_UNUSED(module), PyObject *parents)
+{
+    Py_ssize_t count = 0;
+    long long *parent = read_parents(parents, &count, "subtree_ends");
+    if (parent == NULL) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    long long *ends = PyMem_Malloc(count * sizeof(long long));
+    if (ends == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t element = 0; element < count; element++) {
+        ends[element] = element;
+    }
+    for (Py_ssize_t element = count - 1; element > 0; element--) {
+        Py_ssize_t of = parent_of(parent, element, count, "subtree_ends");
+        if (of < 0) {
+            goto done;
+        }
+        if (ends[of] < ends[element]) {
+            ends[of] = ends[element];
+        }
+    }
+    result = int_list(ends, count);
+done:
+    PyMem_Free(ends);
+    PyMem_Free(parent);
+    return result;
+}
+
+static PyObject *
+subtree_scores(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg, *scores_arg, *parents;
+    if (!PyArg_ParseTuple(args, "OOO:subtree_scores", &lines_arg, &scores_arg, &parents)) {
+        return NULL;
+    }
+    Py_ssize_t count = 0;
+    long long *parent = read_parents(parents, &count, "subtree_scores");
+    if (parent == NULL) {
+        return NULL;
+    }
+    PyObject *lines = fast_sequence(lines_arg, "subtree_scores");
+    PyObject *scores = lines ? fast_sequence(scores_arg, "subtree_scores") : NULL;
+    PyObject *result = NULL;
+    long long *mass = scores ? PyMem_Calloc(count, sizeof(long long)) : NULL;
+    if (scores != NULL && mass == NULL) {
+        PyErr_NoMemory();
+    }
+    if (mass == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < PySequence_Fast_GET_SIZE(scores); index++) {
+        long long score, element;
+        if (read_int(PySequence_Fast_GET_ITEM(scores, index), "subtree_scores", &score) < 0) {
+            goto done;
+        }
+        if (score <= 0) {
+            continue;
+        }
+        if (index >= PySequence_Fast_GET_SIZE(lines)) {
+            PyErr_SetString(PyExc_IndexError, "subtree_scores() needs a line per score");
+            goto done;
+        }
+        PyObject *line = line_item(lines, index, "subtree_scores");
+        if (line == NULL || line_int(line, F_ELEMENT, "subtree_scores", &element) < 0 ||
+            check_id(element, count, "subtree_scores") < 0 ||
+            add_checked(&mass[element], score) < 0) {
+            goto done;
+        }
+    }
+    for (Py_ssize_t element = count - 1; element > 0; element--) {
+        if (mass[element] == 0) {
+            continue;
+        }
+        Py_ssize_t of = parent_of(parent, element, count, "subtree_scores");
+        if (of < 0 || add_checked(&mass[of], mass[element]) < 0) {
+            goto done;
+        }
+    }
+    result = int_list(mass, count);
+done:
+    PyMem_Free(mass);
+    PyMem_Free(parent);
+    Py_XDECREF(lines);
+    Py_XDECREF(scores);
+    return result;
+}
+
 /* ---------------------------------------------------------------- the body's simhash
  *
  * shingle_simhash(text) -> int: `newscrawl.fingerprint.simhash` of a normalised text,
@@ -2548,6 +2891,13 @@ static PyMethodDef methods[] = {
     {"box_chars", box_chars, METH_VARARGS,
      "box_chars(lines, words) -> (total, {element: chars}) (see "
      "metadata.lines._box_chars_python)."},
+    {"region_over", region_over, METH_VARARGS,
+     "region_over(lines, scores, inside, floor) -> (first, last) or None (see "
+     "default._region_over_python)."},
+    {"subtree_ends", subtree_ends, METH_O,
+     "subtree_ends(parents) -> list (see default._subtree_ends_python)."},
+    {"subtree_scores", subtree_scores, METH_VARARGS,
+     "subtree_scores(lines, scores, parents) -> list (see default._subtree_scores_python)."},
     {"shingle_simhash", shingle_simhash, METH_O,
      "shingle_simhash(text) -> int: the simhash of a normalised text (see "
      "newscrawl.fingerprint.simhash)."},
@@ -2565,7 +2915,8 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_blockscan",
     "The per-tag loop of newscrawl.extract.blocks.page_lines in C (see blocks.py), and three "
-    "passes of the metadata over its lines (see metadata/lines.py), and the body's simhash "
+    "passes of the metadata over its lines (see metadata/lines.py), the default selection's "
+    "passes over every line or element (see default.py), and the body's simhash "
     "(see newscrawl/fingerprint.py).", -1,
     methods, NULL, NULL, NULL, NULL,
 };

@@ -32,7 +32,7 @@ from itertools import accumulate, compress, repeat
 from operator import lt
 from typing import NamedTuple
 
-from newscrawl.extract import comment_thread
+from newscrawl.extract import comment_thread, native
 from newscrawl.extract.blocks import (
     MAX_CLASS_CHARS,
     NOISE_TAGS,
@@ -493,8 +493,22 @@ def _region_over(
 ) -> tuple[int, int] | None:
     """`best_region` over the lines, each scoring its score inside the article's elements,
     but never below ``-Options.inside_line_cost`` there (a long link list or caption
-    inside the article does not split it), and minus its chars outside."""
+    inside the article does not split it), and minus its chars outside. In C
+    (``_blockscan.region_over``) where built: a pass over every line."""
     floor = -options.inside_line_cost
+    if native.blockscan is None:
+        return _region_over_python(lines, scores, inside_element, floor)
+    region: tuple[int, int] | None = native.blockscan.region_over(
+        lines, scores, inside_element, floor
+    )
+    return region
+
+
+def _region_over_python(
+    lines: Sequence[Line], scores: Sequence[int], inside_element: Sequence[bool], floor: int
+) -> tuple[int, int] | None:
+    """`_region_over` in Python (`floor`: ``-Options.inside_line_cost``): the reference of
+    the C one, and the fallback."""
     return best_region(
         [
             (score if score > floor else floor) if inside_element[line.element] else -line.chars
@@ -765,8 +779,19 @@ def subtree_scores(
     """Each element's summed positive line score over its whole subtree, by element id.
 
     Ids grow in document order, so a parent's id is below its children's: one pass from
-    the highest id down adds every element's total to its parent's.
+    the highest id down adds every element's total to its parent's. In C
+    (``_blockscan.subtree_scores``) where built: a pass over every element.
     """
+    if native.blockscan is None:
+        return _subtree_scores_python(lines, scores, parents)
+    mass: list[int] = native.blockscan.subtree_scores(lines, scores, parents)
+    return mass
+
+
+def _subtree_scores_python(
+    lines: Sequence[Line], scores: Sequence[int], parents: dict[int, int]
+) -> list[int]:
+    """`subtree_scores` in Python: the reference of the C one, and the fallback."""
     mass = [0] * (len(parents) + 1)
     for index in _above(scores, 0):
         mass[lines[index].element] += scores[index]
@@ -782,7 +807,16 @@ def subtree_ends(parents: dict[int, int]) -> list[int]:
     Ids grow in document order and an element's descendants come right after it, so a
     subtree is the range of ids from the element to its end: a test for being inside an
     element and a sum over its subtree need no walk up each element's ancestors. One pass
-    from the highest id down: an element's end is its last child's."""
+    from the highest id down: an element's end is its last child's. In C
+    (``_blockscan.subtree_ends``) where built."""
+    if native.blockscan is None:
+        return _subtree_ends_python(parents)
+    ends: list[int] = native.blockscan.subtree_ends(parents)
+    return ends
+
+
+def _subtree_ends_python(parents: dict[int, int]) -> list[int]:
+    """`subtree_ends` in Python: the reference of the C one, and the fallback."""
     ends = list(range(len(parents) + 1))
     for element in range(len(parents), 0, -1):
         parent = parents[element]
