@@ -1,11 +1,12 @@
 """The default selection's passes in C (``_blockscan.c``) against their Python references.
 
 Each pass of `default` over every line or element that runs in C where the extension is
-built (`default._region_over`, `default.subtree_ends`, `default.subtree_scores`) must
-return exactly what its ``_python`` reference returns: on hand-written edge cases, on
-generated pages of lines, on pages the scan makes of broken HTML, and on every page of the
-dev sets; and `default.select` must decide every line the same with the extension and
-without it. Under CI (CI=true) a missing extension fails these tests.
+built (`default._region_over`, `default.subtree_ends`, `default.subtree_scores`,
+`default._element_drops`, `default._prose_boxes`) must return exactly what its ``_python``
+reference returns: on hand-written edge cases, on generated pages of lines, on pages the
+scan makes of broken HTML, and on every page of the dev sets; and `default.select` must
+decide every line the same with the extension and without it. Under CI (CI=true) a missing
+extension fails these tests.
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ def assert_passes_agree(
     assert blockscan.subtree_ends(parents) == default._subtree_ends_python(parents)
     mass = default._subtree_scores_python(lines, scores, parents)
     assert blockscan.subtree_scores(lines, scores, parents) == mass
+    drops = default._element_drops_python(lines, noisy)
+    assert blockscan.element_drops(lines, noisy, default.ELEMENT_RULE) == drops
+    boxes = default._prose_boxes_python(lines, options)
+    assert blockscan.prose_boxes(lines, options.max_link_share, options.prose_link_chars) == boxes
 
 
 # ---------------------------------------------------------------- hand-written cases
@@ -104,6 +109,26 @@ def test_nested_elements_and_their_subtrees(c: object) -> None:
     assert default._subtree_scores_python(lines, scores, parents) == [115, 115, 70, 70, 45, 0]
     inside = [False, True, True, True, True, False]
     assert_passes_agree(lines, parents, scores, inside, {5})
+
+
+def test_boxes_of_prose_and_links(c: object) -> None:
+    lines = [
+        line(1, 300, punctuation=3),  # unboxed prose before every box
+        line(2, 40, 30, 1, "share", 2),  # a link line: no prose
+        line(2, 40, 30, 0, "share", 2),
+        line(3, 60, 40, 2, "comment", 3),  # over the link share, but a sentence of its own
+        line(1, 50, 0, 1),
+        line(3, 20, 0, 1, "comment", 3),  # its box again, after other lines
+        line(2, 0, 0, 0, "share", 2),
+    ]
+    first_line, prose_before, boxed = default._prose_boxes_python(lines, OPTIONS)
+    assert first_line == {2: lines[1], 3: lines[3]}
+    assert prose_before == {2: 300, 3: 300}
+    assert boxed == {0: 350, 3: 80}
+    drops = default._element_drops_python(lines, {3})
+    assert drops[0][3] == drops[0][5] == "boilerplate element: comment"
+    assert drops[2] == [0, 1, 2, 4, 6]
+    assert_passes_agree(lines, {1: 0, 2: 0, 3: 0}, [1] * 7, [True] * 4, {2, 3})
 
 
 def test_pages_of_broken_html(c: object) -> None:
@@ -148,6 +173,9 @@ def test_bad_input_is_a_type_error_not_a_crash(c: object) -> None:
         lambda: blockscan.subtree_ends([0, 0]),
         lambda: blockscan.subtree_ends({"1": 0}),
         lambda: blockscan.subtree_scores(good, [1.5], {1: 0}),
+        lambda: blockscan.element_drops(good, [1], ""),
+        lambda: blockscan.element_drops([line()._replace(chars=None)], set(), ""),
+        lambda: blockscan.prose_boxes([None], 0.5, 20),
     ):
         with pytest.raises(TypeError):
             call()

@@ -2367,6 +2367,15 @@ fail:
  * element id, the highest id in each element's subtree, and the summed positive line
  * scores of each subtree (references: `default._subtree_ends_python`,
  * `default._subtree_scores_python`).
+ *
+ * element_drops(lines, noisy, prefix) -> (dropped, scores, candidates): per line,
+ * `prefix` + its noise word where its noise element is `noisy` (else None) and minus its
+ * chars; the indices of the others (reference: `default._element_drops_python`).
+ *
+ * prose_boxes(lines, max_link_share, prose_link_chars) -> (first_line, prose_before,
+ * boxed): the first line of each noise element, the prose chars outside every box before
+ * it, and the prose chars of each noise element (0: outside every box), prose being a
+ * punctuated line that is not a link line (reference: `default._prose_boxes_python`).
  */
 
 /* `items` as a list or tuple (a new reference), or NULL with a TypeError. */
@@ -2690,6 +2699,195 @@ done:
     return result;
 }
 
+static PyObject *
+element_drops(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg, *noisy, *prefix;
+    if (!PyArg_ParseTuple(args, "OO!U:element_drops", &lines_arg, &PySet_Type, &noisy,
+                          &prefix)) {
+        return NULL;
+    }
+    PyObject *lines = fast_sequence(lines_arg, "element_drops");
+    if (lines == NULL) {
+        return NULL;
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(lines);
+    PyObject *dropped = PyList_New(count);
+    PyObject *scores = dropped ? PyList_New(count) : NULL;
+    PyObject *candidates = scores ? PyList_New(0) : NULL;
+    PyObject *noise = NULL, *rule = NULL; /* the last noise word seen, and its rule */
+    PyObject *result = NULL;
+    long long last_element = 0;
+    int last_noisy = -1; /* whether `last_element` is noisy; -1: no line yet */
+    if (candidates == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < count; index++) {
+        PyObject *line = line_item(lines, index, "element_drops");
+        long long element, chars;
+        if (line == NULL || line_int(line, F_NOISE_ELEMENT, "element_drops", &element) < 0 ||
+            line_int(line, F_CHARS, "element_drops", &chars) < 0) {
+            goto done;
+        }
+        if (chars == LLONG_MIN) {
+            PyErr_SetString(PyExc_OverflowError, "element_drops(): chars out of range");
+            goto done;
+        }
+        if (last_noisy < 0 || element != last_element) {
+            last_noisy = PySet_Contains(noisy, PyTuple_GET_ITEM(line, F_NOISE_ELEMENT));
+            if (last_noisy < 0) {
+                goto done;
+            }
+            last_element = element;
+        }
+        PyObject *score = PyLong_FromLongLong(-chars);
+        if (score == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(scores, index, score);
+        if (last_noisy) {
+            PyObject *word = PyTuple_GET_ITEM(line, F_NOISE);
+            if (word != noise) {
+                PyObject *text = PyObject_Format(word, NULL);
+                PyObject *joined = text ? PyUnicode_Concat(prefix, text) : NULL;
+                Py_XDECREF(text);
+                if (joined == NULL) {
+                    goto done;
+                }
+                Py_XSETREF(rule, joined);
+                Py_INCREF(word);
+                Py_XSETREF(noise, word);
+            }
+            Py_INCREF(rule);
+            PyList_SET_ITEM(dropped, index, rule);
+        }
+        else {
+            Py_INCREF(Py_None);
+            PyList_SET_ITEM(dropped, index, Py_None);
+            PyObject *at = PyLong_FromSsize_t(index);
+            if (at == NULL || PyList_Append(candidates, at) < 0) {
+                Py_XDECREF(at);
+                goto done;
+            }
+            Py_DECREF(at);
+        }
+    }
+    result = PyTuple_Pack(3, dropped, scores, candidates);
+done:
+    Py_XDECREF(noise);
+    Py_XDECREF(rule);
+    Py_XDECREF(dropped);
+    Py_XDECREF(scores);
+    Py_XDECREF(candidates);
+    Py_DECREF(lines);
+    return result;
+}
+
+/* Adds `chars` to `boxes[element]` (a missing key counts 0); -1 with an exception set. */
+static int
+add_to_box(PyObject *boxes, PyObject *element, long long chars)
+{
+    PyObject *held = PyDict_GetItemWithError(boxes, element);
+    long long sum = 0;
+    if (held == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    if (held != NULL && (read_int(held, "prose_boxes", &sum) < 0 || add_checked(&sum, chars) < 0)) {
+        return -1;
+    }
+    if (held == NULL) {
+        sum = chars;
+    }
+    PyObject *value = PyLong_FromLongLong(sum);
+    if (value == NULL || PyDict_SetItem(boxes, element, value) < 0) {
+        Py_XDECREF(value);
+        return -1;
+    }
+    Py_DECREF(value);
+    return 0;
+}
+
+static PyObject *
+prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg;
+    double share;
+    long long prose_link_chars;
+    if (!PyArg_ParseTuple(args, "OdL:prose_boxes", &lines_arg, &share, &prose_link_chars)) {
+        return NULL;
+    }
+    PyObject *lines = fast_sequence(lines_arg, "prose_boxes");
+    if (lines == NULL) {
+        return NULL;
+    }
+    PyObject *first_line = PyDict_New();
+    PyObject *prose_before = first_line ? PyDict_New() : NULL;
+    PyObject *boxed = prose_before ? PyDict_New() : NULL;
+    PyObject *result = NULL;
+    PyObject *run_element = NULL; /* the noise element of the run of lines being summed */
+    long long run_chars = 0, unboxed = 0, last_element = 0;
+    int run_prose = 0, seen = 0;
+    if (boxed == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < PySequence_Fast_GET_SIZE(lines); index++) {
+        PyObject *line = line_item(lines, index, "prose_boxes");
+        long long element, chars, links, marks;
+        if (line == NULL || line_int(line, F_NOISE_ELEMENT, "prose_boxes", &element) < 0 ||
+            line_int(line, F_CHARS, "prose_boxes", &chars) < 0 ||
+            line_int(line, F_LINK_CHARS, "prose_boxes", &links) < 0 ||
+            line_int(line, F_PUNCTUATION, "prose_boxes", &marks) < 0) {
+            goto done;
+        }
+        PyObject *key = PyTuple_GET_ITEM(line, F_NOISE_ELEMENT);
+        int prose = marks && !(links && (double)links > share * (double)chars &&
+                               (chars - links < prose_link_chars || !marks));
+        if (!seen || element != last_element) {
+            if (seen && run_prose && add_to_box(boxed, run_element, run_chars) < 0) {
+                goto done;
+            }
+            Py_INCREF(key);
+            Py_XSETREF(run_element, key);
+            run_chars = 0;
+            run_prose = 0;
+            seen = 1;
+            last_element = element;
+            if (element) {
+                int known = PyDict_Contains(first_line, key);
+                if (known < 0) {
+                    goto done;
+                }
+                if (!known) {
+                    PyObject *before = PyLong_FromLongLong(unboxed);
+                    if (before == NULL || PyDict_SetItem(first_line, key, line) < 0 ||
+                        PyDict_SetItem(prose_before, key, before) < 0) {
+                        Py_XDECREF(before);
+                        goto done;
+                    }
+                    Py_DECREF(before);
+                }
+            }
+        }
+        if (prose) {
+            run_prose = 1;
+            if (add_checked(&run_chars, chars) < 0 || (!element && add_checked(&unboxed, chars) < 0)) {
+                goto done;
+            }
+        }
+    }
+    if (seen && run_prose && add_to_box(boxed, run_element, run_chars) < 0) {
+        goto done;
+    }
+    result = PyTuple_Pack(3, first_line, prose_before, boxed);
+done:
+    Py_XDECREF(run_element);
+    Py_XDECREF(first_line);
+    Py_XDECREF(prose_before);
+    Py_XDECREF(boxed);
+    Py_DECREF(lines);
+    return result;
+}
+
 /* ---------------------------------------------------------------- the body's simhash
  *
  * shingle_simhash(text) -> int: `newscrawl.fingerprint.simhash` of a normalised text,
@@ -2898,6 +3096,12 @@ static PyMethodDef methods[] = {
      "subtree_ends(parents) -> list (see default._subtree_ends_python)."},
     {"subtree_scores", subtree_scores, METH_VARARGS,
      "subtree_scores(lines, scores, parents) -> list (see default._subtree_scores_python)."},
+    {"element_drops", element_drops, METH_VARARGS,
+     "element_drops(lines, noisy, prefix) -> (dropped, scores, candidates) (see "
+     "default._element_drops_python)."},
+    {"prose_boxes", prose_boxes, METH_VARARGS,
+     "prose_boxes(lines, max_link_share, prose_link_chars) -> (first_line, prose_before, "
+     "boxed) (see default._prose_boxes_python)."},
     {"shingle_simhash", shingle_simhash, METH_O,
      "shingle_simhash(text) -> int: the simhash of a normalised text (see "
      "newscrawl.fingerprint.simhash)."},

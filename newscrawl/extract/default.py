@@ -199,16 +199,7 @@ def boilerplate_elements(
     author-<name> tag-share``), and the paragraphs it covers outweigh those words; an author
     box named ``post-author`` holds a line or two.
     """
-    first_line: dict[int, Line] = {}
-    prose_before: dict[int, int] = {}
-    unboxed_prose = 0
-    for line in page.lines:
-        if line.noise_element:
-            if line.noise_element not in first_line:
-                first_line[line.noise_element] = line
-                prose_before[line.noise_element] = unboxed_prose
-        elif line.punctuation and not (line.link_chars and _is_link_line(line, options)):
-            unboxed_prose += line.chars
+    first_line, prose_before, boxed = _prose_boxes(page.lines, options)
     holders = _article_holders(page, marks, headline)
     named = {
         element
@@ -221,10 +212,6 @@ def boilerplate_elements(
     }
     if not named:
         return named
-    boxed: Counter[int] = Counter()  # noise element -> the prose of its lines
-    for line in page.lines:
-        if line.punctuation and not (line.link_chars and _is_link_line(line, options)):
-            boxed[line.noise_element] += line.chars
     total = sum(boxed.values())
     prose: Counter[int] = Counter()
     for box, chars in boxed.items():
@@ -249,6 +236,44 @@ def boilerplate_elements(
             and _names_an_entry(page.attributes.get(element, ""))
         )
     }
+
+
+ProseBoxes = tuple[dict[int, Line], dict[int, int], dict[int, int]]
+"""`_prose_boxes`: the first line of each box, the unboxed prose before it, the prose of
+each box."""
+
+
+def _prose_boxes(lines: Sequence[Line], options: Options) -> ProseBoxes:
+    """What `boilerplate_elements` reads of every line, in one pass: the first line of each
+    noise element, the prose characters outside every box before that line, and the prose
+    characters of each noise element (0: outside every box). Prose is a punctuated line
+    that is not a link line (`_is_link_line`). In C (``_blockscan.prose_boxes``) where
+    built."""
+    if native.blockscan is None:
+        return _prose_boxes_python(lines, options)
+    boxes: ProseBoxes = native.blockscan.prose_boxes(
+        lines, options.max_link_share, options.prose_link_chars
+    )
+    return boxes
+
+
+def _prose_boxes_python(lines: Sequence[Line], options: Options) -> ProseBoxes:
+    """`_prose_boxes` in Python: the reference of the C one, and the fallback."""
+    first_line: dict[int, Line] = {}
+    prose_before: dict[int, int] = {}
+    boxed: dict[int, int] = {}
+    unboxed_prose = 0
+    for line in lines:
+        prose = bool(line.punctuation) and not (line.link_chars and _is_link_line(line, options))
+        if line.noise_element:
+            if line.noise_element not in first_line:
+                first_line[line.noise_element] = line
+                prose_before[line.noise_element] = unboxed_prose
+        elif prose:
+            unboxed_prose += line.chars
+        if prose:
+            boxed[line.noise_element] = boxed.get(line.noise_element, 0) + line.chars
+    return first_line, prose_before, boxed
 
 
 def _wrappers(
@@ -1021,15 +1046,10 @@ def _score_lines(
 ) -> LineScores:
     """Rule 1 of the module docstring for every line (`described`: `_quoted_by` the page's
     description). The lines of boilerplate elements (menus and sidebars: most lines of a
-    news page) are dropped first, in a comprehension; only the others get a Python step
-    each."""
+    news page) are dropped first, in one pass over the lines (`_element_drops`); only the
+    others get a Python step each."""
     link_rule = _link_rule(options)
-    dropped: list[str | None] = [
-        f"boilerplate element: {line.noise}" if line.noise_element in noisy else None
-        for line in lines
-    ]
-    scores = [-line.chars for line in lines]  # `line_score` of a dropped line
-    candidates = [at for at, rule in enumerate(dropped) if rule is None]
+    dropped, scores, candidates = _element_drops(lines, noisy)
     by_text = _boilerplate_lines(lines, candidates)
     for index in candidates:
         line = lines[index]
@@ -1043,6 +1063,36 @@ def _score_lines(
             scores[index] = score
         dropped[index] = reason
     return dropped, scores
+
+
+ELEMENT_RULE = "boilerplate element: "
+"""The rule of a line in a boilerplate element, followed by the element's noise word."""
+
+
+def _element_drops(
+    lines: Sequence[Line], noisy: set[int]
+) -> tuple[list[str | None], list[int], list[int]]:
+    """Per line, its `ELEMENT_RULE` when its noise element is `noisy` (else None) and its
+    score as a dropped line (`line_score`: minus its chars); and the indices of the lines
+    not dropped. In C (``_blockscan.element_drops``) where built."""
+    if native.blockscan is None:
+        return _element_drops_python(lines, noisy)
+    drops: tuple[list[str | None], list[int], list[int]] = native.blockscan.element_drops(
+        lines, noisy, ELEMENT_RULE
+    )
+    return drops
+
+
+def _element_drops_python(
+    lines: Sequence[Line], noisy: set[int]
+) -> tuple[list[str | None], list[int], list[int]]:
+    """`_element_drops` in Python: the reference of the C one, and the fallback."""
+    dropped: list[str | None] = [
+        f"{ELEMENT_RULE}{line.noise}" if line.noise_element in noisy else None for line in lines
+    ]
+    scores = [-line.chars for line in lines]
+    candidates = [at for at, rule in enumerate(dropped) if rule is None]
+    return dropped, scores, candidates
 
 
 CALL_TO_ACTION_RE = re.compile(
