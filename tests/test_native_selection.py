@@ -2,11 +2,12 @@
 
 Each pass of `default` over every line or element that runs in C where the extension is
 built (`default._region_over`, `default.subtree_ends`, `default.subtree_scores`,
-`default._element_drops`, `default._prose_boxes`) must return exactly what its ``_python``
-reference returns: on hand-written edge cases, on generated pages of lines, on pages the
-scan makes of broken HTML, and on every page of the dev sets; and `default.select` must
-decide every line the same with the extension and without it. Under CI (CI=true) a missing
-extension fails these tests.
+`default._element_drops`, `default._prose_boxes`, `default._line_chars`,
+`default._lines_of_chars`) must return exactly what its ``_python`` reference returns: on
+hand-written edge cases, on generated pages of lines, on pages the scan makes of broken
+HTML, and on every page of the dev sets; and `default.select` must decide every line the
+same with the extension and without it. Under CI (CI=true) a missing extension fails
+these tests.
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ def assert_passes_agree(
     assert blockscan.element_drops(lines, noisy, default.ELEMENT_RULE) == drops
     boxes = default._prose_boxes_python(lines, options)
     assert blockscan.prose_boxes(lines, options.max_link_share, options.prose_link_chars) == boxes
+    assert blockscan.line_chars(lines) == default._line_chars_python(lines)
+    for chars in {0, 10, *(line.chars for line in lines[:3])}:
+        expected = default._lines_of_chars_python(lines, chars)
+        assert blockscan.lines_of_chars(lines, chars) == expected
 
 
 # ---------------------------------------------------------------- hand-written cases
@@ -176,6 +181,8 @@ def test_bad_input_is_a_type_error_not_a_crash(c: object) -> None:
         lambda: blockscan.element_drops(good, [1], ""),
         lambda: blockscan.element_drops([line()._replace(chars=None)], set(), ""),
         lambda: blockscan.prose_boxes([None], 0.5, 20),
+        lambda: blockscan.line_chars("text"),
+        lambda: blockscan.lines_of_chars([line()._replace(chars="10")], 10),
     ):
         with pytest.raises(TypeError):
             call()
@@ -189,6 +196,8 @@ def test_bad_input_is_a_type_error_not_a_crash(c: object) -> None:
         blockscan.subtree_ends({2: 0, 3: 1})
     with pytest.raises(IndexError):
         blockscan.subtree_ends({1: 7})
+    with pytest.raises(OverflowError):
+        blockscan.line_chars([line(chars=2**62), line(chars=2**62)])
 
 
 # ---------------------------------------------------------------- generated pages

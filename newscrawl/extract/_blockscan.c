@@ -2376,6 +2376,10 @@ fail:
  * boxed): the first line of each noise element, the prose chars outside every box before
  * it, and the prose chars of each noise element (0: outside every box), prose being a
  * punctuated line that is not a link line (reference: `default._prose_boxes_python`).
+ *
+ * line_chars(lines) -> int and lines_of_chars(lines, chars) -> list: the chars of all
+ * the lines, and the indices of the lines of `chars` chars (references:
+ * `default._line_chars_python`, `default._lines_of_chars_python`).
  */
 
 /* `items` as a list or tuple (a new reference), or NULL with a TypeError. */
@@ -2888,6 +2892,64 @@ done:
     return result;
 }
 
+static PyObject *
+line_chars(PyObject *Py_UNUSED(module), PyObject *lines_arg)
+{
+    PyObject *lines = fast_sequence(lines_arg, "line_chars");
+    if (lines == NULL) {
+        return NULL;
+    }
+    long long total = 0;
+    for (Py_ssize_t index = 0; index < PySequence_Fast_GET_SIZE(lines); index++) {
+        PyObject *line = line_item(lines, index, "line_chars");
+        long long chars;
+        if (line == NULL || line_int(line, F_CHARS, "line_chars", &chars) < 0 ||
+            add_checked(&total, chars) < 0) {
+            Py_DECREF(lines);
+            return NULL;
+        }
+    }
+    Py_DECREF(lines);
+    return PyLong_FromLongLong(total);
+}
+
+static PyObject *
+lines_of_chars(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg;
+    long long wanted;
+    if (!PyArg_ParseTuple(args, "OL:lines_of_chars", &lines_arg, &wanted)) {
+        return NULL;
+    }
+    PyObject *lines = fast_sequence(lines_arg, "lines_of_chars");
+    PyObject *found = lines ? PyList_New(0) : NULL;
+    if (found == NULL) {
+        Py_XDECREF(lines);
+        return NULL;
+    }
+    for (Py_ssize_t index = 0; index < PySequence_Fast_GET_SIZE(lines); index++) {
+        PyObject *line = line_item(lines, index, "lines_of_chars");
+        long long chars;
+        if (line == NULL || line_int(line, F_CHARS, "lines_of_chars", &chars) < 0) {
+            goto fail;
+        }
+        if (chars == wanted) {
+            PyObject *at = PyLong_FromSsize_t(index);
+            if (at == NULL || PyList_Append(found, at) < 0) {
+                Py_XDECREF(at);
+                goto fail;
+            }
+            Py_DECREF(at);
+        }
+    }
+    Py_DECREF(lines);
+    return found;
+fail:
+    Py_DECREF(lines);
+    Py_DECREF(found);
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- the body's simhash
  *
  * shingle_simhash(text) -> int: `newscrawl.fingerprint.simhash` of a normalised text,
@@ -3102,6 +3164,11 @@ static PyMethodDef methods[] = {
     {"prose_boxes", prose_boxes, METH_VARARGS,
      "prose_boxes(lines, max_link_share, prose_link_chars) -> (first_line, prose_before, "
      "boxed) (see default._prose_boxes_python)."},
+    {"line_chars", line_chars, METH_O,
+     "line_chars(lines) -> int: the chars of all the lines (see default._line_chars_python)."},
+    {"lines_of_chars", lines_of_chars, METH_VARARGS,
+     "lines_of_chars(lines, chars) -> list: the indices of the lines of `chars` chars (see "
+     "default._lines_of_chars_python)."},
     {"shingle_simhash", shingle_simhash, METH_O,
      "shingle_simhash(text) -> int: the simhash of a normalised text (see "
      "newscrawl.fingerprint.simhash)."},

@@ -893,11 +893,7 @@ def select(
     inside_element: list[bool] = _inside_elements(chosen, ends)
     region = _region_over(lines, scores, inside_element, options)
     kept_rule = "in the best region"
-    short_page = (
-        region is None
-        and bool(lines)
-        and sum(line.chars for line in lines) < options.short_page_chars
-    )
+    short_page = region is None and bool(lines) and _line_chars(lines) < options.short_page_chars
     if short_page:
         kept_rule = f"short page: all its text (< {options.short_page_chars} chars)"
         link_rule = _link_rule(options)
@@ -977,7 +973,7 @@ def _evidence(
     kept_lines = [lines[decision.number - 1] for decision in kept]
     region_chars = 0
     if kept:
-        region_chars = sum(line.chars for line in lines[kept[0].number - 1 : kept[-1].number])
+        region_chars = _line_chars(lines[kept[0].number - 1 : kept[-1].number])
     parents = page.parents
     paragraph = options.paragraph_score
     containers = {parents.get(lines[index].element, 0) for index in _above(scores, paragraph)}
@@ -991,7 +987,7 @@ def _evidence(
         sum(line.link_chars for line in kept_lines),
         sum(line.chars for line in kept_lines if line.punctuation),
         region_chars,
-        sum(line.chars for line in lines),
+        _line_chars(lines),
         len(containers),
         elements,
         _described_share(description, kept),
@@ -1030,15 +1026,43 @@ def _headline_index(lines: Sequence[Line], plain_title: str) -> int | None:
     """The index of the headline line: the first whose text, whitespace removed, is
     `plain_title` and that is not mostly a link (a sidebar's list of recent posts links to
     the post under its headline), else the first such link."""
-    title_chars = len(plain_title)
     first = None
-    for index, line in enumerate(lines):
-        if line.chars == title_chars and _is_headline(line, plain_title):
+    for index in _lines_of_chars(lines, len(plain_title)):
+        line = lines[index]
+        if _is_headline(line, plain_title):
             if line.link_chars * 2 <= line.chars:
                 return index
             if first is None:
                 first = index
     return first
+
+
+def _lines_of_chars(lines: Sequence[Line], chars: int) -> list[int]:
+    """The indices of the lines of `chars` characters. In C (``_blockscan.lines_of_chars``)
+    where built: a pass over every line."""
+    if native.blockscan is None:
+        return _lines_of_chars_python(lines, chars)
+    found: list[int] = native.blockscan.lines_of_chars(lines, chars)
+    return found
+
+
+def _lines_of_chars_python(lines: Sequence[Line], chars: int) -> list[int]:
+    """`_lines_of_chars` in Python: the reference of the C one, and the fallback."""
+    return [index for index, line in enumerate(lines) if line.chars == chars]
+
+
+def _line_chars(lines: Sequence[Line]) -> int:
+    """The characters of all `lines`. In C (``_blockscan.line_chars``) where built: a pass
+    over every line."""
+    if native.blockscan is None:
+        return _line_chars_python(lines)
+    chars: int = native.blockscan.line_chars(lines)
+    return chars
+
+
+def _line_chars_python(lines: Sequence[Line]) -> int:
+    """`_line_chars` in Python: the reference of the C one, and the fallback."""
+    return sum(line.chars for line in lines)
 
 
 def _score_lines(
