@@ -200,6 +200,25 @@ def test_bad_input_is_a_type_error_not_a_crash(c: object) -> None:
         blockscan.line_chars([line(chars=2**62), line(chars=2**62)])
 
 
+def test_lines_changed_by_a_lookup_under_the_loop(c: object) -> None:
+    """A set or dict lookup may run Python code (an int subclass's ``__eq__``) that empties
+    the list of lines: C reads a copy, and finishes without a crash."""
+    blockscan = native.blockscan
+    assert blockscan is not None
+    lines = [line(noise="ad", noise_element=5) for _ in range(1000)]
+
+    class Clearing(int):
+        __hash__ = int.__hash__
+
+        def __eq__(self, other: object) -> bool:
+            lines.clear()
+            return int.__eq__(self, other)
+
+    dropped, scores, candidates = blockscan.element_drops(lines, {Clearing(5)}, "rule: ")
+    assert (len(dropped), len(scores), candidates) == (1000, 1000, [])
+    assert lines == []
+
+
 # ---------------------------------------------------------------- generated pages
 
 

@@ -2382,16 +2382,17 @@ fail:
  * `default._line_chars_python`, `default._lines_of_chars_python`).
  */
 
-/* `items` as a list or tuple (a new reference), or NULL with a TypeError. */
+/* A list's or tuple's items as a tuple (a new reference: a list is copied, so that Python
+ * code a set or dict lookup may run cannot change it under the loop), or NULL with a
+ * TypeError. */
 static PyObject *
-fast_sequence(PyObject *items, const char *who)
+as_tuple(PyObject *items, const char *who)
 {
     if (!PyList_Check(items) && !PyTuple_Check(items)) {
         PyErr_Format(PyExc_TypeError, "%s() needs lists or tuples", who);
         return NULL;
     }
-    Py_INCREF(items);
-    return items;
+    return PySequence_Tuple(items);
 }
 
 /* An int item as a long long; -1 with a TypeError or OverflowError set on failure. */
@@ -2406,11 +2407,11 @@ read_int(PyObject *item, const char *who, long long *value)
     return (*value == -1 && PyErr_Occurred()) ? -1 : 0;
 }
 
-/* Item `index` of a list or tuple of `blocks.Line`s, or NULL with a TypeError. */
+/* Item `index` of a tuple of `blocks.Line`s, or NULL with a TypeError. */
 static PyObject *
 line_item(PyObject *lines, Py_ssize_t index, const char *who)
 {
-    PyObject *line = PySequence_Fast_GET_ITEM(lines, index);
+    PyObject *line = PyTuple_GET_ITEM(lines, index);
     if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS) {
         PyErr_Format(PyExc_TypeError, "%s() needs blocks.Line tuples", who);
         return NULL;
@@ -2530,27 +2531,27 @@ region_over(PyObject *Py_UNUSED(module), PyObject *args)
                           &floor)) {
         return NULL;
     }
-    PyObject *lines = fast_sequence(lines_arg, "region_over");
-    PyObject *scores = lines ? fast_sequence(scores_arg, "region_over") : NULL;
-    PyObject *inside = scores ? fast_sequence(inside_arg, "region_over") : NULL;
+    PyObject *lines = as_tuple(lines_arg, "region_over");
+    PyObject *scores = lines ? as_tuple(scores_arg, "region_over") : NULL;
+    PyObject *inside = scores ? as_tuple(inside_arg, "region_over") : NULL;
     PyObject *result = NULL;
     char *flags = NULL;
     if (inside == NULL) {
         goto done;
     }
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(lines);
-    if (PySequence_Fast_GET_SIZE(scores) != count) {
+    Py_ssize_t count = PyTuple_GET_SIZE(lines);
+    if (PyTuple_GET_SIZE(scores) != count) {
         PyErr_SetString(PyExc_ValueError, "region_over() needs a score per line");
         goto done;
     }
-    Py_ssize_t elements = PySequence_Fast_GET_SIZE(inside);
+    Py_ssize_t elements = PyTuple_GET_SIZE(inside);
     flags = PyMem_Malloc(elements ? elements : 1);
     if (flags == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     for (Py_ssize_t i = 0; i < elements; i++) {
-        PyObject *flag = PySequence_Fast_GET_ITEM(inside, i);
+        PyObject *flag = PyTuple_GET_ITEM(inside, i);
         if (!PyBool_Check(flag)) {
             PyErr_SetString(PyExc_TypeError, "region_over() needs bool flags");
             goto done;
@@ -2567,7 +2568,7 @@ region_over(PyObject *Py_UNUSED(module), PyObject *args)
             goto done;
         }
         if (flags[element]) {
-            if (read_int(PySequence_Fast_GET_ITEM(scores, index), "region_over", &value) < 0) {
+            if (read_int(PyTuple_GET_ITEM(scores, index), "region_over", &value) < 0) {
                 goto done;
             }
             if (value <= floor) {
@@ -2656,8 +2657,8 @@ subtree_scores(PyObject *Py_UNUSED(module), PyObject *args)
     if (parent == NULL) {
         return NULL;
     }
-    PyObject *lines = fast_sequence(lines_arg, "subtree_scores");
-    PyObject *scores = lines ? fast_sequence(scores_arg, "subtree_scores") : NULL;
+    PyObject *lines = as_tuple(lines_arg, "subtree_scores");
+    PyObject *scores = lines ? as_tuple(scores_arg, "subtree_scores") : NULL;
     PyObject *result = NULL;
     long long *mass = scores ? PyMem_Calloc(count, sizeof(long long)) : NULL;
     if (scores != NULL && mass == NULL) {
@@ -2666,15 +2667,15 @@ subtree_scores(PyObject *Py_UNUSED(module), PyObject *args)
     if (mass == NULL) {
         goto done;
     }
-    for (Py_ssize_t index = 0; index < PySequence_Fast_GET_SIZE(scores); index++) {
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(scores); index++) {
         long long score, element;
-        if (read_int(PySequence_Fast_GET_ITEM(scores, index), "subtree_scores", &score) < 0) {
+        if (read_int(PyTuple_GET_ITEM(scores, index), "subtree_scores", &score) < 0) {
             goto done;
         }
         if (score <= 0) {
             continue;
         }
-        if (index >= PySequence_Fast_GET_SIZE(lines)) {
+        if (index >= PyTuple_GET_SIZE(lines)) {
             PyErr_SetString(PyExc_IndexError, "subtree_scores() needs a line per score");
             goto done;
         }
@@ -2711,11 +2712,11 @@ element_drops(PyObject *Py_UNUSED(module), PyObject *args)
                           &prefix)) {
         return NULL;
     }
-    PyObject *lines = fast_sequence(lines_arg, "element_drops");
+    PyObject *lines = as_tuple(lines_arg, "element_drops");
     if (lines == NULL) {
         return NULL;
     }
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(lines);
+    Py_ssize_t count = PyTuple_GET_SIZE(lines);
     PyObject *dropped = PyList_New(count);
     PyObject *scores = dropped ? PyList_New(count) : NULL;
     PyObject *candidates = scores ? PyList_New(0) : NULL;
@@ -2820,7 +2821,7 @@ prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "OdL:prose_boxes", &lines_arg, &share, &prose_link_chars)) {
         return NULL;
     }
-    PyObject *lines = fast_sequence(lines_arg, "prose_boxes");
+    PyObject *lines = as_tuple(lines_arg, "prose_boxes");
     if (lines == NULL) {
         return NULL;
     }
@@ -2834,7 +2835,7 @@ prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
     if (boxed == NULL) {
         goto done;
     }
-    for (Py_ssize_t index = 0; index < PySequence_Fast_GET_SIZE(lines); index++) {
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
         PyObject *line = line_item(lines, index, "prose_boxes");
         long long element, chars, links, marks;
         if (line == NULL || line_int(line, F_NOISE_ELEMENT, "prose_boxes", &element) < 0 ||
@@ -2895,12 +2896,12 @@ done:
 static PyObject *
 line_chars(PyObject *Py_UNUSED(module), PyObject *lines_arg)
 {
-    PyObject *lines = fast_sequence(lines_arg, "line_chars");
+    PyObject *lines = as_tuple(lines_arg, "line_chars");
     if (lines == NULL) {
         return NULL;
     }
     long long total = 0;
-    for (Py_ssize_t index = 0; index < PySequence_Fast_GET_SIZE(lines); index++) {
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
         PyObject *line = line_item(lines, index, "line_chars");
         long long chars;
         if (line == NULL || line_int(line, F_CHARS, "line_chars", &chars) < 0 ||
@@ -2921,13 +2922,13 @@ lines_of_chars(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "OL:lines_of_chars", &lines_arg, &wanted)) {
         return NULL;
     }
-    PyObject *lines = fast_sequence(lines_arg, "lines_of_chars");
+    PyObject *lines = as_tuple(lines_arg, "lines_of_chars");
     PyObject *found = lines ? PyList_New(0) : NULL;
     if (found == NULL) {
         Py_XDECREF(lines);
         return NULL;
     }
-    for (Py_ssize_t index = 0; index < PySequence_Fast_GET_SIZE(lines); index++) {
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
         PyObject *line = line_item(lines, index, "lines_of_chars");
         long long chars;
         if (line == NULL || line_int(line, F_CHARS, "lines_of_chars", &chars) < 0) {
