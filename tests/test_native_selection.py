@@ -158,6 +158,25 @@ def test_huge_ids_and_ints(c: object) -> None:
     assert_passes_agree(lines, {1: 0}, [2**50, -(2**50)], [True, True], {2**62})
 
 
+def test_box_ids_over_64_bits(c: object) -> None:
+    """A noise element id that fits no C integer is looked up as the int it is."""
+    blockscan = native.blockscan
+    assert blockscan is not None
+    huge, other = 2**70, 2**70 + 1
+    lines = [
+        line(1, 30, 0, 1, "ad", huge),
+        line(1, 40, 0, 2, "ad", huge),
+        line(1, 50, 0, 1, "nav", other),
+        line(1, 60, 0, 1),
+        line(1, 70, 0, 1, "ad", huge),
+    ]
+    drops = default._element_drops_python(lines, {huge})
+    assert blockscan.element_drops(lines, {huge}, default.ELEMENT_RULE) == drops
+    boxes = default._prose_boxes_python(lines, OPTIONS)
+    assert boxes[2] == {huge: 140, other: 50, 0: 60}
+    assert blockscan.prose_boxes(lines, OPTIONS.max_link_share, OPTIONS.prose_link_chars) == boxes
+
+
 def test_tens_of_thousands_of_lines(c: object) -> None:
     count = 30_000
     parents = {element: element - 1 for element in range(1, count + 1)}

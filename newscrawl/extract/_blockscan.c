@@ -2407,6 +2407,19 @@ read_int(PyObject *item, const char *who, long long *value)
     return (*value == -1 && PyErr_Occurred()) ? -1 : 0;
 }
 
+/* A noise element id as a long long, `*big` set (and `*id` -1) where it does not fit one:
+ * such an id is only looked up, never compared here. -1 with a TypeError on failure. */
+static int
+read_id(PyObject *item, const char *who, long long *id, int *big)
+{
+    if (!PyLong_Check(item)) {
+        PyErr_Format(PyExc_TypeError, "%s() needs int values", who);
+        return -1;
+    }
+    *id = PyLong_AsLongLongAndOverflow(item, big);
+    return (*id == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
 /* Item `index` of a tuple of `blocks.Line`s, or NULL with a TypeError. */
 static PyObject *
 line_item(PyObject *lines, Py_ssize_t index, const char *who)
@@ -2723,14 +2736,16 @@ element_drops(PyObject *Py_UNUSED(module), PyObject *args)
     PyObject *noise = NULL, *rule = NULL; /* the last noise word seen, and its rule */
     PyObject *result = NULL;
     long long last_element = 0;
-    int last_noisy = -1; /* whether `last_element` is noisy; -1: no line yet */
+    int last_noisy = -1; /* whether `last_element` is noisy; -1: not known */
     if (candidates == NULL) {
         goto done;
     }
     for (Py_ssize_t index = 0; index < count; index++) {
         PyObject *line = line_item(lines, index, "element_drops");
         long long element, chars;
-        if (line == NULL || line_int(line, F_NOISE_ELEMENT, "element_drops", &element) < 0 ||
+        int big;
+        if (line == NULL ||
+            read_id(PyTuple_GET_ITEM(line, F_NOISE_ELEMENT), "element_drops", &element, &big) < 0 ||
             line_int(line, F_CHARS, "element_drops", &chars) < 0) {
             goto done;
         }
@@ -2738,19 +2753,23 @@ element_drops(PyObject *Py_UNUSED(module), PyObject *args)
             PyErr_SetString(PyExc_OverflowError, "element_drops(): chars out of range");
             goto done;
         }
-        if (last_noisy < 0 || element != last_element) {
+        if (big || last_noisy < 0 || element != last_element) {
             last_noisy = PySet_Contains(noisy, PyTuple_GET_ITEM(line, F_NOISE_ELEMENT));
             if (last_noisy < 0) {
                 goto done;
             }
             last_element = element;
         }
+        int is_noisy = last_noisy;
+        if (big) {
+            last_noisy = -1;
+        }
         PyObject *score = PyLong_FromLongLong(-chars);
         if (score == NULL) {
             goto done;
         }
         PyList_SET_ITEM(scores, index, score);
-        if (last_noisy) {
+        if (is_noisy) {
             PyObject *word = PyTuple_GET_ITEM(line, F_NOISE);
             if (word != noise) {
                 PyObject *text = PyObject_Format(word, NULL);
@@ -2831,14 +2850,16 @@ prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
     PyObject *result = NULL;
     PyObject *run_element = NULL; /* the noise element of the run of lines being summed */
     long long run_chars = 0, unboxed = 0, last_element = 0;
-    int run_prose = 0, seen = 0;
+    int run_prose = 0, seen = 0; /* `seen`: a run is open, and its id fits `last_element` */
     if (boxed == NULL) {
         goto done;
     }
     for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
         PyObject *line = line_item(lines, index, "prose_boxes");
         long long element, chars, links, marks;
-        if (line == NULL || line_int(line, F_NOISE_ELEMENT, "prose_boxes", &element) < 0 ||
+        int big;
+        if (line == NULL ||
+            read_id(PyTuple_GET_ITEM(line, F_NOISE_ELEMENT), "prose_boxes", &element, &big) < 0 ||
             line_int(line, F_CHARS, "prose_boxes", &chars) < 0 ||
             line_int(line, F_LINK_CHARS, "prose_boxes", &links) < 0 ||
             line_int(line, F_PUNCTUATION, "prose_boxes", &marks) < 0) {
@@ -2847,17 +2868,18 @@ prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
         PyObject *key = PyTuple_GET_ITEM(line, F_NOISE_ELEMENT);
         int prose = marks && !(links && (double)links > share * (double)chars &&
                                (chars - links < prose_link_chars || !marks));
-        if (!seen || element != last_element) {
-            if (seen && run_prose && add_to_box(boxed, run_element, run_chars) < 0) {
+        if (big || !seen || element != last_element) {
+            if (run_element != NULL && run_prose &&
+                add_to_box(boxed, run_element, run_chars) < 0) {
                 goto done;
             }
             Py_INCREF(key);
             Py_XSETREF(run_element, key);
             run_chars = 0;
             run_prose = 0;
-            seen = 1;
+            seen = !big; /* a run of a big id ends at its line */
             last_element = element;
-            if (element) {
+            if (element || big) {
                 int known = PyDict_Contains(first_line, key);
                 if (known < 0) {
                     goto done;
@@ -2880,7 +2902,7 @@ prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
             }
         }
     }
-    if (seen && run_prose && add_to_box(boxed, run_element, run_chars) < 0) {
+    if (run_element != NULL && run_prose && add_to_box(boxed, run_element, run_chars) < 0) {
         goto done;
     }
     result = PyTuple_Pack(3, first_line, prose_before, boxed);
