@@ -2375,7 +2375,9 @@ fail:
  * prose_boxes(lines, max_link_share, prose_link_chars) -> (first_line, prose_before,
  * boxed): the first line of each noise element, the prose chars outside every box before
  * it, and the prose chars of each noise element (0: outside every box), prose being a
- * punctuated line that is not a link line (reference: `default._prose_boxes_python`).
+ * punctuated line that is not a link line (reference: `default._prose_boxes_python`). The
+ * link share is compared in doubles, which gives Python's comparison of an int with a
+ * float for counts under 2**53.
  *
  * line_chars(lines) -> int and lines_of_chars(lines, chars) -> list: the chars of all
  * the lines, and the indices of the lines of `chars` chars (references:
@@ -2897,7 +2899,8 @@ prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
         }
         if (prose) {
             run_prose = 1;
-            if (add_checked(&run_chars, chars) < 0 || (!element && add_checked(&unboxed, chars) < 0)) {
+            if (add_checked(&run_chars, chars) < 0 ||
+                (!element && add_checked(&unboxed, chars) < 0)) {
                 goto done;
             }
         }
