@@ -1,6 +1,7 @@
 /* The C of newscrawl.extract: the per-tag loop of blocks.page_lines, and at the end of
- * this file three passes of the metadata over the lines it makes and the simhash of the
- * extracted body (newscrawl.fingerprint).
+ * this file three passes of the metadata over the lines it makes, the default selection's
+ * passes over every line or element of a page (newscrawl.extract.default) and the simhash
+ * of the extracted body (newscrawl.fingerprint).
  *
  * The loop is a line-for-line port of `_page_lines_python` (the reference: see its docstring and the
  * module docstring of blocks.py for the semantics): the same chunks, the same tokens
@@ -2347,6 +2348,634 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- the body's selection
+ *
+ * Passes of the default method's selection (newscrawl.extract.default) over every line or
+ * every element of a page, each with its Python reference there, which the tests hold it
+ * to. A news page's lines are mostly menus, so these loops run over hundreds of lines that
+ * the selection then leaves alone, at a Python step each (CHANGELOG.md has the saving).
+ * Scores, character counts and element ids are ints (the int `Options`); any other item is
+ * a TypeError, an element id or a line index out of range an IndexError, a missing parent
+ * a KeyError, as in Python. Every pass is linear in the page.
+ *
+ * region_over(lines, scores, inside, floor) -> (first, last) or None: the maximum-sum run
+ * (Kadane's algorithm: the first best, a run restarting after a sum <= 0) of the lines'
+ * values, each its score where its element is `inside` (by element id) but never below
+ * `floor`, and minus its chars elsewhere (reference: `default._region_over_python`).
+ *
+ * subtree_ends(parents) -> list and subtree_scores(lines, scores, parents) -> list: by
+ * element id, the highest id in each element's subtree, and the summed positive line
+ * scores of each subtree (references: `default._subtree_ends_python`,
+ * `default._subtree_scores_python`).
+ *
+ * element_drops(lines, noisy, prefix) -> (dropped, scores, candidates): per line,
+ * `prefix` + its noise word where its noise element is `noisy` (else None) and minus its
+ * chars; the indices of the others (reference: `default._element_drops_python`).
+ *
+ * prose_boxes(lines, max_link_share, prose_link_chars) -> (first_line, prose_before,
+ * boxed): the first line of each noise element, the prose chars outside every box before
+ * it, and the prose chars of each noise element (0: outside every box), prose being a
+ * punctuated line that is not a link line (reference: `default._prose_boxes_python`). The
+ * link share is compared in doubles, which gives Python's comparison of an int with a
+ * float for counts under 2**53.
+ *
+ * line_chars(lines) -> int and lines_of_chars(lines, chars) -> list: the chars of all
+ * the lines, and the indices of the lines of `chars` chars (references:
+ * `default._line_chars_python`, `default._lines_of_chars_python`).
+ */
+
+/* A list's or tuple's items as a tuple (a new reference: a list is copied, so that Python
+ * code a set or dict lookup may run cannot change it under the loop), or NULL with a
+ * TypeError. */
+static PyObject *
+as_tuple(PyObject *items, const char *who)
+{
+    if (!PyList_Check(items) && !PyTuple_Check(items)) {
+        PyErr_Format(PyExc_TypeError, "%s() needs lists or tuples", who);
+        return NULL;
+    }
+    return PySequence_Tuple(items);
+}
+
+/* An int item as a long long; -1 with a TypeError or OverflowError set on failure. */
+static int
+read_int(PyObject *item, const char *who, long long *value)
+{
+    if (!PyLong_Check(item)) {
+        PyErr_Format(PyExc_TypeError, "%s() needs int values", who);
+        return -1;
+    }
+    *value = PyLong_AsLongLong(item);
+    return (*value == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* A noise element id as a long long, `*big` set (and `*id` -1) where it does not fit one:
+ * such an id is only looked up, never compared here. -1 with a TypeError on failure. */
+static int
+read_id(PyObject *item, const char *who, long long *id, int *big)
+{
+    if (!PyLong_Check(item)) {
+        PyErr_Format(PyExc_TypeError, "%s() needs int values", who);
+        return -1;
+    }
+    *id = PyLong_AsLongLongAndOverflow(item, big);
+    return (*id == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* Item `index` of a tuple of `blocks.Line`s, or NULL with a TypeError. */
+static PyObject *
+line_item(PyObject *lines, Py_ssize_t index, const char *who)
+{
+    PyObject *line = PyTuple_GET_ITEM(lines, index);
+    if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS) {
+        PyErr_Format(PyExc_TypeError, "%s() needs blocks.Line tuples", who);
+        return NULL;
+    }
+    return line;
+}
+
+/* Field `field` (an int) of a `blocks.Line`. */
+static inline int
+line_int(PyObject *line, int field, const char *who, long long *value)
+{
+    return read_int(PyTuple_GET_ITEM(line, field), who, value);
+}
+
+/* `*sum += value`, or -1 with an OverflowError where a long long cannot hold the sum. */
+static inline int
+add_checked(long long *sum, long long value)
+{
+    if ((value > 0 && *sum > LLONG_MAX - value) || (value < 0 && *sum < LLONG_MIN - value)) {
+        PyErr_SetString(PyExc_OverflowError, "a sum of the selection's ints overflows");
+        return -1;
+    }
+    *sum += value;
+    return 0;
+}
+
+/* An id in 0..count-1, or -1 with an IndexError. */
+static inline int
+check_id(long long id, Py_ssize_t count, const char *who)
+{
+    if (id < 0 || id >= count) {
+        PyErr_Format(PyExc_IndexError, "%s(): element id %lld out of range", who, id);
+        return -1;
+    }
+    return 0;
+}
+
+/* A list of ints from `count` long longs, or NULL. */
+static PyObject *
+int_list(const long long *values, Py_ssize_t count)
+{
+    PyObject *list = PyList_New(count);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *value = PyLong_FromLongLong(values[i]);
+        if (value == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, value);
+    }
+    return list;
+}
+
+#define NO_PARENT LLONG_MIN
+
+/* By element id 0..len(parents), the parent of each of 1..len(parents) (NO_PARENT where
+ * `parents` has no such key; keys outside that range cannot be asked for); NULL with an
+ * exception set on bad input. `*count` gets len(parents) + 1. */
+static long long *
+read_parents(PyObject *parents, Py_ssize_t *count, const char *who)
+{
+    if (!PyDict_Check(parents)) {
+        PyErr_Format(PyExc_TypeError, "%s() needs a dict of parents", who);
+        return NULL;
+    }
+    Py_ssize_t n = PyDict_GET_SIZE(parents) + 1;
+    long long *parent = PyMem_Malloc(n * sizeof(long long));
+    if (parent == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        parent[i] = NO_PARENT;
+    }
+    Py_ssize_t position = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(parents, &position, &key, &value)) {
+        long long element, of;
+        if (read_int(key, who, &element) < 0 || read_int(value, who, &of) < 0) {
+            PyMem_Free(parent);
+            return NULL;
+        }
+        if (element > 0 && element < n) {
+            parent[element] = of;
+        }
+    }
+    *count = n;
+    return parent;
+}
+
+/* The parent of `element` as an index into the `count` ids, or -1 with a KeyError or an
+ * IndexError (as `parents[element]` and indexing by it raise in Python). */
+static Py_ssize_t
+parent_of(const long long *parent, Py_ssize_t element, Py_ssize_t count, const char *who)
+{
+    long long of = parent[element];
+    if (of == NO_PARENT) {
+        PyObject *key = PyLong_FromSsize_t(element);
+        if (key != NULL) {
+            PyErr_SetObject(PyExc_KeyError, key);
+            Py_DECREF(key);
+        }
+        return -1;
+    }
+    return check_id(of, count, who) < 0 ? -1 : (Py_ssize_t)of;
+}
+
+static PyObject *
+region_over(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg, *scores_arg, *inside_arg;
+    long long floor;
+    if (!PyArg_ParseTuple(args, "OOOL:region_over", &lines_arg, &scores_arg, &inside_arg,
+                          &floor)) {
+        return NULL;
+    }
+    PyObject *lines = as_tuple(lines_arg, "region_over");
+    PyObject *scores = lines ? as_tuple(scores_arg, "region_over") : NULL;
+    PyObject *inside = scores ? as_tuple(inside_arg, "region_over") : NULL;
+    PyObject *result = NULL;
+    char *flags = NULL;
+    if (inside == NULL) {
+        goto done;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(lines);
+    if (PyTuple_GET_SIZE(scores) != count) {
+        PyErr_SetString(PyExc_ValueError, "region_over() needs a score per line");
+        goto done;
+    }
+    Py_ssize_t elements = PyTuple_GET_SIZE(inside);
+    flags = PyMem_Malloc(elements ? elements : 1);
+    if (flags == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < elements; i++) {
+        PyObject *flag = PyTuple_GET_ITEM(inside, i);
+        if (!PyBool_Check(flag)) {
+            PyErr_SetString(PyExc_TypeError, "region_over() needs bool flags");
+            goto done;
+        }
+        flags[i] = flag == Py_True;
+    }
+    long long best = 0, running = 0;
+    Py_ssize_t start = 0, best_start = -1, best_end = -1;
+    for (Py_ssize_t index = 0; index < count; index++) {
+        PyObject *line = line_item(lines, index, "region_over");
+        long long element, value;
+        if (line == NULL || line_int(line, F_ELEMENT, "region_over", &element) < 0 ||
+            check_id(element, elements, "region_over") < 0) {
+            goto done;
+        }
+        if (flags[element]) {
+            if (read_int(PyTuple_GET_ITEM(scores, index), "region_over", &value) < 0) {
+                goto done;
+            }
+            if (value <= floor) {
+                value = floor;
+            }
+        }
+        else {
+            if (line_int(line, F_CHARS, "region_over", &value) < 0) {
+                goto done;
+            }
+            if (value == LLONG_MIN) {
+                PyErr_SetString(PyExc_OverflowError, "region_over(): chars out of range");
+                goto done;
+            }
+            value = -value;
+        }
+        if (running <= 0) {
+            running = value;
+            start = index;
+        }
+        else if (add_checked(&running, value) < 0) {
+            goto done;
+        }
+        if (running > best) {
+            best = running;
+            best_start = start;
+            best_end = index;
+        }
+    }
+    if (best_start < 0) {
+        result = Py_NewRef(Py_None);
+    }
+    else {
+        result = Py_BuildValue("(nn)", best_start, best_end);
+    }
+done:
+    PyMem_Free(flags);
+    Py_XDECREF(lines);
+    Py_XDECREF(scores);
+    Py_XDECREF(inside);
+    return result;
+}
+
+static PyObject *
+subtree_ends(PyObject *Py_UNUSED(module), PyObject *parents)
+{
+    Py_ssize_t count = 0;
+    long long *parent = read_parents(parents, &count, "subtree_ends");
+    if (parent == NULL) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    long long *ends = PyMem_Malloc(count * sizeof(long long));
+    if (ends == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t element = 0; element < count; element++) {
+        ends[element] = element;
+    }
+    for (Py_ssize_t element = count - 1; element > 0; element--) {
+        Py_ssize_t of = parent_of(parent, element, count, "subtree_ends");
+        if (of < 0) {
+            goto done;
+        }
+        if (ends[of] < ends[element]) {
+            ends[of] = ends[element];
+        }
+    }
+    result = int_list(ends, count);
+done:
+    PyMem_Free(ends);
+    PyMem_Free(parent);
+    return result;
+}
+
+static PyObject *
+subtree_scores(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg, *scores_arg, *parents;
+    if (!PyArg_ParseTuple(args, "OOO:subtree_scores", &lines_arg, &scores_arg, &parents)) {
+        return NULL;
+    }
+    Py_ssize_t count = 0;
+    long long *parent = read_parents(parents, &count, "subtree_scores");
+    if (parent == NULL) {
+        return NULL;
+    }
+    PyObject *lines = as_tuple(lines_arg, "subtree_scores");
+    PyObject *scores = lines ? as_tuple(scores_arg, "subtree_scores") : NULL;
+    PyObject *result = NULL;
+    long long *mass = scores ? PyMem_Calloc(count, sizeof(long long)) : NULL;
+    if (scores != NULL && mass == NULL) {
+        PyErr_NoMemory();
+    }
+    if (mass == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(scores); index++) {
+        long long score, element;
+        if (read_int(PyTuple_GET_ITEM(scores, index), "subtree_scores", &score) < 0) {
+            goto done;
+        }
+        if (score <= 0) {
+            continue;
+        }
+        if (index >= PyTuple_GET_SIZE(lines)) {
+            PyErr_SetString(PyExc_IndexError, "subtree_scores() needs a line per score");
+            goto done;
+        }
+        PyObject *line = line_item(lines, index, "subtree_scores");
+        if (line == NULL || line_int(line, F_ELEMENT, "subtree_scores", &element) < 0 ||
+            check_id(element, count, "subtree_scores") < 0 ||
+            add_checked(&mass[element], score) < 0) {
+            goto done;
+        }
+    }
+    for (Py_ssize_t element = count - 1; element > 0; element--) {
+        if (mass[element] == 0) {
+            continue;
+        }
+        Py_ssize_t of = parent_of(parent, element, count, "subtree_scores");
+        if (of < 0 || add_checked(&mass[of], mass[element]) < 0) {
+            goto done;
+        }
+    }
+    result = int_list(mass, count);
+done:
+    PyMem_Free(mass);
+    PyMem_Free(parent);
+    Py_XDECREF(lines);
+    Py_XDECREF(scores);
+    return result;
+}
+
+static PyObject *
+element_drops(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg, *noisy, *prefix;
+    if (!PyArg_ParseTuple(args, "OO!U:element_drops", &lines_arg, &PySet_Type, &noisy,
+                          &prefix)) {
+        return NULL;
+    }
+    PyObject *lines = as_tuple(lines_arg, "element_drops");
+    if (lines == NULL) {
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(lines);
+    PyObject *dropped = PyList_New(count);
+    PyObject *scores = dropped ? PyList_New(count) : NULL;
+    PyObject *candidates = scores ? PyList_New(0) : NULL;
+    PyObject *noise = NULL, *rule = NULL; /* the last noise word seen, and its rule */
+    PyObject *result = NULL;
+    long long last_element = 0;
+    int last_noisy = -1; /* whether `last_element` is noisy; -1: not known */
+    if (candidates == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < count; index++) {
+        PyObject *line = line_item(lines, index, "element_drops");
+        long long element, chars;
+        int big;
+        if (line == NULL ||
+            read_id(PyTuple_GET_ITEM(line, F_NOISE_ELEMENT), "element_drops", &element, &big) < 0 ||
+            line_int(line, F_CHARS, "element_drops", &chars) < 0) {
+            goto done;
+        }
+        if (chars == LLONG_MIN) {
+            PyErr_SetString(PyExc_OverflowError, "element_drops(): chars out of range");
+            goto done;
+        }
+        if (big || last_noisy < 0 || element != last_element) {
+            last_noisy = PySet_Contains(noisy, PyTuple_GET_ITEM(line, F_NOISE_ELEMENT));
+            if (last_noisy < 0) {
+                goto done;
+            }
+            last_element = element;
+        }
+        int is_noisy = last_noisy;
+        if (big) {
+            last_noisy = -1;
+        }
+        PyObject *score = PyLong_FromLongLong(-chars);
+        if (score == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(scores, index, score);
+        if (is_noisy) {
+            PyObject *word = PyTuple_GET_ITEM(line, F_NOISE);
+            if (word != noise) {
+                PyObject *text = PyObject_Format(word, NULL);
+                PyObject *joined = text ? PyUnicode_Concat(prefix, text) : NULL;
+                Py_XDECREF(text);
+                if (joined == NULL) {
+                    goto done;
+                }
+                Py_XSETREF(rule, joined);
+                Py_INCREF(word);
+                Py_XSETREF(noise, word);
+            }
+            Py_INCREF(rule);
+            PyList_SET_ITEM(dropped, index, rule);
+        }
+        else {
+            Py_INCREF(Py_None);
+            PyList_SET_ITEM(dropped, index, Py_None);
+            PyObject *at = PyLong_FromSsize_t(index);
+            if (at == NULL || PyList_Append(candidates, at) < 0) {
+                Py_XDECREF(at);
+                goto done;
+            }
+            Py_DECREF(at);
+        }
+    }
+    result = PyTuple_Pack(3, dropped, scores, candidates);
+done:
+    Py_XDECREF(noise);
+    Py_XDECREF(rule);
+    Py_XDECREF(dropped);
+    Py_XDECREF(scores);
+    Py_XDECREF(candidates);
+    Py_DECREF(lines);
+    return result;
+}
+
+/* Adds `chars` to `boxes[element]` (a missing key counts 0); -1 with an exception set. */
+static int
+add_to_box(PyObject *boxes, PyObject *element, long long chars)
+{
+    PyObject *held = PyDict_GetItemWithError(boxes, element);
+    long long sum = 0;
+    if (held == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    if (held != NULL && (read_int(held, "prose_boxes", &sum) < 0 || add_checked(&sum, chars) < 0)) {
+        return -1;
+    }
+    if (held == NULL) {
+        sum = chars;
+    }
+    PyObject *value = PyLong_FromLongLong(sum);
+    if (value == NULL || PyDict_SetItem(boxes, element, value) < 0) {
+        Py_XDECREF(value);
+        return -1;
+    }
+    Py_DECREF(value);
+    return 0;
+}
+
+static PyObject *
+prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg;
+    double share;
+    long long prose_link_chars;
+    if (!PyArg_ParseTuple(args, "OdL:prose_boxes", &lines_arg, &share, &prose_link_chars)) {
+        return NULL;
+    }
+    PyObject *lines = as_tuple(lines_arg, "prose_boxes");
+    if (lines == NULL) {
+        return NULL;
+    }
+    PyObject *first_line = PyDict_New();
+    PyObject *prose_before = first_line ? PyDict_New() : NULL;
+    PyObject *boxed = prose_before ? PyDict_New() : NULL;
+    PyObject *result = NULL;
+    PyObject *run_element = NULL; /* the noise element of the run of lines being summed */
+    long long run_chars = 0, unboxed = 0, last_element = 0;
+    int run_prose = 0, seen = 0; /* `seen`: a run is open, and its id fits `last_element` */
+    if (boxed == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
+        PyObject *line = line_item(lines, index, "prose_boxes");
+        long long element, chars, links, marks;
+        int big;
+        if (line == NULL ||
+            read_id(PyTuple_GET_ITEM(line, F_NOISE_ELEMENT), "prose_boxes", &element, &big) < 0 ||
+            line_int(line, F_CHARS, "prose_boxes", &chars) < 0 ||
+            line_int(line, F_LINK_CHARS, "prose_boxes", &links) < 0 ||
+            line_int(line, F_PUNCTUATION, "prose_boxes", &marks) < 0) {
+            goto done;
+        }
+        PyObject *key = PyTuple_GET_ITEM(line, F_NOISE_ELEMENT);
+        int prose = marks && !(links && (double)links > share * (double)chars &&
+                               (chars - links < prose_link_chars || !marks));
+        if (big || !seen || element != last_element) {
+            if (run_element != NULL && run_prose &&
+                add_to_box(boxed, run_element, run_chars) < 0) {
+                goto done;
+            }
+            Py_INCREF(key);
+            Py_XSETREF(run_element, key);
+            run_chars = 0;
+            run_prose = 0;
+            seen = !big; /* a run of a big id ends at its line */
+            last_element = element;
+            if (element || big) {
+                int known = PyDict_Contains(first_line, key);
+                if (known < 0) {
+                    goto done;
+                }
+                if (!known) {
+                    PyObject *before = PyLong_FromLongLong(unboxed);
+                    if (before == NULL || PyDict_SetItem(first_line, key, line) < 0 ||
+                        PyDict_SetItem(prose_before, key, before) < 0) {
+                        Py_XDECREF(before);
+                        goto done;
+                    }
+                    Py_DECREF(before);
+                }
+            }
+        }
+        if (prose) {
+            run_prose = 1;
+            if (add_checked(&run_chars, chars) < 0 ||
+                (!element && add_checked(&unboxed, chars) < 0)) {
+                goto done;
+            }
+        }
+    }
+    if (run_element != NULL && run_prose && add_to_box(boxed, run_element, run_chars) < 0) {
+        goto done;
+    }
+    result = PyTuple_Pack(3, first_line, prose_before, boxed);
+done:
+    Py_XDECREF(run_element);
+    Py_XDECREF(first_line);
+    Py_XDECREF(prose_before);
+    Py_XDECREF(boxed);
+    Py_DECREF(lines);
+    return result;
+}
+
+static PyObject *
+line_chars(PyObject *Py_UNUSED(module), PyObject *lines_arg)
+{
+    PyObject *lines = as_tuple(lines_arg, "line_chars");
+    if (lines == NULL) {
+        return NULL;
+    }
+    long long total = 0;
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
+        PyObject *line = line_item(lines, index, "line_chars");
+        long long chars;
+        if (line == NULL || line_int(line, F_CHARS, "line_chars", &chars) < 0 ||
+            add_checked(&total, chars) < 0) {
+            Py_DECREF(lines);
+            return NULL;
+        }
+    }
+    Py_DECREF(lines);
+    return PyLong_FromLongLong(total);
+}
+
+static PyObject *
+lines_of_chars(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg;
+    long long wanted;
+    if (!PyArg_ParseTuple(args, "OL:lines_of_chars", &lines_arg, &wanted)) {
+        return NULL;
+    }
+    PyObject *lines = as_tuple(lines_arg, "lines_of_chars");
+    PyObject *found = lines ? PyList_New(0) : NULL;
+    if (found == NULL) {
+        Py_XDECREF(lines);
+        return NULL;
+    }
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
+        PyObject *line = line_item(lines, index, "lines_of_chars");
+        long long chars;
+        if (line == NULL || line_int(line, F_CHARS, "lines_of_chars", &chars) < 0) {
+            goto fail;
+        }
+        if (chars == wanted) {
+            PyObject *at = PyLong_FromSsize_t(index);
+            if (at == NULL || PyList_Append(found, at) < 0) {
+                Py_XDECREF(at);
+                goto fail;
+            }
+            Py_DECREF(at);
+        }
+    }
+    Py_DECREF(lines);
+    return found;
+fail:
+    Py_DECREF(lines);
+    Py_DECREF(found);
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- the body's simhash
  *
  * shingle_simhash(text) -> int: `newscrawl.fingerprint.simhash` of a normalised text,
@@ -2548,6 +3177,24 @@ static PyMethodDef methods[] = {
     {"box_chars", box_chars, METH_VARARGS,
      "box_chars(lines, words) -> (total, {element: chars}) (see "
      "metadata.lines._box_chars_python)."},
+    {"region_over", region_over, METH_VARARGS,
+     "region_over(lines, scores, inside, floor) -> (first, last) or None (see "
+     "default._region_over_python)."},
+    {"subtree_ends", subtree_ends, METH_O,
+     "subtree_ends(parents) -> list (see default._subtree_ends_python)."},
+    {"subtree_scores", subtree_scores, METH_VARARGS,
+     "subtree_scores(lines, scores, parents) -> list (see default._subtree_scores_python)."},
+    {"element_drops", element_drops, METH_VARARGS,
+     "element_drops(lines, noisy, prefix) -> (dropped, scores, candidates) (see "
+     "default._element_drops_python)."},
+    {"prose_boxes", prose_boxes, METH_VARARGS,
+     "prose_boxes(lines, max_link_share, prose_link_chars) -> (first_line, prose_before, "
+     "boxed) (see default._prose_boxes_python)."},
+    {"line_chars", line_chars, METH_O,
+     "line_chars(lines) -> int: the chars of all the lines (see default._line_chars_python)."},
+    {"lines_of_chars", lines_of_chars, METH_VARARGS,
+     "lines_of_chars(lines, chars) -> list: the indices of the lines of `chars` chars (see "
+     "default._lines_of_chars_python)."},
     {"shingle_simhash", shingle_simhash, METH_O,
      "shingle_simhash(text) -> int: the simhash of a normalised text (see "
      "newscrawl.fingerprint.simhash)."},
@@ -2565,7 +3212,8 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_blockscan",
     "The per-tag loop of newscrawl.extract.blocks.page_lines in C (see blocks.py), and three "
-    "passes of the metadata over its lines (see metadata/lines.py), and the body's simhash "
+    "passes of the metadata over its lines (see metadata/lines.py), the default selection's "
+    "passes over every line or element (see default.py), and the body's simhash "
     "(see newscrawl/fingerprint.py).", -1,
     methods, NULL, NULL, NULL, NULL,
 };

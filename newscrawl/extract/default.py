@@ -32,7 +32,7 @@ from itertools import accumulate, compress, repeat
 from operator import lt
 from typing import NamedTuple
 
-from newscrawl.extract import comment_thread
+from newscrawl.extract import comment_thread, native
 from newscrawl.extract.blocks import (
     MAX_CLASS_CHARS,
     NOISE_TAGS,
@@ -199,16 +199,7 @@ def boilerplate_elements(
     author-<name> tag-share``), and the paragraphs it covers outweigh those words; an author
     box named ``post-author`` holds a line or two.
     """
-    first_line: dict[int, Line] = {}
-    prose_before: dict[int, int] = {}
-    unboxed_prose = 0
-    for line in page.lines:
-        if line.noise_element:
-            if line.noise_element not in first_line:
-                first_line[line.noise_element] = line
-                prose_before[line.noise_element] = unboxed_prose
-        elif line.punctuation and not (line.link_chars and _is_link_line(line, options)):
-            unboxed_prose += line.chars
+    first_line, prose_before, boxed = _prose_boxes(page.lines, options)
     holders = _article_holders(page, marks, headline)
     named = {
         element
@@ -221,10 +212,6 @@ def boilerplate_elements(
     }
     if not named:
         return named
-    boxed: Counter[int] = Counter()  # noise element -> the prose of its lines
-    for line in page.lines:
-        if line.punctuation and not (line.link_chars and _is_link_line(line, options)):
-            boxed[line.noise_element] += line.chars
     total = sum(boxed.values())
     prose: Counter[int] = Counter()
     for box, chars in boxed.items():
@@ -249,6 +236,44 @@ def boilerplate_elements(
             and _names_an_entry(page.attributes.get(element, ""))
         )
     }
+
+
+ProseBoxes = tuple[dict[int, Line], dict[int, int], dict[int, int]]
+"""`_prose_boxes`: the first line of each box, the unboxed prose before it, the prose of
+each box."""
+
+
+def _prose_boxes(lines: Sequence[Line], options: Options) -> ProseBoxes:
+    """What `boilerplate_elements` reads of every line, in one pass: the first line of each
+    noise element, the prose characters outside every box before that line, and the prose
+    characters of each noise element (0: outside every box). Prose is a punctuated line
+    that is not a link line (`_is_link_line`). In C (``_blockscan.prose_boxes``) where
+    built."""
+    if native.blockscan is None:
+        return _prose_boxes_python(lines, options)
+    boxes: ProseBoxes = native.blockscan.prose_boxes(
+        lines, options.max_link_share, options.prose_link_chars
+    )
+    return boxes
+
+
+def _prose_boxes_python(lines: Sequence[Line], options: Options) -> ProseBoxes:
+    """`_prose_boxes` in Python: the reference of the C one, and the fallback."""
+    first_line: dict[int, Line] = {}
+    prose_before: dict[int, int] = {}
+    boxed: dict[int, int] = {}
+    unboxed_prose = 0
+    for line in lines:
+        prose = bool(line.punctuation) and not (line.link_chars and _is_link_line(line, options))
+        if line.noise_element:
+            if line.noise_element not in first_line:
+                first_line[line.noise_element] = line
+                prose_before[line.noise_element] = unboxed_prose
+        elif prose:
+            unboxed_prose += line.chars
+        if prose:
+            boxed[line.noise_element] = boxed.get(line.noise_element, 0) + line.chars
+    return first_line, prose_before, boxed
 
 
 def _wrappers(
@@ -493,8 +518,22 @@ def _region_over(
 ) -> tuple[int, int] | None:
     """`best_region` over the lines, each scoring its score inside the article's elements,
     but never below ``-Options.inside_line_cost`` there (a long link list or caption
-    inside the article does not split it), and minus its chars outside."""
+    inside the article does not split it), and minus its chars outside. In C
+    (``_blockscan.region_over``) where built: a pass over every line."""
     floor = -options.inside_line_cost
+    if native.blockscan is None:
+        return _region_over_python(lines, scores, inside_element, floor)
+    region: tuple[int, int] | None = native.blockscan.region_over(
+        lines, scores, inside_element, floor
+    )
+    return region
+
+
+def _region_over_python(
+    lines: Sequence[Line], scores: Sequence[int], inside_element: Sequence[bool], floor: int
+) -> tuple[int, int] | None:
+    """`_region_over` in Python (`floor`: ``-Options.inside_line_cost``): the reference of
+    the C one, and the fallback."""
     return best_region(
         [
             (score if score > floor else floor) if inside_element[line.element] else -line.chars
@@ -765,8 +804,19 @@ def subtree_scores(
     """Each element's summed positive line score over its whole subtree, by element id.
 
     Ids grow in document order, so a parent's id is below its children's: one pass from
-    the highest id down adds every element's total to its parent's.
+    the highest id down adds every element's total to its parent's. In C
+    (``_blockscan.subtree_scores``) where built: a pass over every element.
     """
+    if native.blockscan is None:
+        return _subtree_scores_python(lines, scores, parents)
+    mass: list[int] = native.blockscan.subtree_scores(lines, scores, parents)
+    return mass
+
+
+def _subtree_scores_python(
+    lines: Sequence[Line], scores: Sequence[int], parents: dict[int, int]
+) -> list[int]:
+    """`subtree_scores` in Python: the reference of the C one, and the fallback."""
     mass = [0] * (len(parents) + 1)
     for index in _above(scores, 0):
         mass[lines[index].element] += scores[index]
@@ -782,7 +832,16 @@ def subtree_ends(parents: dict[int, int]) -> list[int]:
     Ids grow in document order and an element's descendants come right after it, so a
     subtree is the range of ids from the element to its end: a test for being inside an
     element and a sum over its subtree need no walk up each element's ancestors. One pass
-    from the highest id down: an element's end is its last child's."""
+    from the highest id down: an element's end is its last child's. In C
+    (``_blockscan.subtree_ends``) where built."""
+    if native.blockscan is None:
+        return _subtree_ends_python(parents)
+    ends: list[int] = native.blockscan.subtree_ends(parents)
+    return ends
+
+
+def _subtree_ends_python(parents: dict[int, int]) -> list[int]:
+    """`subtree_ends` in Python: the reference of the C one, and the fallback."""
     ends = list(range(len(parents) + 1))
     for element in range(len(parents), 0, -1):
         parent = parents[element]
@@ -834,11 +893,7 @@ def select(
     inside_element: list[bool] = _inside_elements(chosen, ends)
     region = _region_over(lines, scores, inside_element, options)
     kept_rule = "in the best region"
-    short_page = (
-        region is None
-        and bool(lines)
-        and sum(line.chars for line in lines) < options.short_page_chars
-    )
+    short_page = region is None and bool(lines) and _line_chars(lines) < options.short_page_chars
     if short_page:
         kept_rule = f"short page: all its text (< {options.short_page_chars} chars)"
         link_rule = _link_rule(options)
@@ -918,7 +973,7 @@ def _evidence(
     kept_lines = [lines[decision.number - 1] for decision in kept]
     region_chars = 0
     if kept:
-        region_chars = sum(line.chars for line in lines[kept[0].number - 1 : kept[-1].number])
+        region_chars = _line_chars(lines[kept[0].number - 1 : kept[-1].number])
     parents = page.parents
     paragraph = options.paragraph_score
     containers = {parents.get(lines[index].element, 0) for index in _above(scores, paragraph)}
@@ -932,7 +987,7 @@ def _evidence(
         sum(line.link_chars for line in kept_lines),
         sum(line.chars for line in kept_lines if line.punctuation),
         region_chars,
-        sum(line.chars for line in lines),
+        _line_chars(lines),
         len(containers),
         elements,
         _described_share(description, kept),
@@ -971,10 +1026,10 @@ def _headline_index(lines: Sequence[Line], plain_title: str) -> int | None:
     """The index of the headline line: the first whose text, whitespace removed, is
     `plain_title` and that is not mostly a link (a sidebar's list of recent posts links to
     the post under its headline), else the first such link."""
-    title_chars = len(plain_title)
     first = None
-    for index, line in enumerate(lines):
-        if line.chars == title_chars and _is_headline(line, plain_title):
+    for index in _lines_of_chars(lines, len(plain_title)):
+        line = lines[index]
+        if _is_headline(line, plain_title):
             if line.link_chars * 2 <= line.chars:
                 return index
             if first is None:
@@ -982,20 +1037,43 @@ def _headline_index(lines: Sequence[Line], plain_title: str) -> int | None:
     return first
 
 
+def _lines_of_chars(lines: Sequence[Line], chars: int) -> list[int]:
+    """The indices of the lines of `chars` characters. In C (``_blockscan.lines_of_chars``)
+    where built: a pass over every line."""
+    if native.blockscan is None:
+        return _lines_of_chars_python(lines, chars)
+    found: list[int] = native.blockscan.lines_of_chars(lines, chars)
+    return found
+
+
+def _lines_of_chars_python(lines: Sequence[Line], chars: int) -> list[int]:
+    """`_lines_of_chars` in Python: the reference of the C one, and the fallback."""
+    return [index for index, line in enumerate(lines) if line.chars == chars]
+
+
+def _line_chars(lines: Sequence[Line]) -> int:
+    """The characters of all `lines`. In C (``_blockscan.line_chars``) where built: a pass
+    over every line."""
+    if native.blockscan is None:
+        return _line_chars_python(lines)
+    chars: int = native.blockscan.line_chars(lines)
+    return chars
+
+
+def _line_chars_python(lines: Sequence[Line]) -> int:
+    """`_line_chars` in Python: the reference of the C one, and the fallback."""
+    return sum(line.chars for line in lines)
+
+
 def _score_lines(
     lines: Sequence[Line], noisy: set[int], options: Options, described: Callable[[Line], bool]
 ) -> LineScores:
     """Rule 1 of the module docstring for every line (`described`: `_quoted_by` the page's
     description). The lines of boilerplate elements (menus and sidebars: most lines of a
-    news page) are dropped first, in a comprehension; only the others get a Python step
-    each."""
+    news page) are dropped first, in one pass over the lines (`_element_drops`); only the
+    others get a Python step each."""
     link_rule = _link_rule(options)
-    dropped: list[str | None] = [
-        f"boilerplate element: {line.noise}" if line.noise_element in noisy else None
-        for line in lines
-    ]
-    scores = [-line.chars for line in lines]  # `line_score` of a dropped line
-    candidates = [at for at, rule in enumerate(dropped) if rule is None]
+    dropped, scores, candidates = _element_drops(lines, noisy)
     by_text = _boilerplate_lines(lines, candidates)
     for index in candidates:
         line = lines[index]
@@ -1009,6 +1087,36 @@ def _score_lines(
             scores[index] = score
         dropped[index] = reason
     return dropped, scores
+
+
+ELEMENT_RULE = "boilerplate element: "
+"""The rule of a line in a boilerplate element, followed by the element's noise word."""
+
+
+def _element_drops(
+    lines: Sequence[Line], noisy: set[int]
+) -> tuple[list[str | None], list[int], list[int]]:
+    """Per line, its `ELEMENT_RULE` when its noise element is `noisy` (else None) and its
+    score as a dropped line (`line_score`: minus its chars); and the indices of the lines
+    not dropped. In C (``_blockscan.element_drops``) where built."""
+    if native.blockscan is None:
+        return _element_drops_python(lines, noisy)
+    drops: tuple[list[str | None], list[int], list[int]] = native.blockscan.element_drops(
+        lines, noisy, ELEMENT_RULE
+    )
+    return drops
+
+
+def _element_drops_python(
+    lines: Sequence[Line], noisy: set[int]
+) -> tuple[list[str | None], list[int], list[int]]:
+    """`_element_drops` in Python: the reference of the C one, and the fallback."""
+    dropped: list[str | None] = [
+        f"{ELEMENT_RULE}{line.noise}" if line.noise_element in noisy else None for line in lines
+    ]
+    scores = [-line.chars for line in lines]
+    candidates = [at for at, rule in enumerate(dropped) if rule is None]
+    return dropped, scores, candidates
 
 
 CALL_TO_ACTION_RE = re.compile(
