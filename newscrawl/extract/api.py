@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, tzinfo
+from itertools import compress
+from operator import itemgetter
 
 from newscrawl.extract import (
     blocks,
@@ -88,6 +90,10 @@ def _paper(text: str, url: str | None, encoding: str | None, options: Options) -
 
 SUBHEADING_TAGS = frozenset({"h2", "h3"})
 """Headings that can hold the headline when no ``<h1>`` does (`title.choose_title`)."""
+HEADLINE_TAGS = SUBHEADING_TAGS | {"h1"}
+_TAG = itemgetter(1)
+"""`blocks.Line.tag`, read in C by ``map``: the heading lines are picked out of a page's
+hundreds of lines without a Python step per line."""
 
 
 def default_body(
@@ -96,9 +102,12 @@ def default_body(
     """The default method's headline, line selection and body (the kept lines, or a
     structured fallback): what `Article` and the confidence's calibration are made of."""
     hints = head_hints.head_hints(page_head)
-    h1_lines = [line for line in page.lines if line.tag == "h1"]
+    heading_lines = list(
+        compress(page.lines, map(HEADLINE_TAGS.__contains__, map(_TAG, page.lines)))
+    )
+    h1_lines = [line for line in heading_lines if line.tag == "h1"]
     headings = [line.text for line in h1_lines]
-    subheadings = [line.text for line in page.lines if line.tag in SUBHEADING_TAGS]
+    subheadings = [line.text for line in heading_lines if line.tag in SUBHEADING_TAGS]
     logo = next((line.text for line in h1_lines[:1] if 2 * line.link_chars > line.chars), "")
     headline = title.choose_title(hints, headings, subheadings, logo)
     selection = default.select(page, headline, options, hints.description, hints.ingredients)
