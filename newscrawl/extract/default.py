@@ -28,8 +28,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, compress, repeat
-from operator import lt
+from itertools import compress, count, repeat
+from operator import attrgetter, lt
 from typing import NamedTuple
 
 from newscrawl.extract import comment_thread, native
@@ -360,13 +360,16 @@ def landmarks(page: PageLines) -> set[int]:
     tags = page.tags
     if "main" in tags or "article" in tags:
         names_around: dict[int, int] = {}
-        for element, tag in enumerate(tags):
-            if tag == "main" or (
-                tag == "article"
-                and not _names_around(page, page.parents.get(element, 0), names_around)
+        for element in compress(count(), map(LANDMARK_TAGS.__contains__, tags)):
+            if tags[element] == "main" or not _names_around(
+                page, page.parents.get(element, 0), names_around
             ):
                 marks.add(element)
     return marks
+
+
+LANDMARK_TAGS = frozenset({"main", "article"})
+"""The tags `landmarks` weighs: picked out of a page's hundreds of elements by ``map``."""
 
 
 def _article_holders(page: PageLines, marks: set[int], headline: int | None) -> set[int]:
@@ -675,7 +678,7 @@ def _sibling_sections(
     near = _ancestors(best, parents, options.sibling_levels)
     far = _ancestors(best, parents, max(options.sibling_levels, options.section_levels))
     threshold = options.sibling_share * mass[best]
-    link_share = _LinkShares(page, ends)
+    link_share = _LinkShares(page)
     chosen: set[int] = set()
     for parent, beside in far.items():
         for element in children(parent, ends):
@@ -707,33 +710,29 @@ def children(element: int, ends: Sequence[int]) -> Iterator[int]:
 class _LinkShares:
     """Each element's share of link characters over its whole subtree, by element id.
 
-    The characters are summed per element in one pass over the lines, on first use (most
-    pages ask for no share), and a subtree's sums are two differences of running sums (its
-    ids are a range, `subtree_ends`): `_sibling_sections` asks about a few siblings of the
-    container's ancestors, not about each of the page's hundreds of elements."""
+    The characters and link characters of every subtree are summed on first use (most
+    pages ask for no share) by `subtree_scores`, over the lines' characters as their
+    scores: `_sibling_sections` asks about a few siblings of the container's ancestors,
+    not about each of the page's hundreds of elements."""
 
-    def __init__(self, page: PageLines, ends: Sequence[int]) -> None:
-        self._lines = page.lines
-        self._ends = ends
-        self._chars: list[int] = []
-        self._links: list[int] = []
-
-    def _sum(self) -> None:
-        chars = [0] * (len(self._ends) + 1)
-        links = [0] * (len(self._ends) + 1)
-        for line in self._lines:
-            chars[line.element + 1] += line.chars
-            if line.link_chars:
-                links[line.element + 1] += line.link_chars
-        self._chars = list(accumulate(chars))
-        self._links = list(accumulate(links))
+    def __init__(self, page: PageLines) -> None:
+        self._page = page
+        self._sums: tuple[list[int], list[int]] | None = None
 
     def __getitem__(self, element: int) -> float:
-        if not self._chars:
-            self._sum()
-        end = self._ends[element] + 1
-        total = self._chars[end] - self._chars[element]
-        return (self._links[end] - self._links[element]) / total if total else 0.0
+        if self._sums is None:
+            lines, parents = self._page.lines, self._page.parents
+            self._sums = (
+                subtree_scores(lines, list(map(_LINE_CHARS, lines)), parents),
+                subtree_scores(lines, list(map(_LINE_LINK_CHARS, lines)), parents),
+            )
+        chars, links = self._sums
+        total = chars[element]
+        return links[element] / total if total else 0.0
+
+
+_LINE_CHARS = attrgetter("chars")
+_LINE_LINK_CHARS = attrgetter("link_chars")
 
 
 def _same_kind(page: PageLines, element: int, other: int) -> bool:
