@@ -389,6 +389,8 @@ class Reordered(NamedTuple):
         ({"hidden_styles": (("display",),)}, ValueError),
         ({"latin_punctuation": " "}, ValueError),
         ({"script_punctuation": "\U0001f600"}, ValueError),
+        ({"spaced_scripts": "\u0e00"}, ValueError),  # a range's two ends
+        ({"spaced_scripts": "\u0eff\u0e00"}, ValueError),
         ({"references": {"&nbsp": " "}}, ValueError),
         ({"references": {"&nbsp;": "\xa0"}}, ValueError),
         ({"max_depth": 0}, ValueError),

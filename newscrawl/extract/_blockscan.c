@@ -117,6 +117,7 @@ static char hidden_first[128];    /* the first characters of the style names and
 static unsigned char script_marks[0x10000 / 8]; /* SCRIPT_PUNCTUATION, a bit per BMP character */
 static Py_UCS4 script_mark_min = 0x10000;       /* the smallest of them */
 static char latin_marks[128];                /* LATIN_PUNCTUATION */
+static Py_UCS4 spaced_low = 1, spaced_high = 0; /* SPACED_SCRIPTS (none until configured) */
 #define MAX_REFERENCES 16
 #define MAX_REFERENCE_LEN 15
 typedef struct {
@@ -482,11 +483,11 @@ is_latin_punctuation(Py_UCS4 c, const char *marks)
     return c < 128 && marks[c];
 }
 
-/* blocks.SPACED_SCRIPTS, Thai and Lao: a space between two of their characters is a mark. */
+/* blocks.SPACED_SCRIPTS, [low, high]: a space between two of their characters is a mark. */
 static inline int
-is_spaced_script(Py_UCS4 c)
+is_spaced_script(Py_UCS4 c, Py_UCS4 low, Py_UCS4 high)
 {
-    return c >= 0x0E00 && c <= 0x0EFF;
+    return c >= low && c <= high;
 }
 
 typedef struct {
@@ -574,6 +575,7 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
     const Py_UCS4 script_min = script_mark_min;
     const unsigned char *const script = script_marks;
     const char *const latin = latin_marks;
+    const Py_UCS4 spaced_min = spaced_low, spaced_max = spaced_high;
     for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c == '&' && references) {
@@ -591,7 +593,8 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
                 if (have_word) {
                     PyUnicode_WRITE(kind, out, n, soft_break ? '\n' : ' ');
                     n++;
-                    punctuation += is_spaced_script(c) && is_spaced_script(last);
+                    punctuation += is_spaced_script(c, spaced_min, spaced_max) &&
+                                   is_spaced_script(last, spaced_min, spaced_max);
                 }
                 in_word = have_word = 1;
                 soft_break = 0;
@@ -1759,13 +1762,15 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     static char *keywords[] = {
         "tag_kinds", "noise_tags", "implied_end", "dated_tags", "dated_attribute_words",
         "noise_words", "standalone_noise_words", "noise_attributes", "hidden_styles",
-        "hidden_attribute", "script_punctuation", "latin_punctuation", "references",
+        "hidden_attribute", "script_punctuation", "latin_punctuation", "spaced_scripts",
+        "references",
         "name_start", "name_characters", "max_depth", "close_search_depth", "chunk",
         "max_class_chars", "dated_text_chars", "line", "dated_tag", "attribute_flags",
         "unescaped", NULL};
     PyObject *kinds = NULL, *noise_tag_names = NULL, *implied = NULL, *dated_tag_names = NULL;
     PyObject *dated_arg = NULL, *noise_arg = NULL, *standalone_arg = NULL, *attributes_arg = NULL;
     PyObject *styles_arg = NULL, *bare_arg = NULL, *script_arg = NULL, *latin_arg = NULL;
+    PyObject *spaced_arg = NULL;
     PyObject *references_arg = NULL, *start_arg = NULL, *chars_arg = NULL;
     PyObject *line_class = NULL, *dated_class = NULL, *flags_func = NULL, *unescape = NULL;
     Py_ssize_t depth = -1, search_depth = -1, chunk = -1, class_limit = -1, dated_limit = -1;
@@ -1774,10 +1779,10 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
         return NULL;
     }
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwargs, "|$O!OOOOOOOOUUUO!UUnnnnnOOOO:configure", keywords, &PyDict_Type,
+            args, kwargs, "|$O!OOOOOOOOUUUUO!UUnnnnnOOOO:configure", keywords, &PyDict_Type,
             &kinds, &noise_tag_names, &implied, &dated_tag_names, &dated_arg, &noise_arg,
             &standalone_arg, &attributes_arg, &styles_arg, &bare_arg, &script_arg, &latin_arg,
-            &PyDict_Type, &references_arg, &start_arg, &chars_arg, &depth, &search_depth,
+            &spaced_arg, &PyDict_Type, &references_arg, &start_arg, &chars_arg, &depth, &search_depth,
             &chunk, &class_limit, &dated_limit, &line_class, &dated_class, &flags_func,
             &unescape)) {
         return NULL;
@@ -1785,7 +1790,7 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     PyObject *given[] = {kinds,      noise_tag_names, implied,        dated_tag_names, dated_arg,
                          noise_arg,  standalone_arg,  attributes_arg, styles_arg,      bare_arg,
                          script_arg,    latin_arg,       references_arg, start_arg,       chars_arg,
-                         line_class, dated_class,     flags_func,     unescape};
+                         line_class, dated_class,     flags_func,     unescape,        spaced_arg};
     for (size_t i = 0; i < sizeof given / sizeof given[0]; i++) {
         if (given[i] == NULL) {
             PyErr_SetString(PyExc_TypeError, "configure() needs every keyword argument");
@@ -1795,6 +1800,11 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     if (depth < 1 || depth > 1000000 || search_depth < 0 || chunk < 1 || class_limit < 1 ||
         dated_limit < 0) {
         PyErr_SetString(PyExc_ValueError, "bad limits");
+        return NULL;
+    }
+    if (PyUnicode_GET_LENGTH(spaced_arg) != 2 ||
+        PyUnicode_READ_CHAR(spaced_arg, 0) > PyUnicode_READ_CHAR(spaced_arg, 1)) {
+        PyErr_SetString(PyExc_ValueError, "spaced_scripts must be a range's two ends");
         return NULL;
     }
     if (!PyCallable_Check(flags_func) || !PyCallable_Check(unescape)) {
@@ -1881,6 +1891,8 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     memcpy(script_marks, new_script, sizeof script_marks);
     script_mark_min = new_script_min;
     memcpy(latin_marks, new_latin, sizeof latin_marks);
+    spaced_low = PyUnicode_READ_CHAR(spaced_arg, 0);
+    spaced_high = PyUnicode_READ_CHAR(spaced_arg, 1);
     memcpy(references, new_references, sizeof references);
     reference_count = new_reference_count;
     pos = 0;

@@ -267,10 +267,10 @@ SCRIPT_PUNCTUATION = (
     "។៕"  # Khmer
 )
 LATIN_PUNCTUATION = ',.;!?:"'
-SPACED_SCRIPTS = "\u0e00-\u0eff"
-"""Thai and Lao (a character range): they mark no sentence end but leave a space between
-sentences and clauses, so a space between two of their characters counts as a mark (as
-the C loop counts it too, `_blockscan.c`'s `is_spaced_script`)."""
+SPACED_SCRIPTS = "\u0e00\u0eff"
+"""Thai and Lao, the first and last character of their range: they mark no sentence end
+but leave a space between sentences and clauses, so a space between two of their
+characters counts as a mark (in the C loop too, which `_configuration` hands it)."""
 """Sentence punctuation: the marks of `SCRIPT_PUNCTUATION` anywhere (no other text uses
 them), Latin ones only before a space or at the end of a line (not inside URLs, dates or
 numbers). Scripts that end sentences with Latin marks (Cyrillic, Greek, Hebrew, Korean)
@@ -340,7 +340,8 @@ _HIDDEN_RE = _hidden_re()
 _HIDING_WORDS = _hiding_words()
 _SCRIPT_PUNCTUATION_RE = _script_punctuation_re()
 _LATIN_PUNCTUATION_RE = _latin_punctuation_re()
-_SPACED_SCRIPT_RE = re.compile(f"[{SPACED_SCRIPTS}]\\s+(?=[{SPACED_SCRIPTS}])")
+_SPACED_SCRIPT_CLASS = f"[{SPACED_SCRIPTS[0]}-{SPACED_SCRIPTS[1]}]"
+_SPACED_SCRIPT_RE = re.compile(f"{_SPACED_SCRIPT_CLASS}\\s+(?={_SPACED_SCRIPT_CLASS})")
 _DATED_RE = _dated_re()
 
 _SOFT_BREAK = "\x00"
@@ -708,6 +709,7 @@ def _configuration() -> dict[str, object]:
         "hidden_attribute": HIDDEN_ATTRIBUTE,
         "script_punctuation": SCRIPT_PUNCTUATION,
         "latin_punctuation": LATIN_PUNCTUATION,
+        "spaced_scripts": SPACED_SCRIPTS,
         "references": {"&nbsp;": " ", **{ref: html.unescape(ref) for ref in _NATIVE_REFERENCES}},
         "name_start": tokens.ascii_class(tokens.NAME_START),
         "name_characters": tokens.ascii_class(tokens.NAME_CHARACTERS),
