@@ -13,7 +13,12 @@ import pytest
 
 from newscrawl.extract import extract
 from newscrawl.extract.metadata import SHANGHAI
-from newscrawl.extract.metadata.scripts import ScriptTimestamps, state_author_names
+from newscrawl.extract.metadata.scripts import (
+    STATE_AUTHOR_KEYS,
+    PageScripts,
+    ScriptTimestamps,
+    state_author_names,
+)
 
 PARAGRAPH = (
     "记者从市交通运输局获悉，本市今年将新开通三条公交线路，进一步方便市民出行。新线路覆盖"
@@ -91,14 +96,28 @@ def test_self_media_time_and_account_come_from_script_state(page: str, published
 )
 def test_unix_times_in_scripts(script: str, seconds: list[float]) -> None:
     names = ("ct", "publishTime", "createTime")
-    times = ScriptTimestamps(names).values(script)
+    variables = ScriptTimestamps(names)
+    times = [
+        value
+        for text, held in PageScripts([script], names).holding(names)
+        for value in variables.values(text, held)
+    ]
     assert [value.timestamp() for value in times] == seconds
 
 
 def test_author_objects_of_json_state() -> None:
-    state = '{"author":{"id":7,"name":"央视新闻"},"related":[{"name":"别的"}]}'
-    assert list(state_author_names(state)) == ["央视新闻"]
-    assert list(state_author_names('{"name":"央视新闻"}')) == []  # not an author's object
+    def names(script: str) -> list[str]:
+        scripts = PageScripts([script], tuple(STATE_AUTHOR_KEYS))
+        return [
+            name
+            for text, held in scripts.holding(STATE_AUTHOR_KEYS)
+            for name in state_author_names(text, held)
+        ]
+
+    assert names('{"author":{"id":7,"name":"央视新闻"},"related":[{"name":"别的"}]}') == [
+        "央视新闻"
+    ]
+    assert names('{"name":"央视新闻"}') == []  # not an author's object
 
 
 def test_an_article_s_named_author_beats_the_account_in_script_state() -> None:

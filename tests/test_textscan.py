@@ -7,13 +7,15 @@ every line a keyword's pattern matches holds one of its needles (folded), which 
 here on generated text; and both must give what a search of each line gives. The visible
 lines and the chars per box are compared, C against Python and Python against a loop over
 the lines, on generated input and the dataset pages; the letters per script (numpy)
-against a count one character at a time. Under CI (CI=true) a missing extension fails the
+against a count one character at a time; the names found in scripts (``substrings_in``)
+against a substring test per name. Under CI (CI=true) a missing extension fails the
 tests of the C.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from conftest import NATIVE_SETTINGS, skip_or_fail
@@ -24,7 +26,7 @@ from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import decode_pages
 from newscrawl.extract import blocks, native
 from newscrawl.extract.blocks import Line
-from newscrawl.extract.metadata import KEYWORDS, lines, page_facts
+from newscrawl.extract.metadata import KEYWORDS, SCRIPT_NAMES, lines, page_facts, scripts
 from newscrawl.extract.metadata.lines import PageText, VisibleLine
 
 NEEDLES = [needle for keyword in KEYWORDS for needle in keyword.needles]
@@ -91,11 +93,72 @@ def test_line_hits_folds_case_and_long_s_and_counts_each_line_once(built: None) 
     )
 
 
+def test_line_hits_tries_every_needle_that_starts_alike(built: None) -> None:
+    """Needles sharing a first character, single characters among them, in any order."""
+    groups = (("于",), ("posted", "post"), ("po",), ("于是",), ("p",))
+    text = "他于是\npost\nPO\nxyz\n于"
+    assert native.blockscan.line_hits(text, groups) == ([0, 4], [1], [1, 2], [0], [1, 2])
+
+
 def test_line_hits_refuses_bad_needles(built: None) -> None:
     with pytest.raises(TypeError):
         native.blockscan.line_hits("text", (("",),))
     with pytest.raises(TypeError):
         native.blockscan.line_hits("text", ("not a tuple",))
+
+
+SCRIPT_TOKENS = st.sampled_from(
+    [*SCRIPT_NAMES, *(name[:-1] for name in SCRIPT_NAMES), *"".join(SCRIPT_NAMES), "ct", "c",
+     "Time", "time", "é", "\u3000", "央视", "\U0001f600", "\n", " ", '"', "=", ":"]
+)  # fmt: skip
+"""Script text: the names the metadata looks for, their prefixes and letters, and
+characters of every width."""
+NAMES = st.lists(
+    st.sampled_from([*SCRIPT_NAMES, "c", "ct", "cT", "央", "央视新闻", "\U0001f600", "é"]),
+    unique=True,
+    max_size=12,
+).map(tuple)
+
+
+@NATIVE_SETTINGS
+@given(st.lists(st.lists(SCRIPT_TOKENS, max_size=30).map("".join), max_size=4), NAMES)
+def test_substrings_in_finds_what_substring_tests_find(
+    texts: list[str], names: tuple[str, ...]
+) -> None:
+    expected = [tuple(name for name in names if name in text) for text in texts]
+    assert scripts.substrings_in(texts, names) == expected
+    with patch.object(native, "blockscan", None):  # the Python reference
+        assert scripts.substrings_in(texts, names) == expected
+
+
+def test_substrings_in_at_the_edges(built: None) -> None:
+    names = ("ct", "c", "act", "\U0001f600", "视新", "end")
+    texts = ["", "c", "act", "\U0001f600x", "央视新闻", "the end", "ct" * 1000, "C T"]
+    assert native.blockscan.substrings_in(texts, names) == [
+        (),
+        ("c",),
+        ("ct", "c", "act"),
+        ("\U0001f600",),
+        ("视新",),
+        ("end",),
+        ("ct", "c"),
+        (),
+    ]
+    assert native.blockscan.substrings_in(("ab",), ()) == [()]
+    assert native.blockscan.substrings_in((), names) == []
+
+
+def test_substrings_in_refuses_bad_input(built: None) -> None:
+    with pytest.raises(TypeError):
+        native.blockscan.substrings_in(["text"], ("",))
+    with pytest.raises(TypeError):
+        native.blockscan.substrings_in(["text"], ("a", 1))
+    with pytest.raises(TypeError):
+        native.blockscan.substrings_in(["text", b"bytes"], ("a",))
+    with pytest.raises(TypeError):
+        native.blockscan.substrings_in(7, ("a",))
+    with pytest.raises(TypeError):
+        native.blockscan.substrings_in(["text"], ["a"])
 
 
 def visible_lines_by_line(page: blocks.PageLines, other_content: set[int]) -> list[VisibleLine]:

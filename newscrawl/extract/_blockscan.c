@@ -1967,17 +1967,18 @@ done:
 /* ---------------------------------------------------------------- the metadata's passes
  *
  * Three passes of the metadata (newscrawl.extract.metadata.lines) over the lines this scan
- * made, each with its Python reference there, which the tests hold it to. They stay in C
- * because in Python the three cost about 6% more extraction time on the crawl benchmark's
- * pages (BENCHMARKS.md, "Speed").
+ * made, and one over the page's scripts (metadata.scripts), each with its Python reference
+ * there, which the tests hold it to. The three cost about 6% more extraction time on the
+ * crawl benchmark's pages in Python (BENCHMARKS.md, "Speed"); the search of the scripts
+ * made a page with metadata about 4% slower (CHANGELOG.md).
  *
  * line_hits(text, groups) -> tuple of lists: for each group (a tuple of needles), the
  * indices, ascending and distinct, of the "\n"-separated lines of `text` that hold one of
  * its needles. The metadata rules look for lines holding a label (来源, 作者, 发布时间,
  * posted ...) all over the page; a regular expression per label kind tests every
  * character of the page against a character set once per kind, where this pass tests each
- * character once against a bitmap of the needles' first characters and compares the few
- * needles that start with it. Text characters are folded before comparing (ASCII capitals
+ * character once against bitmaps of the needles' first characters and first pairs
+ * (`NeedleIndex`) and compares the few needles that start with it. Text characters are folded before comparing (ASCII capitals
  * to lower case, U+017F long s to "s"); needles are given folded (`Keyword.needles`, whose
  * patterns confirm every line: a superset filter, tested so). Linear time.
  *
@@ -1990,6 +1991,12 @@ done:
  * box_chars(lines, words) -> (total, {element: chars}): the chars of all `lines`, and per
  * noise element the chars of the lines whose noise word is in `words` (reference:
  * `metadata.lines._box_chars_python`).
+ *
+ * substrings_in(texts, names) -> list of tuples: for each text, those of `names` that occur
+ * in it, exactly (no folding), in their given order: the variable names the metadata looks
+ * for in a page's scripts, found in one pass over each script as line_hits finds its
+ * needles, where a substring test per name read the scripts once per name (reference:
+ * `metadata.scripts.substrings_in`).
  */
 
 typedef struct {
@@ -2016,12 +2023,34 @@ free_needles(Needle *needles, Py_ssize_t count)
     PyMem_Free(needles);
 }
 
-/* The needles of every group, flattened; NULL with an exception set on bad input. */
-static Needle *
-read_needles(PyObject *groups, Py_ssize_t *count)
+/* The needles of one group, appended at needles[*at]; -1 with an exception on bad input. */
+static int
+read_group(PyObject *group, Py_ssize_t g, Needle *needles, Py_ssize_t *at)
 {
-    Py_ssize_t n_groups = PyTuple_GET_SIZE(groups), total = 0;
-    for (Py_ssize_t g = 0; g < n_groups; g++) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(group); i++) {
+        PyObject *needle = PyTuple_GET_ITEM(group, i);
+        if (!PyUnicode_Check(needle) || PyUnicode_GET_LENGTH(needle) == 0) {
+            PyErr_SetString(PyExc_TypeError, "needles must be non-empty strings");
+            return -1;
+        }
+        needles[*at].chars = PyUnicode_AsUCS4Copy(needle);
+        if (needles[*at].chars == NULL) {
+            return -1;
+        }
+        needles[*at].len = PyUnicode_GET_LENGTH(needle);
+        needles[*at].group = g;
+        (*at)++;
+    }
+    return 0;
+}
+
+/* The needles of every group (a tuple of tuples of strings, or with `flat` one tuple of
+ * strings, each its own group), flattened; NULL with an exception set on bad input. */
+static Needle *
+read_needles(PyObject *groups, int flat, Py_ssize_t *count)
+{
+    Py_ssize_t n_groups = PyTuple_GET_SIZE(groups), total = flat ? n_groups : 0;
+    for (Py_ssize_t g = 0; g < n_groups && !flat; g++) {
         PyObject *group = PyTuple_GET_ITEM(groups, g);
         if (!PyTuple_Check(group)) {
             PyErr_SetString(PyExc_TypeError, "each group must be a tuple of strings");
@@ -2035,27 +2064,171 @@ read_needles(PyObject *groups, Py_ssize_t *count)
         return NULL;
     }
     Py_ssize_t at = 0;
-    for (Py_ssize_t g = 0; g < n_groups; g++) {
-        PyObject *group = PyTuple_GET_ITEM(groups, g);
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(group); i++) {
-            PyObject *needle = PyTuple_GET_ITEM(group, i);
-            if (!PyUnicode_Check(needle) || PyUnicode_GET_LENGTH(needle) == 0) {
-                PyErr_SetString(PyExc_TypeError, "needles must be non-empty strings");
-                free_needles(needles, at);
-                return NULL;
-            }
-            needles[at].chars = PyUnicode_AsUCS4Copy(needle);
-            if (needles[at].chars == NULL) {
-                free_needles(needles, at);
-                return NULL;
-            }
-            needles[at].len = PyUnicode_GET_LENGTH(needle);
-            needles[at].group = g;
-            at++;
+    for (Py_ssize_t g = 0; g < (flat ? 1 : n_groups); g++) {
+        if (read_group(flat ? groups : PyTuple_GET_ITEM(groups, g), g, needles, &at) < 0) {
+            free_needles(needles, at);
+            return NULL;
         }
+    }
+    for (Py_ssize_t i = 0; flat && i < total; i++) {
+        needles[i].group = i;
     }
     *count = total;
     return needles;
+}
+
+/* The needles by their first character: `order` holds their indices sorted by it, `firsts`
+ * the first characters in that order. Two bitmaps rule out most text positions with one
+ * test each: `singles` marks the characters of one-character needles, `pairs` the first two
+ * characters of the others (by `pair_bit`). A position they do not rule out costs a binary
+ * search and a comparison with the needles that start with its character. */
+typedef struct {
+    const Needle *needles;
+    Py_ssize_t count;
+    Py_ssize_t *order;
+    Py_UCS4 *firsts;
+    unsigned char singles[65536 / 8];
+    unsigned char pairs[65536 / 8];
+} NeedleIndex;
+
+/* The bit of two successive characters in `NeedleIndex.pairs`: their low bytes. */
+static inline unsigned
+pair_bit(Py_UCS4 first, Py_UCS4 second)
+{
+    return ((first & 0xFF) << 8) | (second & 0xFF);
+}
+
+static inline int
+bit_set(const unsigned char *bitmap, unsigned bit)
+{
+    return bitmap[bit >> 3] & (1u << (bit & 7));
+}
+
+/* Marks `c` in `index->singles`: a position holding it is always a candidate. */
+static void
+mark_single(NeedleIndex *index, Py_UCS4 c)
+{
+    index->singles[(c & 0xFFFF) >> 3] |= (unsigned char)(1u << (c & 7));
+}
+
+/* 0, or -1 with MemoryError set. */
+static int
+index_needles(NeedleIndex *index, const Needle *needles, Py_ssize_t count)
+{
+    index->needles = needles;
+    index->count = count;
+    index->order = PyMem_Malloc((count ? count : 1) * sizeof(Py_ssize_t));
+    index->firsts = PyMem_Malloc((count ? count : 1) * sizeof(Py_UCS4));
+    if (index->order == NULL || index->firsts == NULL) {
+        PyMem_Free(index->order);
+        PyMem_Free(index->firsts);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(index->singles, 0, sizeof index->singles);
+    memset(index->pairs, 0, sizeof index->pairs);
+    for (Py_ssize_t i = 0; i < count; i++) { /* insertion sort: a few dozen needles */
+        const Needle *needle = &needles[i];
+        Py_UCS4 c = needle->chars[0];
+        Py_ssize_t j = i;
+        while (j > 0 && index->firsts[j - 1] > c) {
+            index->firsts[j] = index->firsts[j - 1];
+            index->order[j] = index->order[j - 1];
+            j--;
+        }
+        index->firsts[j] = c;
+        index->order[j] = i;
+        if (needle->len == 1) {
+            mark_single(index, c);
+        } else {
+            unsigned bit = pair_bit(c, needle->chars[1]);
+            index->pairs[bit >> 3] |= (unsigned char)(1u << (bit & 7));
+        }
+    }
+    return 0;
+}
+
+static void
+free_index(NeedleIndex *index)
+{
+    PyMem_Free(index->order);
+    PyMem_Free(index->firsts);
+}
+
+/* The loop of `next_candidate` over characters of type TYPE. */
+#define CANDIDATE_LOOP(TYPE)                                                                  \
+    do {                                                                                      \
+        const TYPE *chars = data;                                                             \
+        for (; pos < n; pos++) {                                                              \
+            Py_UCS4 c = folded ? fold(chars[pos]) : chars[pos];                               \
+            if (bit_set(index->singles, c & 0xFFFF)) {                                        \
+                return pos;                                                                   \
+            }                                                                                 \
+            if (pos + 1 < n) {                                                                \
+                Py_UCS4 next = folded ? fold(chars[pos + 1]) : chars[pos + 1];                \
+                if (bit_set(index->pairs, pair_bit(c, next))) {                               \
+                    return pos;                                                               \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+        return n;                                                                             \
+    } while (0)
+
+/* The first position from `pos` on that the bitmaps of `index` do not rule out (its
+ * character, folded when `folded`, marked in `singles`, or it and the next in `pairs`),
+ * or n. The loop that reads most of the text, so it is written per character width. */
+static inline Py_ssize_t
+next_candidate(const NeedleIndex *index, int kind, const void *data, Py_ssize_t pos,
+               Py_ssize_t n, int folded)
+{
+    switch (kind) {
+    case PyUnicode_1BYTE_KIND:
+        CANDIDATE_LOOP(Py_UCS1);
+    case PyUnicode_2BYTE_KIND:
+        CANDIDATE_LOOP(Py_UCS2);
+    default:
+        CANDIDATE_LOOP(Py_UCS4);
+    }
+}
+
+/* The first position in `index->order` of the needles starting with `c`; *end is set past
+ * the last (equal when none does). */
+static inline Py_ssize_t
+needles_starting(const NeedleIndex *index, Py_UCS4 c, Py_ssize_t *end)
+{
+    Py_ssize_t low = 0, high = index->count;
+    while (low < high) {
+        Py_ssize_t middle = low + (high - low) / 2;
+        if (index->firsts[middle] < c) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    Py_ssize_t past = low;
+    while (past < index->count && index->firsts[past] == c) {
+        past++;
+    }
+    *end = past;
+    return low;
+}
+
+/* Whether `needle`, whose first character is the text's at `pos`, occurs there (the
+ * text's characters folded first when `folded`). */
+static inline int
+needle_at(const Needle *needle, int kind, const void *data, Py_ssize_t n, Py_ssize_t pos,
+          int folded)
+{
+    if (needle->len > n - pos) {
+        return 0;
+    }
+    for (Py_ssize_t k = 1; k < needle->len; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, pos + k);
+        if ((folded ? fold(c) : c) != needle->chars[k]) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static PyObject *
@@ -2066,13 +2239,17 @@ line_hits(PyObject *Py_UNUSED(module), PyObject *args)
         return NULL;
     }
     Py_ssize_t n_needles = 0, n_groups = PyTuple_GET_SIZE(groups);
-    Needle *needles = read_needles(groups, &n_needles);
+    Needle *needles = read_needles(groups, 0, &n_needles);
     if (needles == NULL) {
+        return NULL;
+    }
+    NeedleIndex index;
+    if (index_needles(&index, needles, n_needles) < 0) {
+        free_needles(needles, n_needles);
         return NULL;
     }
     PyObject *result = PyTuple_New(n_groups);
     Py_ssize_t *last_line = PyMem_Malloc((n_groups ? n_groups : 1) * sizeof(Py_ssize_t));
-    unsigned char first[65536 / 8]; /* first characters of needles, by their low 16 bits */
     if (result == NULL || last_line == NULL) {
         goto fail;
     }
@@ -2084,55 +2261,123 @@ line_hits(PyObject *Py_UNUSED(module), PyObject *args)
         }
         PyTuple_SET_ITEM(result, g, list);
     }
-    memset(first, 0, sizeof first);
-    for (Py_ssize_t i = 0; i < n_needles; i++) {
-        Py_UCS4 c = needles[i].chars[0] & 0xFFFF;
-        first[c >> 3] |= (unsigned char)(1u << (c & 7));
-    }
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), line = 0;
-    for (Py_ssize_t pos = 0; pos < n; pos++) {
+    mark_single(&index, '\n');
+    for (Py_ssize_t pos = next_candidate(&index, kind, data, 0, n, 1); pos < n;
+         pos = next_candidate(&index, kind, data, pos + 1, n, 1)) {
         Py_UCS4 c = fold(PyUnicode_READ(kind, data, pos));
         if (c == '\n') {
             line++;
             continue;
         }
-        if (!(first[(c & 0xFFFF) >> 3] & (1u << (c & 7)))) {
-            continue;
-        }
-        for (Py_ssize_t i = 0; i < n_needles; i++) {
-            Needle *needle = &needles[i];
-            if (needle->chars[0] != c || last_line[needle->group] == line ||
-                needle->len > n - pos) {
+        Py_ssize_t end;
+        for (Py_ssize_t i = needles_starting(&index, c, &end); i < end; i++) {
+            const Needle *needle = &needles[index.order[i]];
+            if (last_line[needle->group] == line || !needle_at(needle, kind, data, n, pos, 1)) {
                 continue;
             }
-            Py_ssize_t k = 1;
-            while (k < needle->len &&
-                   fold(PyUnicode_READ(kind, data, pos + k)) == needle->chars[k]) {
-                k++;
-            }
-            if (k < needle->len) {
-                continue;
-            }
-            PyObject *index = PyLong_FromSsize_t(line);
-            if (index == NULL ||
-                PyList_Append(PyTuple_GET_ITEM(result, needle->group), index) < 0) {
-                Py_XDECREF(index);
+            PyObject *found = PyLong_FromSsize_t(line);
+            if (found == NULL ||
+                PyList_Append(PyTuple_GET_ITEM(result, needle->group), found) < 0) {
+                Py_XDECREF(found);
                 goto fail;
             }
-            Py_DECREF(index);
+            Py_DECREF(found);
             last_line[needle->group] = line;
         }
     }
     PyMem_Free(last_line);
+    free_index(&index);
     free_needles(needles, n_needles);
     return result;
 fail:
     Py_XDECREF(result);
     PyMem_Free(last_line);
+    free_index(&index);
     free_needles(needles, n_needles);
     return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+}
+
+/* The needles of `index` that occur in `text`, exactly, as flags by needle (cleared first);
+ * the pass stops once all are found. */
+static void
+mark_substrings(const NeedleIndex *index, PyObject *text, char *found)
+{
+    memset(found, 0, index->count ? (size_t)index->count : 1);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), missing = index->count;
+    for (Py_ssize_t pos = next_candidate(index, kind, data, 0, n, 0); pos < n && missing;
+         pos = next_candidate(index, kind, data, pos + 1, n, 0)) {
+        Py_ssize_t end;
+        for (Py_ssize_t i = needles_starting(index, PyUnicode_READ(kind, data, pos), &end);
+             i < end; i++) {
+            Py_ssize_t which = index->order[i];
+            if (!found[which] && needle_at(&index->needles[which], kind, data, n, pos, 0)) {
+                found[which] = 1;
+                missing--;
+            }
+        }
+    }
+}
+
+static PyObject *
+substrings_in(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *texts, *names;
+    if (!PyArg_ParseTuple(args, "OO!:substrings_in", &texts, &PyTuple_Type, &names)) {
+        return NULL;
+    }
+    PyObject *sequence = PySequence_Fast(texts, "texts must be a sequence of strings");
+    if (sequence == NULL) {
+        return NULL;
+    }
+    Py_ssize_t count = 0, n_texts = PySequence_Fast_GET_SIZE(sequence);
+    Needle *needles = read_needles(names, 1, &count);
+    char *found = PyMem_Malloc(count ? count : 1);
+    NeedleIndex index;
+    if (needles == NULL || found == NULL || index_needles(&index, needles, count) < 0) {
+        if (needles != NULL) {
+            free_needles(needles, count);
+        }
+        PyMem_Free(found);
+        Py_DECREF(sequence);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    PyObject *result = PyList_New(n_texts);
+    for (Py_ssize_t t = 0; result != NULL && t < n_texts; t++) {
+        PyObject *text = PySequence_Fast_GET_ITEM(sequence, t);
+        if (!PyUnicode_Check(text)) {
+            PyErr_SetString(PyExc_TypeError, "texts must be a sequence of strings");
+            Py_CLEAR(result);
+            break;
+        }
+        mark_substrings(&index, text, found);
+        Py_ssize_t held = 0;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            held += found[i];
+        }
+        PyObject *names_held = PyTuple_New(held);
+        if (names_held == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        for (Py_ssize_t i = 0, at = 0; i < count; i++) {
+            if (found[i]) {
+                PyObject *name = PyTuple_GET_ITEM(names, i);
+                Py_INCREF(name);
+                PyTuple_SET_ITEM(names_held, at++, name);
+            }
+        }
+        PyList_SET_ITEM(result, t, names_held);
+    }
+    PyMem_Free(found);
+    free_index(&index);
+    free_needles(needles, count);
+    Py_DECREF(sequence);
+    return result;
 }
 
 /* The index of the first `c` (an ASCII character) in data[pos:n], or n. */
@@ -3180,6 +3425,9 @@ static PyMethodDef methods[] = {
     {"line_hits", line_hits, METH_VARARGS,
      "line_hits(text, groups) -> tuple of lists: per group of folded needles, the indices "
      "of the \"\\n\"-separated lines of text holding one of them (see the source)."},
+    {"substrings_in", substrings_in, METH_VARARGS,
+     "substrings_in(texts, names) -> list of tuples: per text, those of `names` (non-empty "
+     "strings) that occur in it, in their order (see metadata.scripts.substrings_in)."},
     {"start_tags", start_tags, METH_VARARGS,
      "start_tags(page, names) -> list of (name, start, end): the start tags of `names` "
      "anywhere in the page (see head.PageHead._head_tags)."},

@@ -27,9 +27,12 @@ from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata import bylines, dates, jsonld, lines, page_facts, people
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
 from newscrawl.extract.metadata.parse import Source, page_text
+from newscrawl.extract.metadata.scripts import PageScripts
 
 KEYWORDS = dates.KEYWORDS + people.KEYWORDS
 """Every keyword the rules look up in the page's lines (found in one pass, `PageText`)."""
+SCRIPT_NAMES = tuple(sorted(dates.SCRIPT_NAMES | people.SCRIPT_NAMES))
+"""Every name the rules look for in the page's scripts (found in one pass, `PageScripts`)."""
 
 MAX_DATED_TAGS = 5000
 """How many of the page's dated tags (`blocks.DatedTag`) are read: a publication date or
@@ -137,7 +140,7 @@ def _read(
     dated, visible = scan.dated, scan.visible
     metas = head.meta_map
     ld_objects = jsonld.article_objects(head.scripts)
-    scripts = [script.text for script in head.scripts if script.text]
+    scripts = PageScripts([script.text for script in head.scripts if script.text], SCRIPT_NAMES)
     structured = dates.structured(dated, metas, ld_objects, scripts, url, fetched_at, zone)
     page_text = lines.PageText.of(visible, KEYWORDS)
     title_at = lines.title_index(visible, head.title)

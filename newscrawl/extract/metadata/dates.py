@@ -36,7 +36,7 @@ from newscrawl.extract.metadata.lines import (
     link_list_items,
 )
 from newscrawl.extract.metadata.patterns import any_case, not_after, one_of
-from newscrawl.extract.metadata.scripts import ScriptTimestamps, ScriptVariables
+from newscrawl.extract.metadata.scripts import PageScripts, ScriptTimestamps, ScriptVariables
 
 Precision = Literal["month", "day", "minute", "second"]
 """How far a value can be trusted; a "month" value is the first day of its month."""
@@ -105,6 +105,8 @@ _SCRIPT_EPOCHS = ScriptTimestamps(
 )
 """Unix times in script state: WeChat's ``var ct = "1701234567"``, Toutiao-style JSON
 ``"publishTime": 1701234567``."""
+SCRIPT_NAMES = frozenset(_SCRIPT_EPOCHS.names + _SCRIPT_TIMES.names)
+"""The names this module looks for in a page's scripts (`PageScripts`)."""
 _TIME = (
     r"(?:\s*(?:T|\s)?\s*(?:星期.|周.)?\s*(?P<half>上午|下午|晚上|早上|凌晨|中午)?\s*"
     r"(?P<H>\d{1,2})\s*[:：时点]\s*(?P<M>\d{2})(?:\s*[:：分]\s*(?P<S>\d{2}))?(?:\.\d+)?\s*秒?"
@@ -215,7 +217,7 @@ def structured(
     dated: Sequence[DatedTag],
     metas: Mapping[str, str],
     ld_objects: Sequence[Mapping[str, Any]],
-    scripts: Sequence[str],
+    scripts: PageScripts,
     url: str | None,
     fetched_at: datetime | None,
     zone: tzinfo = SHANGHAI,
@@ -265,7 +267,7 @@ def _structured(
     dated: Sequence[DatedTag],
     metas: Mapping[str, str],
     ld_objects: Sequence[Mapping[str, Any]],
-    scripts: Sequence[str],
+    scripts: PageScripts,
     context: _Context,
 ) -> DateEvidence | None:
     for source, value in _structured_values(dated, metas, ld_objects, scripts, context.zone):
@@ -279,7 +281,7 @@ def _structured_values(
     dated: Sequence[DatedTag],
     metas: Mapping[str, str],
     ld_objects: Sequence[Mapping[str, Any]],
-    scripts: Sequence[str],
+    scripts: PageScripts,
     zone: tzinfo,
 ) -> Iterator[tuple[str, str]]:
     """(source, raw value) pairs in order of trust, lazily: most pages stop at JSON-LD or
@@ -293,15 +295,13 @@ def _structured_values(
     tags = _read_tags(dated)
     yield from _time_values(tags)
     yield from _attribute_values(tags)
-    joined = "\n".join(scripts)  # most pages' scripts name no time: tested together first
-    if not (_SCRIPT_EPOCHS.named_in(joined) or _SCRIPT_TIMES.named_in(joined)):
-        return
-    for script in scripts:  # a Unix time is to the second: before a written date
+    for script, held in scripts.holding(SCRIPT_NAMES):
+        # A Unix time is to the second: before a written date.
         yield from (
             ("script", value.astimezone(zone).isoformat())
-            for value in _SCRIPT_EPOCHS.values(script)
+            for value in _SCRIPT_EPOCHS.values(script, held)
         )
-        yield from (("script", value) for value in _SCRIPT_TIMES.values(script))
+        yield from (("script", value) for value in _SCRIPT_TIMES.values(script, held))
 
 
 _Tag = tuple[str, dict[str, str], str]

@@ -26,8 +26,9 @@ from newscrawl.extract.metadata.bylines import (
 from newscrawl.extract.metadata.lines import Keyword, PageText, VisibleLine
 from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import (
+    STATE_AUTHOR_KEYS,
+    PageScripts,
     ScriptVariables,
-    mentions_state_author,
     state_author_names,
 )
 
@@ -220,7 +221,7 @@ class People:
 
 
 def people(
-    scripts: Sequence[str],
+    scripts: PageScripts,
     header: Sequence[VisibleLine],
     page: PageText,
     metas: Mapping[str, str],
@@ -422,25 +423,28 @@ def _blog_byline(texts: Sequence[str]) -> str | None:
 _ACCOUNT_RE = re.compile(r'var nickname\s*=\s*htmlDecode\(\s*"([^"\\\n]{1,40})"')
 """A WeChat official account's name in its article's script (``var nickname =
 htmlDecode("城市交通")``): the account publishes the article, so it is the source."""
+_ACCOUNT_MARK = frozenset({"htmlDecode"})
+"""What every `_ACCOUNT_RE` match holds."""
+_AUTHOR_NAMES = frozenset(_SCRIPT_AUTHORS.names) | STATE_AUTHOR_KEYS
+"""What every script `_script_author` reads a name from holds."""
+SCRIPT_NAMES = _ACCOUNT_MARK | _AUTHOR_NAMES
+"""The names this module looks for in a page's scripts (`PageScripts`)."""
 
 
-def _script_account(scripts: Sequence[str]) -> str | None:
+def _script_account(scripts: PageScripts) -> str | None:
     """The publishing account's name (`_ACCOUNT_RE`) of a self-media article."""
-    for script in scripts:
-        if "htmlDecode" in script and (match := _ACCOUNT_RE.search(script)):
+    for script, _ in scripts.holding(_ACCOUNT_MARK):
+        if match := _ACCOUNT_RE.search(script):
             return _clean(unescape(match.group(1)))
     return None
 
 
-def _script_author(scripts: Sequence[str]) -> str | None:
+def _script_author(scripts: PageScripts) -> str | None:
     """The writer's display name some blogs and self-media platforms keep in inline JS or
-    JSON state (`_SCRIPT_AUTHORS`, `scripts.state_author_names`). The page's scripts are
-    tested together first: most name no author."""
-    joined = "\n".join(scripts)
-    if not (_SCRIPT_AUTHORS.named_in(joined) or mentions_state_author(joined)):
-        return None
-    for script in scripts:
-        found = chain(_SCRIPT_AUTHORS.values(script), state_author_names(script))
+    JSON state (`_SCRIPT_AUTHORS`, `scripts.state_author_names`), from the first script
+    that names one."""
+    for script, held in scripts.holding(_AUTHOR_NAMES):
+        found = chain(_SCRIPT_AUTHORS.values(script, held), state_author_names(script, held))
         name = _clean(unescape(next(found, "")))
         if name:
             return name
