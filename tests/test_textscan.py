@@ -247,6 +247,18 @@ def test_script_letters_count_each_character_in_its_range(text: str) -> None:
         for ranges in page_facts.SCRIPT_RANGES
     )
     assert page_facts.script_letters(text) == expected
+    with patch.object(native, "blockscan", None):  # the Python reference
+        assert page_facts.script_letters(text) == expected
+
+
+def test_range_counts_refuses_bad_ranges(built: None) -> None:
+    for groups in (((1, 2),), (((2, 1),),), ((("a", "b"),),), (((1, 5),), ((5, 9),))):
+        with pytest.raises((TypeError, ValueError)):
+            native.blockscan.range_counts("text", groups)
+    assert native.blockscan.range_counts("", (((0x61, 0x7A),),)) == (0,)
+    assert native.blockscan.range_counts(
+        "ab\U0010ffff", (((0x61, 0x61),), ((0x10FFFF, 0x10FFFF),))
+    ) == (1, 1)
 
 
 def test_the_passes_agree_on_the_dataset_pages(shared_dir: Path) -> None:

@@ -1967,8 +1967,8 @@ done:
 /* ---------------------------------------------------------------- the metadata's passes
  *
  * Three passes of the metadata (newscrawl.extract.metadata.lines) over the lines this scan
- * made, and one over the page's scripts (metadata.scripts), each with its Python reference
- * there, which the tests hold it to. The three cost about 6% more extraction time on the
+ * made, one over the page's scripts (metadata.scripts) and one over its first text
+ * (metadata.page_facts), each with its Python reference there, which the tests hold it to. The three cost about 6% more extraction time on the
  * crawl benchmark's pages in Python (BENCHMARKS.md, "Speed"); the search of the scripts
  * made a page with metadata about 4% slower (CHANGELOG.md).
  *
@@ -1991,6 +1991,11 @@ done:
  * box_chars(lines, words) -> (total, {element: chars}): the chars of all `lines`, and per
  * noise element the chars of the lines whose noise word is in `words` (reference:
  * `metadata.lines._box_chars_python`).
+ *
+ * range_counts(text, groups) -> tuple: for each group of (low, high) code point ranges
+ * (inclusive, disjoint across all groups), how many characters of `text` fall in one: the
+ * letters per script of the page's first text, its language's evidence, where the
+ * reference reads the text as a numpy array (reference: `metadata.page_facts.script_letters`).
  *
  * substrings_in(texts, names) -> list of tuples: for each text, those of `names` that occur
  * in it, exactly (no folding), in their given order: the variable names the metadata looks
@@ -2378,6 +2383,114 @@ substrings_in(PyObject *Py_UNUSED(module), PyObject *args)
     free_needles(needles, count);
     Py_DECREF(sequence);
     return result;
+}
+
+typedef struct {
+    Py_UCS4 low, high;
+    Py_ssize_t group;
+} CodeRange;
+
+static PyObject *
+range_counts(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *text, *groups;
+    if (!PyArg_ParseTuple(args, "UO!:range_counts", &text, &PyTuple_Type, &groups)) {
+        return NULL;
+    }
+    Py_ssize_t n_groups = PyTuple_GET_SIZE(groups), total = 0;
+    for (Py_ssize_t g = 0; g < n_groups; g++) {
+        if (!PyTuple_Check(PyTuple_GET_ITEM(groups, g))) {
+            PyErr_SetString(PyExc_TypeError, "each group must be a tuple of (low, high) pairs");
+            return NULL;
+        }
+        total += PyTuple_GET_SIZE(PyTuple_GET_ITEM(groups, g));
+    }
+    CodeRange *ranges = PyMem_Malloc((total ? total : 1) * sizeof(CodeRange));
+    Py_ssize_t *counts = PyMem_Calloc(n_groups ? n_groups : 1, sizeof(Py_ssize_t));
+    if (ranges == NULL || counts == NULL) {
+        PyMem_Free(ranges);
+        PyMem_Free(counts);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t count = 0;
+    for (Py_ssize_t g = 0; g < n_groups; g++) {
+        PyObject *group = PyTuple_GET_ITEM(groups, g);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(group); i++) {
+            unsigned int low, high;
+            PyObject *pair = PyTuple_GET_ITEM(group, i);
+            if (!PyTuple_Check(pair) || !PyArg_ParseTuple(pair, "II", &low, &high) ||
+                low > high || high > 0x10FFFF) {
+                if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+                    PyErr_Clear();
+                    PyErr_SetString(PyExc_ValueError,
+                                    "each range must be a (low, high) pair of code points, "
+                                    "low <= high");
+                }
+                goto fail;
+            }
+            Py_ssize_t j = count++; /* insertion sort by `low`: a handful of ranges */
+            while (j > 0 && ranges[j - 1].low > low) {
+                ranges[j] = ranges[j - 1];
+                j--;
+            }
+            ranges[j] = (CodeRange){low, high, g};
+        }
+    }
+    for (Py_ssize_t j = 1; j < count; j++) {
+        if (ranges[j].low <= ranges[j - 1].high) {
+            PyErr_SetString(PyExc_ValueError, "the ranges overlap");
+            goto fail;
+        }
+    }
+    Py_ssize_t ascii[128]; /* the group of each ASCII character, or -1 */
+    for (Py_UCS4 c = 0; c < 128; c++) {
+        ascii[c] = -1;
+        for (Py_ssize_t j = 0; j < count && ranges[j].low <= c; j++) {
+            if (c <= ranges[j].high) {
+                ascii[c] = ranges[j].group;
+            }
+        }
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    for (Py_ssize_t pos = 0; pos < n; pos++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, pos);
+        if (c < 128) {
+            if (ascii[c] >= 0) {
+                counts[ascii[c]]++;
+            }
+            continue;
+        }
+        Py_ssize_t low = 0, high = count; /* the first range with ranges[].low > c */
+        while (low < high) {
+            Py_ssize_t middle = low + (high - low) / 2;
+            if (ranges[middle].low <= c) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        if (low > 0 && c <= ranges[low - 1].high) {
+            counts[ranges[low - 1].group]++;
+        }
+    }
+    PyObject *result = PyTuple_New(n_groups);
+    for (Py_ssize_t g = 0; result != NULL && g < n_groups; g++) {
+        PyObject *value = PyLong_FromSsize_t(counts[g]);
+        if (value == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyTuple_SET_ITEM(result, g, value);
+    }
+    PyMem_Free(ranges);
+    PyMem_Free(counts);
+    return result;
+fail:
+    PyMem_Free(ranges);
+    PyMem_Free(counts);
+    return NULL;
 }
 
 /* The index of the first `c` (an ASCII character) in data[pos:n], or n. */
@@ -3428,6 +3541,9 @@ static PyMethodDef methods[] = {
     {"substrings_in", substrings_in, METH_VARARGS,
      "substrings_in(texts, names) -> list of tuples: per text, those of `names` (non-empty "
      "strings) that occur in it, in their order (see metadata.scripts.substrings_in)."},
+    {"range_counts", range_counts, METH_VARARGS,
+     "range_counts(text, groups) -> tuple: per group of disjoint (low, high) code point "
+     "ranges, how many characters of text fall in one (see metadata.page_facts.script_letters)."},
     {"start_tags", start_tags, METH_VARARGS,
      "start_tags(page, names) -> list of (name, start, end): the start tags of `names` "
      "anywhere in the page (see head.PageHead._head_tags)."},
