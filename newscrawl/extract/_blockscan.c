@@ -2160,39 +2160,41 @@ free_index(NeedleIndex *index)
     PyMem_Free(index->firsts);
 }
 
-/* The loop of `next_candidate` over characters of type TYPE. */
-#define CANDIDATE_LOOP(TYPE)                                                                  \
-    do {                                                                                      \
-        const TYPE *chars = data;                                                             \
-        for (; pos < n; pos++) {                                                              \
-            Py_UCS4 c = folded ? fold(chars[pos]) : chars[pos];                               \
-            if (bit_set(index->singles, c & 0xFFFF)) {                                        \
-                return pos;                                                                   \
-            }                                                                                 \
-            if (pos + 1 < n) {                                                                \
-                Py_UCS4 next = folded ? fold(chars[pos + 1]) : chars[pos + 1];                \
-                if (bit_set(index->pairs, pair_bit(c, next))) {                               \
-                    return pos;                                                               \
-                }                                                                             \
-            }                                                                                 \
-        }                                                                                     \
-        return n;                                                                             \
-    } while (0)
-
 /* The first position from `pos` on that the bitmaps of `index` do not rule out (its
  * character, folded when `folded`, marked in `singles`, or it and the next in `pairs`),
- * or n. The loop that reads most of the text, so it is written per character width. */
+ * or n. The loop that reads most of the text. */
 static inline Py_ssize_t
+next_candidate_of_kind(const NeedleIndex *index, int kind, const void *data, Py_ssize_t pos,
+                       Py_ssize_t n, int folded)
+{
+    for (; pos < n; pos++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, pos);
+        c = folded ? fold(c) : c;
+        if (bit_set(index->singles, c & 0xFFFF)) {
+            return pos;
+        }
+        if (pos + 1 < n) {
+            Py_UCS4 next = PyUnicode_READ(kind, data, pos + 1);
+            if (bit_set(index->pairs, pair_bit(c, folded ? fold(next) : next))) {
+                return pos;
+            }
+        }
+    }
+    return n;
+}
+
+/* `next_candidate_of_kind` specialised for each kind (as `collapse_any`). */
+static Py_ssize_t
 next_candidate(const NeedleIndex *index, int kind, const void *data, Py_ssize_t pos,
                Py_ssize_t n, int folded)
 {
     switch (kind) {
     case PyUnicode_1BYTE_KIND:
-        CANDIDATE_LOOP(Py_UCS1);
+        return next_candidate_of_kind(index, PyUnicode_1BYTE_KIND, data, pos, n, folded);
     case PyUnicode_2BYTE_KIND:
-        CANDIDATE_LOOP(Py_UCS2);
+        return next_candidate_of_kind(index, PyUnicode_2BYTE_KIND, data, pos, n, folded);
     default:
-        CANDIDATE_LOOP(Py_UCS4);
+        return next_candidate_of_kind(index, PyUnicode_4BYTE_KIND, data, pos, n, folded);
     }
 }
 
