@@ -1,7 +1,8 @@
 """The optional C extension of `newscrawl.extract`, ``_blockscan``: the line scan's
-per-tag loop (`blocks`), the head's tag search (`head`), three passes of the metadata
-over its lines (`metadata.lines`) and the default selection's passes over every line or
-element (`default`), or None where it did not build (setup.py marks it optional, so an
+per-tag loop (`blocks`), the head's tag search (`head`), the metadata's passes over its
+lines (`metadata.lines`), scripts (`metadata.scripts`) and first text
+(`metadata.page_facts`), and the default selection's passes over every line or element
+(`default`), or None where it did not build (setup.py marks it optional, so an
 install without a C compiler succeeds and the pure-Python code runs). One place imports
 it, so that every module that takes a C path agrees on what is there.
 
