@@ -1,21 +1,28 @@
 """Extraction speed of our methods against trafilatura and resiliparse, interleaved rounds.
 
     python bench/bench_speed.py [--rounds 5] [--dataset zh_cwce ...] [--peers trafilatura ...]
+        [--crawl-pages 200]
 
 `newscrawl eval` times every extractor once, one after the other, so load from anything
 else on the machine lands on whoever runs at that moment. Here each round runs every
 extractor over the whole dataset back to back, the time is the process's CPU time, and the
 best round counts. Ours take the page bytes (decoding included), the peers the text decoded
 once by our decoder, body only (no metadata), as in the eval.
+
+Then the crawl bench's article pages (``bench/synthetic_site.py``: 30-80 KB, one in five
+GBK), as the crawl extracts them (bytes, with metadata) and body only, the same way: the
+figure the extractor's time budget per crawled page is set in.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from collections.abc import Callable
 
 from recorded import recorded
+from synthetic_site import article_page
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.peers import load_peers
@@ -58,11 +65,39 @@ def measure(dataset: str, rounds: int, peers: list[str]) -> dict[str, float]:
     return best
 
 
+def measure_crawl_pages(rounds: int, count: int) -> dict[str, float]:
+    """Best-round CPU seconds per page of the default method on `count` of the crawl
+    bench's article pages, with metadata (as the crawl extracts) and body only."""
+    rng = random.Random(1)
+    pages = [
+        (page.body, page.url)
+        for page in (
+            article_page(rng, "http://x.test", f"http://x.test/a/{n}.html", f"t{n}")
+            for n in range(count)
+        )
+    ]
+    options = {
+        "default, with metadata": Options(with_metadata=True),
+        "default, body only": Options(with_metadata=False),
+    }
+    best = dict.fromkeys(options, float("inf"))
+    for chosen in options.values():
+        extract(pages[0][0], pages[0][1], options=chosen)
+    for _ in range(rounds):
+        for name, chosen in options.items():
+            start = time.process_time()
+            for data, url in pages:
+                extract(data, url, options=chosen)
+            best[name] = min(best[name], (time.process_time() - start) / len(pages))
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--dataset", nargs="+", default=list(NAMED_DATASETS))
     parser.add_argument("--peers", nargs="+", default=["trafilatura", "resiliparse"])
+    parser.add_argument("--crawl-pages", type=int, default=200)
     args = parser.parse_args()
     print("| dataset | extractor | pages/s | ms/page | default's speed-up |")
     print("| --- | --- | ---: | ---: | ---: |")
@@ -73,6 +108,11 @@ def main() -> None:
             print(
                 f"| {dataset} | {name} | {1 / seconds:.0f} | {1000 * seconds:.2f} | {ratio:.1f}x |"
             )
+    print(f"\nThe crawl bench's article pages ({args.crawl_pages}):\n")
+    print("| extraction | pages/s | ms/page |")
+    print("| --- | ---: | ---: |")
+    for name, seconds in measure_crawl_pages(args.rounds, args.crawl_pages).items():
+        print(f"| {name} | {1 / seconds:.0f} | {1000 * seconds:.2f} |")
 
 
 if __name__ == "__main__":
