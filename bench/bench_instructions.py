@@ -30,7 +30,7 @@ from recorded import recorded
 BENCH = Path(__file__).resolve().parent
 
 WORKER = """
-import gc, random, sys
+import gc, sys
 sys.path.insert(0, sys.argv[1])
 workload, metadata, compiled = sys.argv[2], sys.argv[3] == "1", sys.argv[6] == "1"
 if not compiled:  # as where no compiler built the extension: every module's Python path
@@ -42,15 +42,8 @@ if not compiled:  # as where no compiler built the extension: every module's Pyt
 from newscrawl.extract import Options, extract
 passes, limit = int(sys.argv[4]), int(sys.argv[5])
 if workload == "synthetic":
-    from synthetic_site import article_page
-    rng = random.Random(1)
-    pages = [
-        (page.body, page.url)
-        for page in (
-            article_page(rng, "http://x.test", f"http://x.test/a/{n}.html", f"t{n}")
-            for n in range(limit)
-        )
-    ]
+    from synthetic_site import sample_articles
+    pages = sample_articles(limit)
 else:
     from newscrawl.evaluation.datasets import load_dataset
     pages = [(p.html, p.url) for name in workload.split(",") for p in load_dataset(name).pages]

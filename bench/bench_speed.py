@@ -17,12 +17,11 @@ figure the extractor's time budget per crawled page is set in.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from collections.abc import Callable
 
 from recorded import recorded
-from synthetic_site import article_page
+from synthetic_site import sample_articles
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.peers import load_peers
@@ -68,14 +67,7 @@ def measure(dataset: str, rounds: int, peers: list[str]) -> dict[str, float]:
 def measure_crawl_pages(rounds: int, count: int) -> dict[str, float]:
     """Best-round CPU seconds per page of the default method on `count` of the crawl
     bench's article pages, with metadata (as the crawl extracts) and body only."""
-    rng = random.Random(1)
-    pages = [
-        (page.body, page.url)
-        for page in (
-            article_page(rng, "http://x.test", f"http://x.test/a/{n}.html", f"t{n}")
-            for n in range(count)
-        )
-    ]
+    pages = sample_articles(count)
     options = {
         "default, with metadata": Options(with_metadata=True),
         "default, body only": Options(with_metadata=False),

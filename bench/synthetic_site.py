@@ -123,6 +123,19 @@ def listing_page(base: str, url: str, links: list[tuple[str, str]], next_url: st
     return Page(url, html.encode(), "text/html; charset=utf-8")
 
 
+def sample_articles(count: int) -> list[tuple[bytes, str]]:
+    """(body, URL) of `count` article pages, the same ones on every call: the sample the
+    speed and instruction benchmarks time extraction on."""
+    rng = random.Random(1)
+    return [
+        (page.body, page.url)
+        for page in (
+            article_page(rng, "http://x.test", f"http://x.test/a/{n}.html", f"t{n}")
+            for n in range(count)
+        )
+    ]
+
+
 def site_pages(
     article_urls: list[str], listing_urls: list[str], base: str, seed: int = 20240510
 ) -> Iterator[Page]:
