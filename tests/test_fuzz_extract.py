@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from newscrawl.evaluation.scoring import tokenize
 from newscrawl.extract import METHODS, Method, Options, decode_html, extract
 from newscrawl.extract.clean import remove_noise, strip_tags, unescape
+from newscrawl.extract.metadata import jsonld
 
 FUZZ = settings(
     max_examples=60,
@@ -141,14 +142,9 @@ def page_texts(page: str) -> list[str]:
     """
     texts = [unescape(strip_tags(remove_noise(page))), unescape(strip_tags(page)), unescape(page)]
     for block in _LD_RE.findall(page):
-        try:
-            texts.append(
-                unescape(
-                    strip_tags(json.dumps(json.loads(block, strict=False), ensure_ascii=False))
-                )
-            )
-        except ValueError:
-            continue
+        value = jsonld.parse(block)  # as the extractor reads it
+        if value is not None:
+            texts.append(unescape(strip_tags(json.dumps(value, ensure_ascii=False))))
     return texts
 
 

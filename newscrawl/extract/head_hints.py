@@ -5,7 +5,6 @@ of the head, language, canonical URL, tags, lead image, is `metadata.page_facts`
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -58,17 +57,13 @@ def _ingredients(head: PageHead) -> tuple[str, ...]:
 
 
 def _article_bodies(head: PageHead) -> Iterator[str]:
-    """The ``articleBody`` strings of the page's JSON-LD blocks (unparsable blocks skipped;
-    only blocks that name an ``articleBody`` are parsed)."""
+    """The ``articleBody`` strings of the page's JSON-LD blocks, read as the metadata reads
+    them (`jsonld.parse`: unparsable blocks skipped); only blocks that name an
+    ``articleBody`` are parsed."""
     for script in head.json_ld:
-        if "articleBody" not in script.text:
-            continue
-        try:
-            data = json.loads(script.text, strict=False)
-        except (ValueError, RecursionError):
-            continue
-        for body in _find_bodies(data):
-            yield collapse_whitespace(unescape(strip_tags(body)))
+        if "articleBody" in script.text:
+            for body in _find_bodies(jsonld.parse(script.text)):
+                yield collapse_whitespace(unescape(strip_tags(body)))
 
 
 def _find_bodies(data: object) -> Iterator[str]:

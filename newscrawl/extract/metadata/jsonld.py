@@ -51,7 +51,7 @@ def objects(scripts: Iterable[Script]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for script in scripts:
         if script.type == JSON_LD:
-            found.extend(_flatten(_loads(script.text)))
+            found.extend(_flatten(parse(script.text)))
     return found
 
 
@@ -78,7 +78,10 @@ Searched only in texts that start as it does or hold "]]>" (its end is tried at 
 position)."""
 
 
-def _loads(text: str) -> object:
+def parse(text: str) -> object:
+    """The value of a JSON-LD block's `text`, or None when it does not parse: a CDATA
+    wrapper is dropped, and a block that is not strict JSON is tried again with its raw
+    control characters as spaces and its trailing commas removed."""
     text = text.strip()
     if "]]>" in text or text.startswith(("<![CDATA[", "//")):
         text = _CDATA_RE.sub("", text).strip()
