@@ -126,6 +126,28 @@ def test_hostile_input_gives_at_most_the_text_it_shows(name: str, method: Method
         assert (article.reason or "").startswith("not HTML")
 
 
+JSON_LD_PYTHON_REFUSES = {
+    "an integer past int's digit limit": "1" * 5000,
+    "arrays nested past the recursion limit": "[" * 100_000 + "]" * 100_000,
+    "objects nested just under it": '{"a":' * 990 + "1" + "}" * 990,
+}
+"""JSON values that `json.loads` refuses with errors of Python's own limits (a ValueError
+that is no JSONDecodeError, a RecursionError), or that reach deep into the readers."""
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("name", list(JSON_LD_PYTHON_REFUSES))
+def test_json_ld_past_python_s_limits_is_a_block_that_does_not_parse(
+    name: str, method: Method
+) -> None:
+    value = JSON_LD_PYTHON_REFUSES[name]
+    block = f'{{"@type": "NewsArticle", "x": {value}, "articleBody": "{PARAGRAPHS[0]}"}}'
+    page = ARTICLE.replace("</head>", f'<script type="application/ld+json">{block}</script></head>')
+    article = run(page, method)
+    assert PARAGRAPHS[1] in article.body
+    assert article.title == TITLE
+
+
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("as_bytes", [False, True])
 def test_plain_text_without_markup(method: Method, as_bytes: bool) -> None:

@@ -117,6 +117,18 @@ def jsonp_error(body: str) -> str:
     return ""
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"result": {"status": {"code": 0}, "data": [' + "7" * 5000 + "]}}",
+        "callback(" + "[" * 100_000 + "]" * 100_000 + ")",
+    ],
+    ids=["an integer past int's digit limit", "nesting past the recursion limit"],
+)
+def test_a_list_api_answer_past_python_s_limits_is_refused(body: str) -> None:
+    assert jsonp_error(body).startswith("not JSON or JSONP")
+
+
 def test_a_cut_list_api_answer_with_long_spaces_after_brackets_is_refused() -> None:
     # Two whitespace runs around an optional ";" after each ")" split every long run of
     # spaces every way, at each ")" the JSONP pattern backed over looking for its end.

@@ -38,7 +38,7 @@ def load_json_or_jsonp(text: str) -> Any:
     match = _JSONP_RE.match(text) or _ASSIGNMENT_RE.match(text)
     try:
         return json.loads(match.group("json") if match else text)
-    except json.JSONDecodeError as error:
+    except (ValueError, RecursionError) as error:  # also a number or nesting past Python's limits
         raise MalformedListError(f"not JSON or JSONP: {error}") from None
 
 

@@ -90,7 +90,7 @@ def parse(text: str) -> object:
     for candidate in (text, _TRAILING_COMMA_RE.sub(r"\1", _CONTROL_RE.sub(" ", text))):
         try:
             return json.loads(candidate)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # ValueError: also an integer past int's digit limit
             continue
     return None
 
