@@ -1782,9 +1782,9 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
             args, kwargs, "|$O!OOOOOOOOUUUUO!UUnnnnnOOOO:configure", keywords, &PyDict_Type,
             &kinds, &noise_tag_names, &implied, &dated_tag_names, &dated_arg, &noise_arg,
             &standalone_arg, &attributes_arg, &styles_arg, &bare_arg, &script_arg, &latin_arg,
-            &spaced_arg, &PyDict_Type, &references_arg, &start_arg, &chars_arg, &depth, &search_depth,
-            &chunk, &class_limit, &dated_limit, &line_class, &dated_class, &flags_func,
-            &unescape)) {
+            &spaced_arg, &PyDict_Type, &references_arg, &start_arg, &chars_arg, &depth,
+            &search_depth, &chunk, &class_limit, &dated_limit, &line_class, &dated_class,
+            &flags_func, &unescape)) {
         return NULL;
     }
     PyObject *given[] = {kinds,      noise_tag_names, implied,        dated_tag_names, dated_arg,
@@ -1968,9 +1968,10 @@ done:
  *
  * Three passes of the metadata (newscrawl.extract.metadata.lines) over the lines this scan
  * made, one over the page's scripts (metadata.scripts) and one over its first text
- * (metadata.page_facts), each with its Python reference there, which the tests hold it to. The three cost about 6% more extraction time on the
- * crawl benchmark's pages in Python (BENCHMARKS.md, "Speed"); the search of the scripts
- * made a page with metadata about 4% slower (CHANGELOG.md).
+ * (metadata.page_facts), each with its Python reference there, which the tests hold it
+ * to. In Python the three cost about 6% more extraction time on the crawl benchmark's pages
+ * (BENCHMARKS.md, "Speed"), and the other two made a page with metadata 4-8% slower
+ * (CHANGELOG.md).
  *
  * line_hits(text, groups) -> tuple of lists: for each group (a tuple of needles), the
  * indices, ascending and distinct, of the "\n"-separated lines of `text` that hold one of
@@ -1978,7 +1979,8 @@ done:
  * posted ...) all over the page; a regular expression per label kind tests every
  * character of the page against a character set once per kind, where this pass tests each
  * character once against bitmaps of the needles' first characters and first pairs
- * (`NeedleIndex`) and compares the few needles that start with it. Text characters are folded before comparing (ASCII capitals
+ * (`NeedleIndex`) and compares the few needles that start with it. Text characters are
+ * folded before comparing (ASCII capitals
  * to lower case, U+017F long s to "s"); needles are given folded (`Keyword.needles`, whose
  * patterns confirm every line: a superset filter, tested so). Linear time.
  *
@@ -2109,11 +2111,10 @@ bit_set(const unsigned char *bitmap, unsigned bit)
     return bitmap[bit >> 3] & (1u << (bit & 7));
 }
 
-/* Marks `c` in `index->singles`: a position holding it is always a candidate. */
-static void
-mark_single(NeedleIndex *index, Py_UCS4 c)
+static inline void
+set_bit(unsigned char *bitmap, unsigned bit)
 {
-    index->singles[(c & 0xFFFF) >> 3] |= (unsigned char)(1u << (c & 7));
+    bitmap[bit >> 3] |= (unsigned char)(1u << (bit & 7));
 }
 
 /* 0, or -1 with MemoryError set. */
@@ -2144,10 +2145,9 @@ index_needles(NeedleIndex *index, const Needle *needles, Py_ssize_t count)
         index->firsts[j] = c;
         index->order[j] = i;
         if (needle->len == 1) {
-            mark_single(index, c);
+            set_bit(index->singles, c & 0xFFFF);
         } else {
-            unsigned bit = pair_bit(c, needle->chars[1]);
-            index->pairs[bit >> 3] |= (unsigned char)(1u << (bit & 7));
+            set_bit(index->pairs, pair_bit(c, needle->chars[1]));
         }
     }
     return 0;
@@ -2271,7 +2271,7 @@ line_hits(PyObject *Py_UNUSED(module), PyObject *args)
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), line = 0;
-    mark_single(&index, '\n');
+    set_bit(index.singles, '\n'); /* a line break is always a candidate */
     for (Py_ssize_t pos = next_candidate(&index, kind, data, 0, n, 1); pos < n;
          pos = next_candidate(&index, kind, data, pos + 1, n, 1)) {
         Py_UCS4 c = fold(PyUnicode_READ(kind, data, pos));

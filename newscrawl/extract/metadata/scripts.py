@@ -37,18 +37,19 @@ class PageScripts:
 
     def __init__(self, texts: Sequence[str], searched: Sequence[str]) -> None:
         self.texts = tuple(texts)
-        self.searched = tuple(dict.fromkeys(searched))
-        if not all(self.searched):
+        self.searched = frozenset(searched)
+        if "" in self.searched:
             raise ValueError("an empty name to look for")
         self._held: tuple[frozenset[str], ...] | None = None
 
     def holding(self, names: Collection[str]) -> Iterator[tuple[str, frozenset[str]]]:
         """The scripts that hold one of `names`, in order, each with those it holds; every
         name must be one of those looked for (`searched`)."""
-        if not set(self.searched).issuperset(names):
-            raise ValueError(f"not looked for: {sorted(set(names) - set(self.searched))}")
+        if not self.searched.issuperset(names):
+            raise ValueError(f"not looked for: {sorted(set(names) - self.searched)}")
         if self._held is None:
-            self._held = tuple(map(frozenset, substrings_in(self.texts, self.searched)))
+            found = substrings_in(self.texts, tuple(self.searched))
+            self._held = tuple(map(frozenset, found))
         for text, held in zip(self.texts, self._held, strict=True):
             if not held.isdisjoint(names):
                 yield text, held.intersection(names)
