@@ -247,6 +247,12 @@ RULES: tuple[Rule, ...] = (
         ((default, "_is_photo_credit", _never),),
     ),
     Rule(
+        "separator_lists",
+        "a mostly-link line whose own text is mostly marks is a link line, however long",
+        "comma-separated tag lists and lists of readers' names after a post",
+        ((default, "SEPARATOR_SHARE", NEVER),),
+    ),
+    Rule(
         "boilerplate_elements",
         "drops lines inside elements named boilerplate by tag/class/id (nav, comment, ad)",
         "menus, sidebars, related links, comment lists",

@@ -483,3 +483,53 @@ def test_a_one_line_post_under_its_headline_holds_its_container() -> None:
     )
     article = extract(html, options=DEFAULT)
     assert article.body == caption
+
+
+TAGS = (
+    *("hosting", "email", "deliverability", "small business", "platforms", "spam"),
+    *("open rates", "sender address", "domains", "warm-up", "lists", "migration"),
+    *("tools", "metrics", "lessons", "spring"),
+)
+READERS = tuple(f"reader_{number}" for number in range(240))
+
+
+def links(names: tuple[str, ...]) -> str:
+    return ", ".join(f"<a href='/u/{name}'>{name}</a>" for name in names)
+
+
+@pytest.mark.parametrize(
+    "link_list",
+    [
+        f"<p>Tagged in: {links(TAGS)}</p>",
+        f"<p>{links(READERS)} and 1,812 guests left kudos on this work! (collapse)</p>",
+    ],
+)
+def test_a_comma_separated_link_list_after_the_post_is_not_body(link_list: str) -> None:
+    """Tag lists and lists of the readers who liked a post are links joined by commas: their
+    own text is long enough to pass for a sentence, but it is mostly marks. They are link
+    lines, not the post's last paragraph."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    html = (
+        f"<html><head><title>{HEADLINE}</title></head><body><div class='post'>"
+        f"<h1>{HEADLINE}</h1><div class='entry'>{paragraphs}{link_list}</div></div>"
+        "</body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_post(article)
+    assert "deliverability" not in article.body and "reader_7" not in article.body
+    assert "guests left kudos" not in article.body and "Tagged" not in article.body
+
+
+def test_a_paragraph_with_linked_names_and_a_sentence_of_its_own_is_body() -> None:
+    """Mostly link text, but its own text is words with a mark or two: prose."""
+    names = links(("Jane Doe of Example Mail", "John Roe of the Sample Post Office"))
+    closing = f"<p>{names} both said, when we asked them last week, that warming up helps.</p>"
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    html = (
+        f"<html><head><title>{HEADLINE}</title></head><body><div class='post'>"
+        f"<h1>{HEADLINE}</h1><div class='entry'>{paragraphs}{closing}</div></div>"
+        "</body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_post(article)
+    assert "when we asked them last week, that warming up helps." in article.body

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from conftest import NATIVE_SETTINGS, skip_or_fail
@@ -70,7 +71,12 @@ def assert_passes_agree(
     drops = default._element_drops_python(lines, noisy)
     assert blockscan.element_drops(lines, noisy, default.ELEMENT_RULE) == drops
     boxes = default._prose_boxes_python(lines, options)
-    assert blockscan.prose_boxes(lines, options.max_link_share, options.prose_link_chars) == boxes
+    assert (
+        blockscan.prose_boxes(
+            lines, options.max_link_share, options.prose_link_chars, default.SEPARATOR_SHARE
+        )
+        == boxes
+    )
     assert blockscan.line_chars(lines) == default._line_chars_python(lines)
     for chars in {0, 10, *(line.chars for line in lines[:3])}:
         expected = default._lines_of_chars_python(lines, chars)
@@ -174,7 +180,12 @@ def test_box_ids_over_64_bits(c: object) -> None:
     assert blockscan.element_drops(lines, {huge}, default.ELEMENT_RULE) == drops
     boxes = default._prose_boxes_python(lines, OPTIONS)
     assert boxes[2] == {huge: 140, other: 50, 0: 60}
-    assert blockscan.prose_boxes(lines, OPTIONS.max_link_share, OPTIONS.prose_link_chars) == boxes
+    assert (
+        blockscan.prose_boxes(
+            lines, OPTIONS.max_link_share, OPTIONS.prose_link_chars, default.SEPARATOR_SHARE
+        )
+        == boxes
+    )
 
 
 def test_tens_of_thousands_of_lines(c: object) -> None:
@@ -199,7 +210,8 @@ def test_bad_input_is_a_type_error_not_a_crash(c: object) -> None:
         lambda: blockscan.subtree_scores(good, [1.5], {1: 0}),
         lambda: blockscan.element_drops(good, [1], ""),
         lambda: blockscan.element_drops([line()._replace(chars=None)], set(), ""),
-        lambda: blockscan.prose_boxes([None], 0.5, 20),
+        lambda: blockscan.prose_boxes([None], 0.5, 20, 0.5),
+        lambda: blockscan.prose_boxes(good, 0.5, 20),
         lambda: blockscan.line_chars("text"),
         lambda: blockscan.lines_of_chars([line()._replace(chars="10")], 10),
     ):
@@ -281,7 +293,9 @@ def test_passes_agree_on_generated_pages(
         prose_link_chars=data.draw(st.integers(0, 40)),
         inside_line_cost=data.draw(st.integers(0, 150)),
     )
-    assert_passes_agree(lines, parents, scores, inside, noisy, options)
+    separator_share = data.draw(st.sampled_from((0.0, 0.25, 0.5, 1.0)))
+    with mock.patch.object(default, "SEPARATOR_SHARE", separator_share):
+        assert_passes_agree(lines, parents, scores, inside, noisy, options)
 
 
 # ---------------------------------------------------------------- the dev sets

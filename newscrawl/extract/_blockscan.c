@@ -2744,12 +2744,12 @@ fail:
  * `prefix` + its noise word where its noise element is `noisy` (else None) and minus its
  * chars; the indices of the others (reference: `default._element_drops_python`).
  *
- * prose_boxes(lines, max_link_share, prose_link_chars) -> (first_line, prose_before,
- * boxed): the first line of each noise element, the prose chars outside every box before
- * it, and the prose chars of each noise element (0: outside every box), prose being a
- * punctuated line that is not a link line (reference: `default._prose_boxes_python`). The
- * link share is compared in doubles, which gives Python's comparison of an int with a
- * float for counts under 2**53.
+ * prose_boxes(lines, max_link_share, prose_link_chars, separator_share) -> (first_line,
+ * prose_before, boxed): the first line of each noise element, the prose chars outside
+ * every box before it, and the prose chars of each noise element (0: outside every box),
+ * prose being a punctuated line that is not a link line (reference:
+ * `default._prose_boxes_python`). The shares are compared in doubles, which gives
+ * Python's comparison of an int with a float for counts under 2**53.
  *
  * line_chars(lines) -> int and lines_of_chars(lines, chars) -> list: the chars of all
  * the lines, and the indices of the lines of `chars` chars (references:
@@ -3209,9 +3209,10 @@ static PyObject *
 prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *lines_arg;
-    double share;
+    double share, separator_share;
     long long prose_link_chars;
-    if (!PyArg_ParseTuple(args, "OdL:prose_boxes", &lines_arg, &share, &prose_link_chars)) {
+    if (!PyArg_ParseTuple(args, "OdLd:prose_boxes", &lines_arg, &share, &prose_link_chars,
+                          &separator_share)) {
         return NULL;
     }
     PyObject *lines = as_tuple(lines_arg, "prose_boxes");
@@ -3241,7 +3242,8 @@ prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
         }
         PyObject *key = PyTuple_GET_ITEM(line, F_NOISE_ELEMENT);
         int prose = marks && !(links && (double)links > share * (double)chars &&
-                               (chars - links < prose_link_chars || !marks));
+                               (chars - links < prose_link_chars || !marks ||
+                                (double)marks > separator_share * (double)(chars - links)));
         if (big || !seen || element != last_element) {
             if (run_element != NULL && run_prose &&
                 add_to_box(boxed, run_element, run_chars) < 0) {
@@ -3566,8 +3568,8 @@ static PyMethodDef methods[] = {
      "element_drops(lines, noisy, prefix) -> (dropped, scores, candidates) (see "
      "default._element_drops_python)."},
     {"prose_boxes", prose_boxes, METH_VARARGS,
-     "prose_boxes(lines, max_link_share, prose_link_chars) -> (first_line, prose_before, "
-     "boxed) (see default._prose_boxes_python)."},
+     "prose_boxes(lines, max_link_share, prose_link_chars, separator_share) -> (first_line, "
+     "prose_before, boxed) (see default._prose_boxes_python)."},
     {"line_chars", line_chars, METH_O,
      "line_chars(lines) -> int: the chars of all the lines (see default._line_chars_python)."},
     {"lines_of_chars", lines_of_chars, METH_VARARGS,

@@ -87,6 +87,15 @@ SENTENCE_ENDS = ".!?。！？"
 """The marks that close a sentence, which a description cut short leaves out."""
 COMMENT_WORD_RE = re.compile("comment|reply|评论|留言")
 """The `blocks.NOISE_WORD_RE` words that name a list of readers' comments."""
+SEPARATOR_SHARE = 0.5
+"""A line over `Options.max_link_share` links whose marks outnumber this share of its own
+text (the text outside its links) is a link list, whatever that text's length: its own
+text is the commas between the links ("Tagged: a, b, c, ...", "In this article: ...", a
+list of the readers who liked a post), where a sentence runs several letters a mark. The
+marks are the line's (`Line.punctuation`, links included), so a linked headline's marks
+count too: a summary after one still has several letters a mark. Measured: BENCHMARKS.md,
+"Every rule and parameter, leave one dataset out" (``separator_lists``)."""
+
 MIN_POST_CHARS = 200
 """A post's worth of prose (a blog post's shortest paragraphs): before a comment list, it
 makes the list the post's comments."""
@@ -252,7 +261,7 @@ def _prose_boxes(lines: Sequence[Line], options: Options) -> ProseBoxes:
     if native.blockscan is None:
         return _prose_boxes_python(lines, options)
     boxes: ProseBoxes = native.blockscan.prose_boxes(
-        lines, options.max_link_share, options.prose_link_chars
+        lines, options.max_link_share, options.prose_link_chars, SEPARATOR_SHARE
     )
     return boxes
 
@@ -1299,9 +1308,13 @@ def _is_headline(line: Line, plain_title: str) -> bool:
 def _is_link_line(line: Line, options: Options) -> bool:
     """Mostly link text, unless its own text is a sentence (`Options.prose_link_chars`):
     a summary led by a linked headline, or a paragraph whose linked names carry hover
-    cards, is prose with links in it."""
+    cards, is prose with links in it. Own text made mostly of marks is no sentence but the
+    separators of a link list (`SEPARATOR_SHARE`)."""
+    own_chars = line.chars - line.link_chars
     return line.link_chars > options.max_link_share * line.chars and (
-        line.chars - line.link_chars < options.prose_link_chars or not line.punctuation
+        own_chars < options.prose_link_chars
+        or not line.punctuation
+        or line.punctuation > SEPARATOR_SHARE * own_chars
     )
 
 
