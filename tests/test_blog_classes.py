@@ -390,6 +390,24 @@ def test_a_named_box_that_outruns_a_short_post_stays_boilerplate(box: str) -> No
     assert article.body == LENS_POST
 
 
+def test_an_article_that_opens_outside_a_misnamed_box_and_goes_on_in_it_is_read_whole() -> None:
+    """The first paragraph under the headline, then the rest in a box its component library
+    named with a boilerplate word: the box's prose far outweighs its names."""
+    first = f"{NEWS[0]} {NEWS[1]}"
+    rest = (
+        NEWS[2],
+        *MORE_NEWS,
+        *(f"{text} ({day})" for day in ("Monday", "Friday") for text in MORE_NEWS),
+    )
+    html = news_page(
+        f"<p>{first}</p><div class='o-media js-lightbox-gallery'>"
+        + "".join(f"<p>{text}</p>" for text in rest)
+        + "</div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert all(text in article.body for text in (first, *rest))
+
+
 def test_a_misnamed_box_around_the_whole_article_is_still_read() -> None:
     """An article body inside a box whose class holds a boilerplate word by its component
     library's naming (a gallery, a sharing container) far outweighs that name."""
