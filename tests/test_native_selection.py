@@ -78,6 +78,17 @@ def assert_passes_agree(
         == boxes
     )
     assert blockscan.line_chars(lines) == default._line_chars_python(lines)
+    for near in (range(0), range(1, 1 + options.headline_window), range(0, len(lines) + 2)):
+        for in_landmark in (None, [element % 2 == 0 for element in range(len(parents) + 1)]):
+            arguments = (lines, scores, parents, options.paragraph_score, 0, near.start, near.stop)
+            rest = (in_landmark, options.landmark_weight)
+            votes = default._paragraph_votes_python(*arguments, *rest)
+            assert blockscan.paragraph_votes(*arguments, *rest) == votes
+            assert list(blockscan.paragraph_votes(*arguments, *rest)) == list(votes)
+    dropped = drops[0]
+    for paragraph in (0, options.paragraph_score):
+        evidence = default._page_evidence_python(lines, scores, dropped, parents, paragraph)
+        assert blockscan.page_evidence(lines, scores, dropped, parents, paragraph) == evidence
     for chars in {0, 10, *(line.chars for line in lines[:3])}:
         expected = default._lines_of_chars_python(lines, chars)
         assert blockscan.lines_of_chars(lines, chars) == expected
@@ -214,6 +225,12 @@ def test_bad_input_is_a_type_error_not_a_crash(c: object) -> None:
         lambda: blockscan.prose_boxes(good, 0.5, 20),
         lambda: blockscan.line_chars("text"),
         lambda: blockscan.lines_of_chars([line()._replace(chars="10")], 10),
+        lambda: blockscan.paragraph_votes(good, [100], [(1, 0)], 50, 0, 0, 0, None, 2),
+        lambda: blockscan.paragraph_votes(good, ["100"], {1: 0}, 50, 0, 0, 0, None, 2),
+        lambda: blockscan.paragraph_votes(good, [100], {1: 0}, 50, 0, 0, 0, 5, 2),
+        lambda: blockscan.page_evidence(good, [1], [None], [(1, 0)], 0),
+        lambda: blockscan.page_evidence(good, [1.5], [None], {1: 0}, 0),
+        lambda: blockscan.page_evidence([None], [1], [None], {1: 0}, 0),
     ):
         with pytest.raises(TypeError):
             call()
@@ -229,6 +246,18 @@ def test_bad_input_is_a_type_error_not_a_crash(c: object) -> None:
         blockscan.subtree_ends({1: 7})
     with pytest.raises(OverflowError):
         blockscan.line_chars([line(chars=2**62), line(chars=2**62)])
+    with pytest.raises(ValueError):
+        blockscan.page_evidence(good, [1, 2], [None], {1: 0}, 0)
+    with pytest.raises(ValueError):
+        blockscan.paragraph_votes(good, [], {1: 0}, 50, 0, 0, 0, None, 2)
+    with pytest.raises(ValueError):
+        blockscan.paragraph_votes(good, [100], {1: 0}, 50, 0, 0, 0, None, -1)
+    with pytest.raises(IndexError):
+        blockscan.paragraph_votes([line(element=4)], [100], {4: 0}, 50, 0, 0, 0, [True], 2)
+    with pytest.raises(OverflowError):
+        blockscan.paragraph_votes(good, [2**62], {1: 0}, 50, 0, 0, 1, None, 2)
+    with pytest.raises(OverflowError):
+        blockscan.page_evidence(good * 2, [2**62, 2**62], [None, None], {1: 0}, 0)
 
 
 def test_lines_changed_by_a_lookup_under_the_loop(c: object) -> None:
@@ -248,6 +277,30 @@ def test_lines_changed_by_a_lookup_under_the_loop(c: object) -> None:
     dropped, scores, candidates = blockscan.element_drops(lines, {Clearing(5)}, "rule: ")
     assert (len(dropped), len(scores), candidates) == (1000, 1000, [])
     assert lines == []
+
+
+def test_parents_emptied_by_a_lookup_under_the_loop(c: object) -> None:
+    """A set or dict of parents may run Python code (an int subclass's ``__eq__``) that
+    empties the element tree: C holds each parent it uses, and counts what it read."""
+    blockscan = native.blockscan
+    assert blockscan is not None
+    parents: dict[int, int] = {}
+
+    class Clearing(int):
+        __hash__ = int.__hash__
+
+        def __eq__(self, other: object) -> bool:
+            parents.clear()
+            return int.__eq__(self, other)
+
+    lines = [line(element=element % 5 + 1) for element in range(20)]
+    parents.update({element: Clearing(7) for element in range(1, 6)})
+    evidence = blockscan.page_evidence(lines, [100] * 20, [None] * 20, parents, 50)
+    assert evidence == (2000, 200, 2)  # parent 7, then 0 for the lines read after the clear
+    assert parents == {}
+    parents.update({element: Clearing(7) for element in range(1, 6)})
+    votes = blockscan.paragraph_votes(lines, [100] * 20, parents, 50, 0, 0, 0, None, 2)
+    assert parents == {} and set(votes) <= {0, 7} and sum(votes.values()) == 20 * 300
 
 
 # ---------------------------------------------------------------- generated pages

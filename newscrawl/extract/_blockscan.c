@@ -2754,6 +2754,20 @@ fail:
  * line_chars(lines) -> int and lines_of_chars(lines, chars) -> list: the chars of all
  * the lines, and the indices of the lines of `chars` chars (references:
  * `default._line_chars_python`, `default._lines_of_chars_python`).
+ *
+ * paragraph_votes(lines, scores, parents, paragraph_score, near_score, near_start,
+ * near_stop, in_landmark, landmark_weight) -> dict: by element id in order of first vote,
+ * the votes of the lines scoring over `paragraph_score`, or over `near_score` at an index
+ * in near_start..near_stop-1: twice the line's score for its element's parent, once for
+ * its grandparent (0 where there is none), doubled near and times `landmark_weight` where
+ * `in_landmark` (None, or a bool by element id) holds the line's element (reference:
+ * `default._paragraph_votes_python`).
+ *
+ * page_evidence(lines, scores, dropped, parents, paragraph_score) -> (page_score, chars,
+ * containers): the summed score of the lines over 0 that no rule drops (`dropped` None),
+ * the chars of all the lines, and how many distinct parents (`parents` by element id, 0
+ * where it has none) the lines scoring over `paragraph_score` sit in (reference:
+ * `default._page_evidence_python`).
  */
 
 /* A list's or tuple's items as a tuple (a new reference: a list is copied, so that Python
@@ -3313,6 +3327,203 @@ line_chars(PyObject *Py_UNUSED(module), PyObject *lines_arg)
     return PyLong_FromLongLong(total);
 }
 
+/* `*value` times `factor` (>= 0), or -1 with an OverflowError. */
+static inline int
+times_checked(long long *value, long long factor)
+{
+    if (factor > 0 && (*value > LLONG_MAX / factor || *value < LLONG_MIN / factor)) {
+        PyErr_SetString(PyExc_OverflowError, "a product of the selection's ints overflows");
+        return -1;
+    }
+    *value *= factor;
+    return 0;
+}
+
+/* votes[key] += amount (a missing key counts 0 and is added last, as in a Counter). */
+static int
+add_vote(PyObject *votes, PyObject *key, long long amount)
+{
+    PyObject *held = PyDict_GetItemWithError(votes, key);
+    long long total = amount;
+    if (held == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    if (held != NULL) {
+        long long before;
+        if (read_int(held, "paragraph_votes", &before) < 0 || add_checked(&total, before) < 0) {
+            return -1;
+        }
+    }
+    PyObject *value = PyLong_FromLongLong(total);
+    if (value == NULL) {
+        return -1;
+    }
+    int status = PyDict_SetItem(votes, key, value);
+    Py_DECREF(value);
+    return status;
+}
+
+/* parents.get(element, 0) as a new reference: a dict's __eq__ on an int subclass may empty
+ * `parents` while the caller still uses it. */
+static PyObject *
+held_parent(PyObject *parents, PyObject *element, PyObject *no_parent)
+{
+    PyObject *parent = PyDict_GetItemWithError(parents, element);
+    if (parent == NULL && PyErr_Occurred()) {
+        return NULL;
+    }
+    parent = parent ? parent : no_parent;
+    Py_INCREF(parent);
+    return parent;
+}
+
+static PyObject *
+paragraph_votes(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg, *scores_arg, *parents, *landmark_arg;
+    long long paragraph, near_score, weight_in_landmark;
+    Py_ssize_t near_start, near_stop;
+    if (!PyArg_ParseTuple(args, "OOO!LLnnOL:paragraph_votes", &lines_arg, &scores_arg,
+                          &PyDict_Type, &parents, &paragraph, &near_score, &near_start,
+                          &near_stop, &landmark_arg, &weight_in_landmark)) {
+        return NULL;
+    }
+    if (weight_in_landmark < 0) {
+        PyErr_SetString(PyExc_ValueError, "paragraph_votes() needs a landmark weight >= 0");
+        return NULL;
+    }
+    PyObject *lines = as_tuple(lines_arg, "paragraph_votes");
+    PyObject *scores = lines ? as_tuple(scores_arg, "paragraph_votes") : NULL;
+    PyObject *landmarks = NULL;
+    if (scores != NULL && landmark_arg != Py_None) {
+        landmarks = as_tuple(landmark_arg, "paragraph_votes");
+    }
+    PyObject *votes = NULL, *no_parent = NULL, *result = NULL;
+    if (scores == NULL || (landmark_arg != Py_None && landmarks == NULL)) {
+        goto done;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(lines);
+    if (PyTuple_GET_SIZE(scores) != count) {
+        PyErr_SetString(PyExc_ValueError, "paragraph_votes() needs a score per line");
+        goto done;
+    }
+    votes = PyDict_New();
+    no_parent = votes ? PyLong_FromLong(0) : NULL;
+    if (no_parent == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t index = 0; index < count; index++) {
+        long long score;
+        if (read_int(PyTuple_GET_ITEM(scores, index), "paragraph_votes", &score) < 0) {
+            goto done;
+        }
+        int near = near_start <= index && index < near_stop;
+        if (!(score > paragraph || (near && score > near_score))) {
+            continue;
+        }
+        PyObject *line = line_item(lines, index, "paragraph_votes");
+        long long weight = near ? 2 : 1, element;
+        if (line == NULL) {
+            goto done;
+        }
+        if (landmarks != NULL) {
+            if (line_int(line, F_ELEMENT, "paragraph_votes", &element) < 0 ||
+                check_id(element, PyTuple_GET_SIZE(landmarks), "paragraph_votes") < 0) {
+                goto done;
+            }
+            int held = PyObject_IsTrue(PyTuple_GET_ITEM(landmarks, element));
+            if (held < 0 || (held && times_checked(&weight, weight_in_landmark) < 0)) {
+                goto done;
+            }
+        }
+        long long twice = score, once = score;
+        if (times_checked(&twice, 2) < 0 || times_checked(&twice, weight) < 0 ||
+            times_checked(&once, weight) < 0) {
+            goto done;
+        }
+        PyObject *parent = held_parent(parents, PyTuple_GET_ITEM(line, F_ELEMENT), no_parent);
+        if (parent == NULL) {
+            goto done;
+        }
+        PyObject *grandparent = NULL;
+        int failed = add_vote(votes, parent, twice) < 0 ||
+                     (grandparent = held_parent(parents, parent, no_parent)) == NULL ||
+                     add_vote(votes, grandparent, once) < 0;
+        Py_XDECREF(grandparent);
+        Py_DECREF(parent);
+        if (failed) {
+            goto done;
+        }
+    }
+    result = votes;
+    votes = NULL;
+done:
+    Py_XDECREF(no_parent);
+    Py_XDECREF(votes);
+    Py_XDECREF(landmarks);
+    Py_XDECREF(scores);
+    Py_XDECREF(lines);
+    return result;
+}
+
+static PyObject *
+page_evidence(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg, *scores_arg, *dropped_arg, *parents;
+    long long paragraph;
+    if (!PyArg_ParseTuple(args, "OOOO!L:page_evidence", &lines_arg, &scores_arg, &dropped_arg,
+                          &PyDict_Type, &parents, &paragraph)) {
+        return NULL;
+    }
+    PyObject *lines = as_tuple(lines_arg, "page_evidence");
+    PyObject *scores = lines ? as_tuple(scores_arg, "page_evidence") : NULL;
+    PyObject *dropped = scores ? as_tuple(dropped_arg, "page_evidence") : NULL;
+    PyObject *containers = dropped ? PySet_New(NULL) : NULL;
+    PyObject *no_parent = containers ? PyLong_FromLong(0) : NULL;
+    PyObject *result = NULL;
+    if (no_parent == NULL) {
+        goto done;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(lines);
+    if (PyTuple_GET_SIZE(scores) != count || PyTuple_GET_SIZE(dropped) != count) {
+        PyErr_SetString(PyExc_ValueError, "page_evidence() needs a score and a rule per line");
+        goto done;
+    }
+    long long page_score = 0, chars = 0;
+    for (Py_ssize_t index = 0; index < count; index++) {
+        PyObject *line = line_item(lines, index, "page_evidence");
+        long long line_chars_value, score;
+        if (line == NULL || line_int(line, F_CHARS, "page_evidence", &line_chars_value) < 0 ||
+            add_checked(&chars, line_chars_value) < 0 ||
+            read_int(PyTuple_GET_ITEM(scores, index), "page_evidence", &score) < 0) {
+            goto done;
+        }
+        if (score > 0 && PyTuple_GET_ITEM(dropped, index) == Py_None &&
+            add_checked(&page_score, score) < 0) {
+            goto done;
+        }
+        if (score > paragraph) {
+            PyObject *parent = held_parent(parents, PyTuple_GET_ITEM(line, F_ELEMENT), no_parent);
+            if (parent == NULL) {
+                goto done;
+            }
+            int added = PySet_Add(containers, parent);
+            Py_DECREF(parent);
+            if (added < 0) {
+                goto done;
+            }
+        }
+    }
+    result = Py_BuildValue("(LLn)", page_score, chars, PySet_GET_SIZE(containers));
+done:
+    Py_XDECREF(no_parent);
+    Py_XDECREF(containers);
+    Py_XDECREF(dropped);
+    Py_XDECREF(scores);
+    Py_XDECREF(lines);
+    return result;
+}
+
 static PyObject *
 lines_of_chars(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -3570,6 +3781,13 @@ static PyMethodDef methods[] = {
     {"prose_boxes", prose_boxes, METH_VARARGS,
      "prose_boxes(lines, max_link_share, prose_link_chars, separator_share) -> (first_line, "
      "prose_before, boxed) (see default._prose_boxes_python)."},
+    {"paragraph_votes", paragraph_votes, METH_VARARGS,
+     "paragraph_votes(lines, scores, parents, paragraph_score, near_score, near_start, "
+     "near_stop, in_landmark, landmark_weight) -> dict (see "
+     "default._paragraph_votes_python)."},
+    {"page_evidence", page_evidence, METH_VARARGS,
+     "page_evidence(lines, scores, dropped, parents, paragraph_score) -> (page_score, chars, "
+     "containers) (see default._page_evidence_python)."},
     {"line_chars", line_chars, METH_O,
      "line_chars(lines) -> int: the chars of all the lines (see default._line_chars_python)."},
     {"lines_of_chars", lines_of_chars, METH_VARARGS,

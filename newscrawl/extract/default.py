@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress, count, repeat
@@ -582,27 +582,13 @@ def main_elements(
     Returns ``{0}`` (the whole page) when no line votes. `ends`: `subtree_ends`.
     """
     lines, parents = page.lines, page.parents
-    votes: Counter[int] = Counter()
     near = (
-        range(-1)
+        range(0)
         if headline is None
         else range(headline + 1, headline + 1 + options.headline_window)
     )
     in_landmark = _inside_elements(marks, ends) if marks else None
-    voters = list(_above(scores, options.paragraph_score))
-    if headline is not None:
-        window = range(headline + 1, min(len(scores), near.stop))
-        voters = sorted(
-            {*voters, *(index for index in window if scores[index] > NEAR_HEADLINE_SCORE)}
-        )
-    for index in voters:
-        line, score = lines[index], scores[index]
-        parent = parents.get(line.element, 0)
-        weight = 2 if index in near else 1
-        if in_landmark is not None and in_landmark[line.element]:
-            weight *= options.landmark_weight
-        votes[parent] += 2 * score * weight
-        votes[parents.get(parent, 0)] += score * weight
+    votes = _paragraph_votes(lines, scores, parents, near, in_landmark, options)
     best = max(votes, key=votes.__getitem__, default=0)
     if best == 0:
         return {0}
@@ -611,6 +597,66 @@ def main_elements(
         best = first_post(best, votes, mass, parents, options)
     chosen = {best} | _sibling_sections(page, ends, best, mass, options)
     return chosen | _lead_paragraphs(page, ends, scores, best, chosen, options, described)
+
+
+def _paragraph_votes(
+    lines: Sequence[Line],
+    scores: Sequence[int],
+    parents: dict[int, int],
+    near: range,
+    in_landmark: Sequence[bool] | None,
+    options: Options,
+) -> dict[int, int]:
+    """The votes of `main_elements` by element, in order of first vote. In C
+    (``_blockscan.paragraph_votes``) where built: one pass over the lines."""
+    arguments = (
+        lines,
+        scores,
+        parents,
+        options.paragraph_score,
+        NEAR_HEADLINE_SCORE,
+        near.start,
+        near.stop,
+        in_landmark,
+        options.landmark_weight,
+    )
+    if native.blockscan is None:
+        return _paragraph_votes_python(*arguments)
+    votes: dict[int, int] = native.blockscan.paragraph_votes(*arguments)
+    return votes
+
+
+def _paragraph_votes_python(
+    lines: Sequence[Line],
+    scores: Sequence[int],
+    parents: dict[int, int],
+    paragraph_score: int,
+    near_score: int,
+    near_start: int,
+    near_stop: int,
+    in_landmark: Sequence[bool] | None,
+    landmark_weight: int,
+) -> dict[int, int]:
+    """`_paragraph_votes` in Python: the reference of the C one, and the fallback. The lines
+    scoring over `paragraph_score`, and those near (at an index in `near_start` up to
+    `near_stop`) scoring over `near_score`, vote twice their score for their element's
+    parent and once for its grandparent, doubled near and times `landmark_weight` inside
+    a landmark."""
+    votes: Counter[int] = Counter()
+    near = range(near_start, near_stop)
+    voters = list(_above(scores, paragraph_score))
+    if near:
+        window = range(near.start, min(len(scores), near.stop))
+        voters = sorted({*voters, *(index for index in window if scores[index] > near_score)})
+    for index in voters:
+        line, score = lines[index], scores[index]
+        parent = parents.get(line.element, 0)
+        weight = 2 if index in near else 1
+        if in_landmark is not None and in_landmark[line.element]:
+            weight *= landmark_weight
+        votes[parent] += 2 * score * weight
+        votes[parents.get(parent, 0)] += score * weight
+    return dict(votes)
 
 
 def _lead_paragraphs(
@@ -763,7 +809,11 @@ def _first_class_word(attributes: str) -> str:
 
 
 def first_post(
-    best: int, votes: Counter[int], mass: Sequence[int], parents: dict[int, int], options: Options
+    best: int,
+    votes: Mapping[int, int],
+    mass: Sequence[int],
+    parents: dict[int, int],
+    options: Options,
 ) -> int:
     """The first of a list of posts, on a page whose headline is not among its lines (its
     title names the site or blog, not one article): when at least `Options.min_posts`
@@ -911,10 +961,9 @@ def select(
     if region is not None and not short_page:
         region = _without_comment_thread(lines, dropped, region)
         _drop_closing_calls(lines, dropped, inside_element, region)
+    decider = _Decider(lines, dropped, scores, inside_element, region, plain_title, kept_rule)
     table = DecisionTable(
-        len(lines),
-        _Decider(lines, dropped, scores, inside_element, region, plain_title, kept_rule),
-        _may_keep(lines, dropped, inside_element, region),
+        len(lines), decider, decider.kept(_may_keep(lines, dropped, inside_element, region))
     )
     kept_lines = table.kept
     reason = None
@@ -969,7 +1018,9 @@ def _evidence(
     """The `Evidence` of a decision: `kept` lines, every line's score and drop rule, the
     number of the article's elements, and the page's description."""
     lines = page.lines
-    page_score = sum(scores[index] for index in _above(scores, 0) if dropped[index] is None)
+    page_score, page_chars, containers = _page_evidence(
+        lines, scores, dropped, page.parents, options.paragraph_score
+    )
     body_score = sum(max(scores[line.number - 1], 0) for line in kept)
     skipped = 0
     if headline is not None and kept:
@@ -982,9 +1033,6 @@ def _evidence(
     region_chars = 0
     if kept:
         region_chars = _line_chars(lines[kept[0].number - 1 : kept[-1].number])
-    parents = page.parents
-    paragraph = options.paragraph_score
-    containers = {parents.get(lines[index].element, 0) for index in _above(scores, paragraph)}
     return Evidence(
         body_score,
         page_score,
@@ -995,11 +1043,43 @@ def _evidence(
         sum(line.link_chars for line in kept_lines),
         sum(line.chars for line in kept_lines if line.punctuation),
         region_chars,
-        _line_chars(lines),
-        len(containers),
+        page_chars,
+        containers,
         elements,
         _described_share(description, kept),
     )
+
+
+def _page_evidence(
+    lines: Sequence[Line],
+    scores: Sequence[int],
+    dropped: Sequence[str | None],
+    parents: dict[int, int],
+    paragraph_score: int,
+) -> tuple[int, int, int]:
+    """What `Evidence` reads of every line: the summed score of the lines over 0 that no
+    rule drops, the chars of all the lines, and how many containers (parents of the
+    lines' elements) hold a line scoring over `paragraph_score`. In C
+    (``_blockscan.page_evidence``) where built: one pass over the lines."""
+    if native.blockscan is None:
+        return _page_evidence_python(lines, scores, dropped, parents, paragraph_score)
+    evidence: tuple[int, int, int] = native.blockscan.page_evidence(
+        lines, scores, dropped, parents, paragraph_score
+    )
+    return evidence
+
+
+def _page_evidence_python(
+    lines: Sequence[Line],
+    scores: Sequence[int],
+    dropped: Sequence[str | None],
+    parents: dict[int, int],
+    paragraph_score: int,
+) -> tuple[int, int, int]:
+    """`_page_evidence` in Python: the reference of the C one, and the fallback."""
+    page_score = sum(scores[index] for index in _above(scores, 0) if dropped[index] is None)
+    containers = {parents.get(lines[index].element, 0) for index in _above(scores, paragraph_score)}
+    return page_score, _line_chars_python(lines), len(containers)
 
 
 DESCRIPTION_PIECE = 4
@@ -1236,6 +1316,19 @@ class _Decider:
                 kept,
                 rule,
             ),
+        )
+
+    def kept(self, candidates: Iterable[int]) -> tuple[LineDecision, ...]:
+        """The decisions of the `candidates` (`_may_keep`: in the region, dropped by no
+        rule, inside the article's elements) that `_decide` keeps: all but the headline,
+        built without a `_decide` call each."""
+        lines, scores, title, rule = self.lines, self.scores, self.plain_title, self.kept_rule
+        return tuple(
+            _new_decision(
+                LineDecision, (index + 1, line.text, _features(line, scores[index]), 1, True, rule)
+            )
+            for index in candidates
+            if not _is_headline(line := lines[index], title)
         )
 
 

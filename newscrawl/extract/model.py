@@ -6,7 +6,7 @@ import cycles.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, overload
 
@@ -216,15 +216,16 @@ class DecisionTable(Sequence[LineDecision]):
     A crawl only needs the kept lines: building a decision with its features for each of a
     page's hundreds (or, on broken pages, tens of thousands) of lines cost a tenth of the
     default method's time and most of the paper method's. `decide(index)` builds line
-    `index`'s (0-based) decision; `candidates` are the only indices that can be kept.
+    `index`'s (0-based) decision; `kept` are the kept lines' decisions, which the method
+    builds itself from the few lines it may keep.
     """
 
     def __init__(
-        self, count: int, decide: Callable[[int], LineDecision], candidates: Iterable[int]
+        self, count: int, decide: Callable[[int], LineDecision], kept: tuple[LineDecision, ...]
     ) -> None:
         self._count = count
         self._decide = decide
-        self.kept = tuple(decision for decision in map(decide, candidates) if decision.kept)
+        self.kept = kept
         """The kept lines' decisions, in page order."""
         self._built: tuple[LineDecision, ...] | None = None
 

@@ -80,7 +80,9 @@ def select(texts: list[str], options: Options) -> Selection:
     groups = find_groups(lengths, line_length)
     survivors = cut_at_first_gap(groups, options.max_gap)
     decider = _Decider(texts, groups, survivors, line_length, options)
-    table = DecisionTable(len(texts), decider, _candidates(texts, groups[:survivors], decider))
+    candidates = _candidates(texts, groups[:survivors], decider)
+    kept = tuple(decision for decision in map(decider, candidates) if decision.kept)
+    table = DecisionTable(len(texts), decider, kept)
     return Selection(table.kept, table, line_length, _empty_reason(table.kept, groups, line_length))
 
 
