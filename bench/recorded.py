@@ -103,10 +103,18 @@ def command_line() -> str:
     return shlex.join(["python", shown, *sys.argv[1:]])
 
 
+def _usage_only(status: object, output: str) -> bool:
+    """Whether a run stopped at its arguments: argparse's help (status 0, the usage
+    printed) or its usage error (status 2, nothing printed but to stderr). Such a run
+    measured nothing, so its figures must not replace the last run's."""
+    return (status in (0, None) and output.startswith("usage:")) or (status == 2 and not output)
+
+
 @contextmanager
 def recorded(name: str, title: str) -> Iterator[None]:
     """Tee stdout while the block runs; write ``bench/figures/<name>.json`` when it ends
-    without an exception (a `SystemExit` counts as an end, with its status kept)."""
+    without an exception (a `SystemExit` counts as an end, with its status kept, unless
+    the run stopped at its arguments: `_usage_only`)."""
     started = datetime.now(UTC)
     facts = {"machine": machine(), "commit": commit(), "command": command_line()}
     terminal = sys.stdout
@@ -115,6 +123,8 @@ def recorded(name: str, title: str) -> Iterator[None]:
 
     def keep(status: object) -> None:
         sys.stdout = terminal
+        if _usage_only(status, tee.kept.getvalue()):
+            return
         write(
             name,
             {

@@ -3,6 +3,7 @@ what a benchmark printed with the facts of its run (bench/recorded.py, bench/rep
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -82,6 +83,18 @@ def test_a_run_that_exits_keeps_its_status_and_one_that_fails_keeps_nothing(
         raise ValueError("the bench broke")
     assert not (tmp_path / "broken.json").exists()
     assert sys.stdout is sys.__stdout__ or not isinstance(sys.stdout, recorded._Tee)
+
+
+def test_a_run_that_stops_at_its_arguments_keeps_nothing(
+    recorded: ModuleType, tmp_path: Path
+) -> None:
+    """``--help`` and a mistyped option measure nothing: the last run's figures stay."""
+    parser = argparse.ArgumentParser(prog="bench_example.py")
+    parser.add_argument("--rounds", type=int)
+    for arguments in (["--help"], ["--rounds", "many"]):
+        with pytest.raises(SystemExit), recorded.recorded("asked", "Asked"):
+            parser.parse_args(arguments)
+        assert not (tmp_path / "asked.json").exists()
 
 
 def test_a_section_shows_its_run_and_nests_its_headings(report: ModuleType) -> None:
