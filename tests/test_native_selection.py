@@ -365,9 +365,11 @@ def test_the_same_passes_and_selection_on_every_dataset_page(
     c: object, shared_dir: Path, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each pass on the inputs `select` gives it, then the whole selection and body, with
-    the extension and without it."""
+    the extension and without it; and the kept lines, built apart, are those the whole line
+    table keeps."""
     for page, page_head in dataset_pages(shared_dir, name):
         title, selection, body = api.default_body(page, page_head, OPTIONS)
+        assert selection.kept == tuple(decision for decision in selection.lines if decision.kept)
         lines = page.lines
         plain_title = "".join(title.split())
         headline = default._headline_index(lines, plain_title)
