@@ -515,6 +515,17 @@ def links(names: tuple[str, ...]) -> str:
     return ", ".join(f"<a href='/u/{name}'>{name}</a>" for name in names)
 
 
+def post_closed_by(closing: str) -> Article:
+    """The post's paragraphs and then `closing`, in the post's own box, extracted."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    html = (
+        f"<html><head><title>{HEADLINE}</title></head><body><div class='post'>"
+        f"<h1>{HEADLINE}</h1><div class='entry'>{paragraphs}{closing}</div></div>"
+        "</body></html>"
+    )
+    return extract(html, options=DEFAULT)
+
+
 @pytest.mark.parametrize(
     "link_list",
     [
@@ -526,13 +537,7 @@ def test_a_comma_separated_link_list_after_the_post_is_not_body(link_list: str) 
     """Tag lists and lists of the readers who liked a post are links joined by commas: their
     own text is long enough to pass for a sentence, but it is mostly marks. They are link
     lines, not the post's last paragraph."""
-    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
-    html = (
-        f"<html><head><title>{HEADLINE}</title></head><body><div class='post'>"
-        f"<h1>{HEADLINE}</h1><div class='entry'>{paragraphs}{link_list}</div></div>"
-        "</body></html>"
-    )
-    article = extract(html, options=DEFAULT)
+    article = post_closed_by(link_list)
     assert kept_post(article)
     assert "deliverability" not in article.body and "reader_7" not in article.body
     assert "guests left kudos" not in article.body and "Tagged" not in article.body
@@ -542,12 +547,6 @@ def test_a_paragraph_with_linked_names_and_a_sentence_of_its_own_is_body() -> No
     """Mostly link text, but its own text is words with a mark or two: prose."""
     names = links(("Jane Doe of Example Mail", "John Roe of the Sample Post Office"))
     closing = f"<p>{names} both said, when we asked them last week, that warming up helps.</p>"
-    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
-    html = (
-        f"<html><head><title>{HEADLINE}</title></head><body><div class='post'>"
-        f"<h1>{HEADLINE}</h1><div class='entry'>{paragraphs}{closing}</div></div>"
-        "</body></html>"
-    )
-    article = extract(html, options=DEFAULT)
+    article = post_closed_by(closing)
     assert kept_post(article)
     assert "when we asked them last week, that warming up helps." in article.body
