@@ -9,9 +9,13 @@ extractor over the whole dataset back to back, the time is the process's CPU tim
 best round counts. Ours take the page bytes (decoding included), the peers the text decoded
 once by our decoder, body only (no metadata), as in the eval.
 
-Then the crawl bench's article pages (``bench/synthetic_site.py``: 30-80 KB, one in five
+First the crawl bench's article pages (``bench/synthetic_site.py``: 30-80 KB, one in five
 GBK), as the crawl extracts them (bytes, with metadata) and body only, the same way: the
-figure the extractor's time budget per crawled page is set in.
+figure the extractor's time budget per crawled page is set in. They are timed first, in
+the fresh process (after the datasets and the peers have run, the same extraction took a
+fifth longer: what they leave for the garbage collector to walk), with Python's collector
+as it starts and then as the crawl sets it once its spider opens
+(`newscrawl.gc_freeze.freeze_startup_objects`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.peers import load_peers
 from newscrawl.evaluation.runner import decode_pages
 from newscrawl.extract import Options, extract
+from newscrawl.gc_freeze import freeze_startup_objects
 
 
 def extractors(peers: list[str]) -> dict[str, Callable[[bytes, str], object]]:
@@ -91,6 +96,15 @@ def main() -> None:
     parser.add_argument("--peers", nargs="+", default=["trafilatura", "resiliparse"])
     parser.add_argument("--crawl-pages", type=int, default=200)
     args = parser.parse_args()
+    print(f"The crawl bench's article pages ({args.crawl_pages}):\n")
+    print("| extraction | garbage collector | pages/s | ms/page |")
+    print("| --- | --- | ---: | ---: |")
+    for collector in ("Python's default", "the crawl's (frozen start, young threshold)"):
+        if collector != "Python's default":
+            freeze_startup_objects()
+        for name, seconds in measure_crawl_pages(args.rounds, args.crawl_pages).items():
+            print(f"| {name} | {collector} | {1 / seconds:.0f} | {1000 * seconds:.2f} |")
+    print()
     print("| dataset | extractor | pages/s | ms/page | default's speed-up |")
     print("| --- | --- | ---: | ---: | ---: |")
     for dataset in args.dataset:
@@ -100,11 +114,6 @@ def main() -> None:
             print(
                 f"| {dataset} | {name} | {1 / seconds:.0f} | {1000 * seconds:.2f} | {ratio:.1f}x |"
             )
-    print(f"\nThe crawl bench's article pages ({args.crawl_pages}):\n")
-    print("| extraction | pages/s | ms/page |")
-    print("| --- | ---: | ---: |")
-    for name, seconds in measure_crawl_pages(args.rounds, args.crawl_pages).items():
-        print(f"| {name} | {1 / seconds:.0f} | {1000 * seconds:.2f} |")
 
 
 if __name__ == "__main__":
