@@ -90,6 +90,12 @@ def measure_crawl_pages(rounds: int, count: int) -> dict[str, float]:
     return best
 
 
+def print_crawl_rows(collector: str, rounds: int, count: int) -> None:
+    """The crawl bench pages' rows, timed under the garbage collector as it is now."""
+    for name, seconds in measure_crawl_pages(rounds, count).items():
+        print(f"| {name} | {collector} | {1 / seconds:.0f} | {1000 * seconds:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -101,11 +107,9 @@ def main() -> None:
     print("| extraction | garbage collector | pages/s | ms/page |")
     print("| --- | --- | ---: | ---: |")
     thresholds = gc.get_threshold()
-    for collector in ("Python's default", "the crawl's (frozen start, young threshold)"):
-        if collector != "Python's default":
-            freeze_startup_objects()
-        for name, seconds in measure_crawl_pages(args.rounds, args.crawl_pages).items():
-            print(f"| {name} | {collector} | {1 / seconds:.0f} | {1000 * seconds:.2f} |")
+    print_crawl_rows("Python's default", args.rounds, args.crawl_pages)
+    freeze_startup_objects()
+    print_crawl_rows("the crawl's (frozen start, young threshold)", args.rounds, args.crawl_pages)
     gc.unfreeze()  # the datasets' rows run under Python's collector, as a library user's
     gc.set_threshold(*thresholds)
     print()
