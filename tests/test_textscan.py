@@ -1,15 +1,16 @@
 """The metadata's passes over the scan's lines: the C ones (``_blockscan.c``) against their
 Python references, and the references against plain definitions.
 
-`PageText.having` must give the same lines whichever search found the candidates: the C
-one by needles (``_blockscan.line_hits``) or the Python one by patterns. That holds when
-every line a keyword's pattern matches holds one of its needles (folded), which is tested
-here on generated text; and both must give what a search of each line gives. The visible
-lines and the chars per box are compared, C against Python and Python against a loop over
-the lines, on generated input and the dataset pages; the letters per script (numpy)
-against a count one character at a time; the names found in scripts (``substrings_in``)
-against a substring test per name. Under CI (CI=true) a missing extension fails the
-tests of the C.
+`PageText.having` must give the same lines whichever search found the candidates: the C one
+by needles (``_blockscan.line_hits``) or the Python one by patterns. That holds when every
+line a keyword's pattern matches holds one of its needles (folded), which is tested here on
+generated text; and both must give what a search of each line gives. The visible lines and
+the chars per box are compared, C against Python and Python against a loop over the lines,
+on generated input and the dataset pages; the letters per script (numpy) against a count one
+character at a time; the names found in scripts (``substrings_in``) against a substring test
+per name; the byline elements' word search and lines (``line_hits`` over attribute texts,
+``lines_in``) against their Python references on the dataset pages. Under CI (CI=true) a
+missing extension fails the tests of the C.
 """
 
 from __future__ import annotations
@@ -26,7 +27,14 @@ from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import decode_pages
 from newscrawl.extract import blocks, native
 from newscrawl.extract.blocks import Line
-from newscrawl.extract.metadata import KEYWORDS, SCRIPT_NAMES, lines, page_facts, scripts
+from newscrawl.extract.metadata import (
+    KEYWORDS,
+    SCRIPT_NAMES,
+    bylines,
+    lines,
+    page_facts,
+    scripts,
+)
 from newscrawl.extract.metadata.lines import PageText, VisibleLine
 
 NEEDLES = [needle for keyword in KEYWORDS for needle in keyword.needles]
@@ -49,9 +57,15 @@ def built() -> None:
         skip_or_fail("the _blockscan C extension is not built")
 
 
+BEYOND_ASCII_FOLDS = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+
+
 def fold(text: str) -> str:
-    """The folding of ``_blockscan.line_hits``: ASCII capitals to lower case, "ſ" to "s"."""
-    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else "s" if c == "ſ" else c for c in text)
+    """The folding of ``_blockscan.line_hits``: ASCII capitals to lower case, and the four
+    characters beyond ASCII a case-blind pattern matches to a letter to that letter."""
+    return "".join(
+        chr(ord(c) + 32) if "A" <= c <= "Z" else BEYOND_ASCII_FOLDS.get(c, c) for c in text
+    )
 
 
 def assert_having_finds_each_lines_matches(texts: list[str]) -> None:
@@ -91,6 +105,16 @@ def test_line_hits_folds_case_and_long_s_and_counts_each_line_once(built: None) 
         [1, 2, 5],
         [],
     )
+
+
+def test_line_hits_folds_what_a_case_blind_pattern_folds_to_a_letter(built: None) -> None:
+    text = "wr\u0131ter\nWR\u0130TER\n\u212aick\nwrter\nſ"
+    assert native.blockscan.line_hits(text, (("writer",), ("kick",), ("s",))) == ([0, 1], [2], [4])
+    assert lines.FOLDED_LETTER_RE.findall(f"{''.join(BEYOND_ASCII_FOLDS)}aZ9来") == [
+        *BEYOND_ASCII_FOLDS,
+        "a",
+        "Z",
+    ]
 
 
 def test_line_hits_tries_every_needle_that_starts_alike(built: None) -> None:
@@ -196,6 +220,17 @@ def assert_passes_agree(page: blocks.PageLines, other_content: set[int]) -> None
         assert native.blockscan.box_chars(page.lines, words) == boxes
 
 
+def assert_byline_passes_agree(page: blocks.PageLines) -> None:
+    """The byline elements' texts and lines, C against Python."""
+    texts = list(page.attributes.values())
+    worded = bylines._texts_with_a_word_python(texts)
+    marked = bylines.byline_elements(page)
+    within = bylines._within_levels(page.parents, marked | {1})
+    if native.blockscan is not None:
+        assert set(bylines._texts_with_a_word(texts)) == worded
+        assert bylines._lines_in(page.lines, within) == bylines._lines_in_python(page.lines, within)
+
+
 ROWS = st.lists(
     st.tuples(
         st.lists(
@@ -270,3 +305,4 @@ def test_the_passes_agree_on_the_dataset_pages(shared_dir: Path) -> None:
             assert_passes_agree(page_lines, boxes)
             visible = lines.visible_lines(page_lines, boxes)
             assert_having_finds_each_lines_matches([line.text for line in visible])
+            assert_byline_passes_agree(page_lines)

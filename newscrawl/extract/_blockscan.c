@@ -555,6 +555,14 @@ reference_end(int kind, const void *data, Py_ssize_t amp, Py_ssize_t len, Py_UCS
     return -1;
 }
 
+/* Py_UNICODE_ISSPACE without its function call for the characters above U+3000 (CJK
+ * text): no whitespace lies there. */
+static inline int
+is_space(Py_UCS4 c)
+{
+    return c < 128 ? Py_UNICODE_ISSPACE(c) : c <= 0x3000 && Py_UNICODE_ISSPACE(c);
+}
+
 /* `_line`'s whitespace handling of `len` characters of `kind` at `data`, written to `out`
  * (same kind; at most `len` characters): the words (runs of characters other than
  * whitespace, Py_UNICODE_ISSPACE like str.split, and soft breaks: '\0', and '\n' in
@@ -588,7 +596,7 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
         if (c == 0 || (c == '\n' && pre)) {
             soft_break = 1;
         }
-        else if (!Py_UNICODE_ISSPACE(c)) {
+        else if (!is_space(c)) {
             if (!in_word) {
                 if (have_word) {
                     PyUnicode_WRITE(kind, out, n, soft_break ? '\n' : ' ');
@@ -1980,8 +1988,9 @@ done:
  * character of the page against a character set once per kind, where this pass tests each
  * character once against bitmaps of the needles' first characters and first pairs
  * (`NeedleIndex`) and compares the few needles that start with it. Text characters are
- * folded before comparing (ASCII capitals
- * to lower case, U+017F long s to "s"); needles are given folded (`Keyword.needles`, whose
+ * folded before comparing (`fold`: ASCII capitals to lower case, and the four characters
+ * beyond ASCII a case-blind pattern matches to an ASCII letter as that letter); needles
+ * are given folded (`Keyword.needles`, whose
  * patterns confirm every line: a superset filter, tested so). Linear time.
  *
  * visible_lines(lines, other_content, heading_tags, max_chars, line_class) -> list: for each
@@ -2012,13 +2021,25 @@ typedef struct {
     Py_ssize_t group;
 } Needle;
 
+/* `c` as a case-blind pattern compares it with ASCII letters: capitals in lower case, and
+ * the four characters beyond ASCII that match one (`bylines.CASE_FOLDS_TO_ASCII`) as it. */
 static inline Py_UCS4
 fold(Py_UCS4 c)
 {
-    if (c >= 'A' && c <= 'Z') {
-        return c + ('a' - 'A');
+    if (c < 128) {
+        return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
     }
-    return c == 0x017F ? 's' : c;
+    switch (c) {
+    case 0x0130: /* İ */
+    case 0x0131: /* ı */
+        return 'i';
+    case 0x017F: /* ſ */
+        return 's';
+    case 0x212A: /* Kelvin sign */
+        return 'k';
+    default:
+        return c;
+    }
 }
 
 static void
@@ -2392,6 +2413,60 @@ typedef struct {
     Py_ssize_t group;
 } CodeRange;
 
+/* Adds to counts[group] each of the `n` characters of `kind` at `data` in one of the
+ * `count` sorted `ranges` (`ascii`: the group of each ASCII character, or -1). */
+static inline void
+count_in_ranges_of_kind(int kind, const void *data, Py_ssize_t n, const CodeRange *ranges,
+                        Py_ssize_t count, const Py_ssize_t *ascii, Py_ssize_t *counts)
+{
+    /* the range the last character beyond ASCII fell in: text runs in one script, and
+     * testing it first spares most characters the search's unpredictable branches */
+    CodeRange last = {1, 0, 0}; /* empty */
+    for (Py_ssize_t pos = 0; pos < n; pos++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, pos);
+        if (c < 128) {
+            if (ascii[c] >= 0) {
+                counts[ascii[c]]++;
+            }
+            continue;
+        }
+        if (last.low <= c && c <= last.high) {
+            counts[last.group]++;
+            continue;
+        }
+        Py_ssize_t low = 0, high = count; /* the first range with ranges[].low > c */
+        while (low < high) {
+            Py_ssize_t middle = low + (high - low) / 2;
+            if (ranges[middle].low <= c) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        if (low > 0 && c <= ranges[low - 1].high) {
+            last = ranges[low - 1];
+            counts[last.group]++;
+        }
+    }
+}
+
+/* `count_in_ranges_of_kind` specialised for each kind (as `collapse_any`). */
+static void
+count_in_ranges(int kind, const void *data, Py_ssize_t n, const CodeRange *ranges,
+                Py_ssize_t count, const Py_ssize_t *ascii, Py_ssize_t *counts)
+{
+    switch (kind) {
+    case PyUnicode_1BYTE_KIND:
+        count_in_ranges_of_kind(PyUnicode_1BYTE_KIND, data, n, ranges, count, ascii, counts);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        count_in_ranges_of_kind(PyUnicode_2BYTE_KIND, data, n, ranges, count, ascii, counts);
+        break;
+    default:
+        count_in_ranges_of_kind(PyUnicode_4BYTE_KIND, data, n, ranges, count, ascii, counts);
+    }
+}
+
 static PyObject *
 range_counts(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -2453,30 +2528,8 @@ range_counts(PyObject *Py_UNUSED(module), PyObject *args)
             }
         }
     }
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    for (Py_ssize_t pos = 0; pos < n; pos++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, pos);
-        if (c < 128) {
-            if (ascii[c] >= 0) {
-                counts[ascii[c]]++;
-            }
-            continue;
-        }
-        Py_ssize_t low = 0, high = count; /* the first range with ranges[].low > c */
-        while (low < high) {
-            Py_ssize_t middle = low + (high - low) / 2;
-            if (ranges[middle].low <= c) {
-                low = middle + 1;
-            } else {
-                high = middle;
-            }
-        }
-        if (low > 0 && c <= ranges[low - 1].high) {
-            counts[ranges[low - 1].group]++;
-        }
-    }
+    count_in_ranges(PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text),
+                    ranges, count, ascii, counts);
     PyObject *result = PyTuple_New(n_groups);
     for (Py_ssize_t g = 0; result != NULL && g < n_groups; g++) {
         PyObject *value = PyLong_FromSsize_t(counts[g]);
@@ -2754,6 +2807,10 @@ fail:
  * line_chars(lines) -> int and lines_of_chars(lines, chars) -> list: the chars of all
  * the lines, and the indices of the lines of `chars` chars (references:
  * `default._line_chars_python`, `default._lines_of_chars_python`).
+ *
+ * lines_in(lines, elements) -> list: the indices of the lines whose element is in
+ * `elements`, a set or frozenset (reference: `metadata.bylines._lines_in_python`): the
+ * lines of a page's byline elements, found without a Python step per line.
  *
  * paragraph_votes(lines, scores, parents, paragraph_score, near_score, near_start,
  * near_stop, in_landmark, landmark_weight) -> dict: by element id in order of first vote,
@@ -3561,6 +3618,47 @@ fail:
     return NULL;
 }
 
+/* lines_in(lines, elements): see the module's list of passes. */
+static PyObject *
+lines_in(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *lines_arg, *elements;
+    if (!PyArg_ParseTuple(args, "OO:lines_in", &lines_arg, &elements)) {
+        return NULL;
+    }
+    if (!PyAnySet_Check(elements)) {
+        PyErr_SetString(PyExc_TypeError, "lines_in() needs a set or frozenset of elements");
+        return NULL;
+    }
+    PyObject *lines = as_tuple(lines_arg, "lines_in");
+    PyObject *found = lines ? PyList_New(0) : NULL;
+    if (found == NULL) {
+        Py_XDECREF(lines);
+        return NULL;
+    }
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
+        PyObject *line = line_item(lines, index, "lines_in");
+        int inside = line ? PySet_Contains(elements, PyTuple_GET_ITEM(line, F_ELEMENT)) : -1;
+        if (inside < 0) {
+            goto fail;
+        }
+        if (inside) {
+            PyObject *at = PyLong_FromSsize_t(index);
+            if (at == NULL || PyList_Append(found, at) < 0) {
+                Py_XDECREF(at);
+                goto fail;
+            }
+            Py_DECREF(at);
+        }
+    }
+    Py_DECREF(lines);
+    return found;
+fail:
+    Py_DECREF(lines);
+    Py_DECREF(found);
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- the body's simhash
  *
  * shingle_simhash(text) -> int: `newscrawl.fingerprint.simhash` of a normalised text,
@@ -3790,6 +3888,9 @@ static PyMethodDef methods[] = {
      "containers) (see default._page_evidence_python)."},
     {"line_chars", line_chars, METH_O,
      "line_chars(lines) -> int: the chars of all the lines (see default._line_chars_python)."},
+    {"lines_in", lines_in, METH_VARARGS,
+     "lines_in(lines, elements) -> list: the indices of the lines whose element is in "
+     "`elements` (see metadata.bylines._lines_in_python)."},
     {"lines_of_chars", lines_of_chars, METH_VARARGS,
      "lines_of_chars(lines, chars) -> list: the indices of the lines of `chars` chars (see "
      "default._lines_of_chars_python)."},

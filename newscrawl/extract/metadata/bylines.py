@@ -18,6 +18,7 @@ from itertools import accumulate, compress, count
 from operator import add, attrgetter
 from urllib.parse import urlsplit
 
+from newscrawl.extract import native
 from newscrawl.extract.blocks import DatedTag, Line, PageLines
 from newscrawl.extract.clean import tag_attributes
 
@@ -141,7 +142,7 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
     within = _within_levels(page.parents, marked)
     parent = page.parents.get
     near: list[tuple[Line, list[int]]] = []
-    for line in compress(page.lines, map(within.__contains__, map(_ELEMENT, page.lines))):
+    for line in map(page.lines.__getitem__, _lines_in(page.lines, within)):
         chain = [line.element]
         for _ in range(BYLINE_LEVELS - 1):
             chain.append(parent(chain[-1], 0))
@@ -156,6 +157,21 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
         if line.noise_element not in other_content
         and any(held[element] <= MAX_BYLINE_CHARS for element in chain)
     ]
+
+
+def _lines_in(lines: Sequence[Line], elements: set[int]) -> list[int]:
+    """The indices of the `lines` whose element is one of `elements`. In C
+    (``_blockscan.lines_in``) where built: a pass over every line of the page, where
+    Python's own took half the byline work."""
+    if native.blockscan is None:
+        return _lines_in_python(lines, elements)
+    found: list[int] = native.blockscan.lines_in(lines, elements)
+    return found
+
+
+def _lines_in_python(lines: Sequence[Line], elements: set[int]) -> list[int]:
+    """`_lines_in` in Python: the reference of the C one, and the fallback."""
+    return list(compress(count(), map(elements.__contains__, map(_ELEMENT, lines))))
 
 
 def _within_levels(parents: dict[int, int], marked: set[int]) -> set[int]:
@@ -191,13 +207,30 @@ def byline_elements(page: PageLines) -> set[int]:
     further on read a long attribute once per ``id=`` in it (quadratic)."""
     elements = list(page.attributes)
     texts = list(page.attributes.values())
+    return {elements[i] for i in _texts_with_a_word(texts) if _names_a_byline(texts[i])}
+
+
+def _texts_with_a_word(texts: list[str]) -> Iterable[int]:
+    """The indices of the `texts` that hold a `BYLINE_WORDS` word, case-blind. In C where
+    built: ``_blockscan.line_hits`` over the texts joined by "\n" (a "\n" inside one
+    made a space first), which folds letters as the case-blind pattern does."""
+    if native.blockscan is None:
+        return _texts_with_a_word_python(texts)
+    joined = "\n".join(texts)
+    if joined.count("\n") >= len(texts):
+        joined = "\n".join(text.replace("\n", " ") for text in texts)
+    hits: list[int] = native.blockscan.line_hits(joined, (BYLINE_WORDS,))[0]
+    return hits
+
+
+def _texts_with_a_word_python(texts: list[str]) -> set[int]:
+    """`_texts_with_a_word` in Python: the reference of the C one, and the fallback."""
     hits = list(_byline_word_starts("\n".join(texts)))
     if not hits:  # most pages
         return set()
     # Each text starts after the texts before it and their separators.
     starts = list(map(add, accumulate(map(len, texts[:-1]), initial=0), count()))
-    worded = {bisect_right(starts, at) - 1 for at in hits}
-    return {elements[i] for i in worded if _names_a_byline(texts[i])}
+    return {bisect_right(starts, at) - 1 for at in hits}
 
 
 def _names_a_byline(attributes: str) -> bool:

@@ -200,11 +200,17 @@ def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
     return window
 
 
+FOLDED_LETTER_RE = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
+"""The letters the C keyword search (``_blockscan.line_hits``) folds before comparing."""
+
+
 class Keyword(NamedTuple):
     """A line pattern for `PageText.having`, with `needles`: folded literals (ASCII letters
-    in lower case, "ſ" as "s") at least one of which every line the pattern matches holds
-    (tested). The needles let the C search (``_blockscan.line_hits``) find the candidate
-    lines of every keyword in one pass; the pattern confirms each, unless `exact`."""
+    in lower case; the C search reads "ſ" as "s", "İ" and "ı" as "i", the Kelvin sign as
+    "k", as a case-blind pattern does) at least one of which every line the pattern
+    matches holds (tested). The needles let the C search (``_blockscan.line_hits``) find
+    the candidate lines of every keyword in one pass; the pattern confirms each, unless
+    `exact`."""
 
     pattern: re.Pattern[str]
     needles: tuple[str, ...]
@@ -218,8 +224,9 @@ class Keyword(NamedTuple):
 
     @classmethod
     def words(cls, *words: str) -> Keyword:
-        """The exact keyword of any of `words`, which must have no ASCII letter nor "ſ"."""
-        if re.search("[A-Za-zſ]", "".join(words)):
+        """The exact keyword of any of `words`, which must have no letter the C search folds
+        (`FOLDED_LETTER_RE`)."""
+        if FOLDED_LETTER_RE.search("".join(words)):
             raise ValueError(f"folded letters in {words}")
         return cls(re.compile("|".join(map(re.escape, words))), words, exact=True)
 
