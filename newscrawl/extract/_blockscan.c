@@ -2719,24 +2719,45 @@ fail:
     return NULL;
 }
 
+/* Adds `chars` to boxes[element]; 0, or -1 with an exception set. */
+static int
+add_box_chars(PyObject *boxes, PyObject *element, long long chars)
+{
+    PyObject *held = PyDict_GetItemWithError(boxes, element);
+    long long before = held == NULL ? 0 : PyLong_AsLongLong(held);
+    if ((held == NULL || before == -1) && PyErr_Occurred()) {
+        return -1;
+    }
+    PyObject *sum = PyLong_FromLongLong(before + chars);
+    int failed = sum == NULL || PyDict_SetItem(boxes, element, sum) < 0;
+    Py_XDECREF(sum);
+    return failed ? -1 : 0;
+}
+
 static PyObject *
 box_chars(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *lines, *words;
-    if (!PyArg_ParseTuple(args, "O!O:box_chars", &PyList_Type, &lines, &words)) {
+    PyObject *lines_arg, *words;
+    if (!PyArg_ParseTuple(args, "O!O:box_chars", &PyList_Type, &lines_arg, &words)) {
         return NULL;
     }
     if (!PyAnySet_Check(words)) {
         PyErr_SetString(PyExc_TypeError, "box_chars() needs a set of words");
         return NULL;
     }
-    PyObject *boxes = PyDict_New();
+    PyObject *lines = PySequence_Tuple(lines_arg); /* a set lookup may run code */
+    PyObject *boxes = lines ? PyDict_New() : NULL;
     if (boxes == NULL) {
+        Py_XDECREF(lines);
         return NULL;
     }
     long long total = 0;
-    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(lines); index++) {
-        PyObject *line = PyList_GET_ITEM(lines, index);
+    /* A box's lines come one after another: a run of lines of one named box is summed
+     * here and added to its entry once, when the run ends. */
+    PyObject *run_box = NULL, *run_noise = NULL;
+    long long run_chars = 0;
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
+        PyObject *line = PyTuple_GET_ITEM(lines, index);
         if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < LINE_FIELDS) {
             PyErr_SetString(PyExc_TypeError, "box_chars() needs blocks.Line tuples");
             goto fail;
@@ -2747,28 +2768,32 @@ box_chars(PyObject *Py_UNUSED(module), PyObject *args)
         }
         total += chars;
         PyObject *noise = PyTuple_GET_ITEM(line, F_NOISE);
+        PyObject *element = PyTuple_GET_ITEM(line, F_NOISE_ELEMENT);
+        if (run_box != NULL && noise == run_noise && element == run_box) {
+            run_chars += chars; /* the same objects: the run goes on */
+            continue;
+        }
+        if (run_box != NULL && add_box_chars(boxes, run_box, run_chars) < 0) {
+            goto fail;
+        }
+        run_box = NULL;
         int named = noise == Py_None ? 0 : PySet_Contains(words, noise);
         if (named < 0) {
             goto fail;
         }
-        if (!named) {
-            continue;
+        if (named) {
+            run_box = element;
+            run_noise = noise;
+            run_chars = chars;
         }
-        PyObject *element = PyTuple_GET_ITEM(line, F_NOISE_ELEMENT);
-        PyObject *held = PyDict_GetItemWithError(boxes, element);
-        long long before = held == NULL ? 0 : PyLong_AsLongLong(held);
-        if ((held == NULL || before == -1) && PyErr_Occurred()) {
-            goto fail;
-        }
-        PyObject *sum = PyLong_FromLongLong(before + chars);
-        if (sum == NULL || PyDict_SetItem(boxes, element, sum) < 0) {
-            Py_XDECREF(sum);
-            goto fail;
-        }
-        Py_DECREF(sum);
     }
+    if (run_box != NULL && add_box_chars(boxes, run_box, run_chars) < 0) {
+        goto fail;
+    }
+    Py_DECREF(lines);
     return Py_BuildValue("(LN)", total, boxes);
 fail:
+    Py_DECREF(lines);
     Py_DECREF(boxes);
     return NULL;
 }

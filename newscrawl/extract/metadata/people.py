@@ -470,10 +470,12 @@ def _first_ld(objects: Sequence[dict[str, Any]], key: str) -> str | None:
 
 
 def _first_meta(metas: Mapping[str, str], keys: Sequence[str]) -> str | None:
+    """The first of the `keys`' meta values that `_clean` keeps (the absent ones skipped:
+    most pages have none of the author keys, and each clean costs two substitutions)."""
     for key in keys:
-        value = _clean(metas.get(key, ""))
-        if value:
-            return value
+        value = metas.get(key)
+        if value and (name := _clean(value)):
+            return name
     return None
 
 
