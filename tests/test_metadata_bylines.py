@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from conftest import NATIVE_SETTINGS, skip_or_fail
 from hypothesis import given
@@ -16,10 +14,9 @@ from newscrawl.extract.metadata.bylines import (
     _BYLINE_WORD_RE,
     _ITEMPROP_AUTHOR_RE,
     BYLINE_WORDS,
-    CASE_FOLDS_TO_ASCII,
     ITEMPROP_AUTHOR_WORDS,
-    _byline_word_starts,
 )
+from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII, texts_holding
 
 BYLINE_PIECES = [*BYLINE_WORDS, "AUTHOR", "Writer", "aut", "hor", *CASE_FOLDS_TO_ASCII]
 BYLINE_PIECES += ["\n", " ", 'class="', '"', "作者", "\U0001f600", "w", "r", "t", "e"]
@@ -40,30 +37,6 @@ def built() -> None:
         skip_or_fail("the _blockscan C extension is not built")
 
 
-def test_the_case_folds_to_ascii_are_every_character_beyond_ascii_that_folds_to_a_letter() -> None:
-    letter = re.compile("[a-z]", re.IGNORECASE)
-    folding = {chr(code) for code in range(0x80, 0x110000) if letter.fullmatch(chr(code))}
-    assert folding == set(CASE_FOLDS_TO_ASCII)
-
-
-@pytest.mark.parametrize(
-    "joined",
-    [
-        'class="post-Author"\nid="main"',
-        'class="作者 byline" title="记者：张三"\nclass="AUTHOR"',
-        'alt="图片" class="reporter"\n data-x="WRITERwriter"',
-        'class="wr\u0131ter"\nclass="x"',
-        'class="\u0130author writ\u0130r"',
-        'class="d\u00e4teline dateline"',
-        'title="\U0001f600 contributor"\nrel="author"',
-        "",
-    ],
-)
-def test_byline_word_starts_are_where_the_case_blind_pattern_matches(joined: str) -> None:
-    expected = sorted(at for at in range(len(joined)) if _BYLINE_WORD_RE.match(joined, at))
-    assert sorted(_byline_word_starts(joined)) == expected
-
-
 def test_every_text_the_itemprop_author_pattern_matches_holds_its_words_lower_cased() -> None:
     # No letter of the words is one that `CASE_FOLDS_TO_ASCII` characters fold to.
     assert not set("".join(ITEMPROP_AUTHOR_WORDS)) & set("iks")
@@ -78,10 +51,8 @@ def test_every_text_the_itemprop_author_pattern_matches_holds_its_words_lower_ca
 def test_the_texts_with_a_byline_word_are_those_the_case_blind_pattern_finds(
     texts: list[str],
 ) -> None:
-    expected = {i for i, text in enumerate(texts) if _BYLINE_WORD_RE.search(text)}
-    assert bylines._texts_with_a_word_python(texts) == expected
-    if native.blockscan is not None:
-        assert set(bylines._texts_with_a_word(texts)) == expected
+    expected = [i for i, text in enumerate(texts) if _BYLINE_WORD_RE.search(text)]
+    assert texts_holding(texts, (BYLINE_WORDS,)) == (expected,)
 
 
 LINES = st.lists(st.integers(0, 9), max_size=30).map(

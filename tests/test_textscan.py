@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.evaluation.runner import decode_pages
-from newscrawl.extract import blocks, native
+from newscrawl.extract import blocks, native, needles
 from newscrawl.extract.blocks import Line
 from newscrawl.extract.metadata import (
     KEYWORDS,
@@ -36,6 +36,7 @@ from newscrawl.extract.metadata import (
     scripts,
 )
 from newscrawl.extract.metadata.lines import PageText, VisibleLine
+from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII, fold, texts_holding
 
 NEEDLES = [needle for keyword in KEYWORDS for needle in keyword.needles]
 TOKENS = st.sampled_from(
@@ -55,17 +56,6 @@ them matches whose "\\s" a line break would end)."""
 def built() -> None:
     if native.blockscan is None:
         skip_or_fail("the _blockscan C extension is not built")
-
-
-BEYOND_ASCII_FOLDS = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
-
-
-def fold(text: str) -> str:
-    """The folding of ``_blockscan.line_hits``: ASCII capitals to lower case, and the four
-    characters beyond ASCII a case-blind pattern matches to a letter to that letter."""
-    return "".join(
-        chr(ord(c) + 32) if "A" <= c <= "Z" else BEYOND_ASCII_FOLDS.get(c, c) for c in text
-    )
 
 
 def assert_having_finds_each_lines_matches(texts: list[str]) -> None:
@@ -110,8 +100,8 @@ def test_line_hits_folds_case_and_long_s_and_counts_each_line_once(built: None) 
 def test_line_hits_folds_what_a_case_blind_pattern_folds_to_a_letter(built: None) -> None:
     text = "wr\u0131ter\nWR\u0130TER\n\u212aick\nwrter\nſ"
     assert native.blockscan.line_hits(text, (("writer",), ("kick",), ("s",))) == ([0, 1], [2], [4])
-    assert lines.FOLDED_LETTER_RE.findall(f"{''.join(BEYOND_ASCII_FOLDS)}aZ9来") == [
-        *BEYOND_ASCII_FOLDS,
+    assert lines.FOLDED_LETTER_RE.findall(f"{''.join(CASE_FOLDS_TO_ASCII)}aZ9来") == [
+        *CASE_FOLDS_TO_ASCII,
         "a",
         "Z",
     ]
@@ -223,11 +213,11 @@ def assert_passes_agree(page: blocks.PageLines, other_content: set[int]) -> None
 def assert_byline_passes_agree(page: blocks.PageLines) -> None:
     """The byline elements' texts and lines, C against Python."""
     texts = list(page.attributes.values())
-    worded = bylines._texts_with_a_word_python(texts)
+    groups = (bylines.BYLINE_WORDS,)
     marked = bylines.byline_elements(page)
     within = bylines._within_levels(page.parents, marked | {1})
     if native.blockscan is not None:
-        assert set(bylines._texts_with_a_word(texts)) == worded
+        assert texts_holding(texts, groups) == needles._texts_holding_python(texts, groups)
         assert bylines._lines_in(page.lines, within) == bylines._lines_in_python(page.lines, within)
 
 

@@ -2022,7 +2022,7 @@ typedef struct {
 } Needle;
 
 /* `c` as a case-blind pattern compares it with ASCII letters: capitals in lower case, and
- * the four characters beyond ASCII that match one (`bylines.CASE_FOLDS_TO_ASCII`) as it. */
+ * the four characters beyond ASCII that match one (`needles.CASE_FOLDS_TO_ASCII`) as it. */
 static inline Py_UCS4
 fold(Py_UCS4 c)
 {

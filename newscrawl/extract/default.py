@@ -42,6 +42,7 @@ from newscrawl.extract.blocks import (
     noise_word,
 )
 from newscrawl.extract.model import DecisionTable, LineDecision, Options
+from newscrawl.extract.needles import texts_holding
 
 BOILERPLATE_LINE_RE = re.compile(
     r"^\W{0,3}(?:责任编辑|责编|编辑|校对|审核|审校|监制|来源|原标题|本文来源|文章来源|稿件来源"
@@ -59,27 +60,18 @@ CREDIT_LABEL_RE = re.compile(
     re.IGNORECASE,
 )
 CREDIT_MARK_RE = re.compile(r"getty\s*images|istock|shutterstock|reuters/", re.IGNORECASE)
-CREDIT_MARKS = ("getty", "istock", "shutterstock", "reuters/")
-"""A word of each `CREDIT_MARK_RE` alternative: a test for them first, as for calls to
-action."""
 """Photo credits (``Foto: dpa``, ``© Getty Images``), in lines of at most `MAX_CREDIT_LINE`
 chars: a credit is not the article's text, and most of the gold leaves them out (though
 readability's keeps captions with their credits). A caption that ends in its credit
 ("... zu tun. Foto: Timur", "... landers. Credit: Tyvak") is one too; so is the French
 "Crédits photos :" (measured: BENCHMARKS.md, "Where the defaults come from")."""
 MAX_CREDIT_LINE = 120
-_CREDIT_MARKS_RE = re.compile("|".join(map(re.escape, CREDIT_MARKS)))
-"""Any of `CREDIT_MARKS` in lower-cased text: one case-sensitive search (a substring test
-per mark took three times as long, the case-blind `CREDIT_MARK_RE` twice)."""
-
-
-_MAY_BE_BOILERPLATE_RE = re.compile("[：:权iI](?:(?<![iI])|[gG][hH][tT])")
-"""What every `BOILERPLATE_LINE_RE` match holds (a colon, 版权, "right" or "copyright" in any
-case): a test that skips most lines several times faster than the full pattern. Written
-as one character class first (``[：:权]|[iI][gG][hH][tT]`` in other words), which lets the
-regex engine skip to the candidate characters instead of trying every position (a third
-of the time)."""
-
+CREDIT_NEEDLES = (":", "©", "getty", "istock", "shutterstock", "reuters/")
+"""What every line `_is_photo_credit` takes holds, folded (`needles`): the label's colon, a
+©, or a word of each `CREDIT_MARK_RE` alternative."""
+STATEMENT_NEEDLES = ("：", ":", "权", "ight")
+"""What every `BOILERPLATE_LINE_RE` match holds, folded (`needles`): a colon, 版权, or the
+"ight" of "rights" and "copyright"."""
 
 MIN_QUOTED_CHARS = 6
 """Shorter lines are found in any description by chance."""
@@ -1418,43 +1410,29 @@ PHOTO_CREDIT_RULE = "boilerplate line: photo credit"
 def _boilerplate_lines(lines: Sequence[Line], indices: Sequence[int]) -> dict[int, str]:
     """The lines at `indices` whose own text is boilerplate (a credit or statement, a
     photo credit), by index, with the rule; lines in a boilerplate element are dropped for
-    it first (`_score_lines`). The page's lines are tested together, in comprehensions,
-    and the test for a `CREDIT_MARKS` word runs once over all the short lines (lower-cased
-    line by line it was a third of this function's time)."""
+    it first (`_score_lines`). The short lines holding a word of each kind's patterns
+    (`STATEMENT_NEEDLES`, `CREDIT_NEEDLES`) are found in one pass over them all
+    (`needles.texts_holding`), and only those are given the patterns."""
     short = [index for index in indices if lines[index].chars <= MAX_BOILERPLATE_LINE]
-    may_be = _MAY_BE_BOILERPLATE_RE.search
-    rules = {
-        index: STATEMENT_RULE
-        for index in short
-        if may_be(lines[index].text) and _is_boilerplate_line(lines[index].text)
-    }
-    texts = {
-        index: lines[index].text
-        for index in short
-        if lines[index].chars <= MAX_CREDIT_LINE and index not in rules
-    }
-    marked = _CREDIT_MARKS_RE.search("\n".join(texts.values()).lower()) is not None
+    texts = [lines[index].text for index in short]
+    statements, credits = texts_holding(texts, (STATEMENT_NEEDLES, CREDIT_NEEDLES))
+    rules = {short[at]: STATEMENT_RULE for at in statements if _is_boilerplate_line(texts[at])}
     rules.update(
-        (index, PHOTO_CREDIT_RULE)
-        for index, text in texts.items()
-        if _is_photo_credit(text, marked)
+        (short[at], PHOTO_CREDIT_RULE)
+        for at in credits
+        if short[at] not in rules
+        and lines[short[at]].chars <= MAX_CREDIT_LINE
+        and _is_photo_credit(texts[at])
     )
     return rules
 
 
-def _is_photo_credit(text: str, marked: bool = True) -> bool:
-    """`CREDIT_LABEL_RE` (tried only on lines with a colon: most lines have none, and the
-    test for one is a tenth of the regex's cost), a © or `CREDIT_MARK_RE` (only when
-    `marked`: when a `CREDIT_MARKS` word may be in `text`)."""
+def _is_photo_credit(text: str) -> bool:
+    """`CREDIT_LABEL_RE` (tried only on lines with a colon: the test for one is a tenth of
+    the regex's cost), a © or `CREDIT_MARK_RE`."""
     if ":" in text and CREDIT_LABEL_RE.search(text):
         return True
-    if "©" in text:
-        return True
-    return (
-        marked
-        and _CREDIT_MARKS_RE.search(text.lower()) is not None
-        and bool(CREDIT_MARK_RE.search(text))
-    )
+    return "©" in text or CREDIT_MARK_RE.search(text) is not None
 
 
 def _decide(

@@ -1,8 +1,9 @@
 """The optional C extension of `newscrawl.extract`, ``_blockscan``: the line scan's
 per-tag loop (`blocks`), the head's tag search (`head`), the metadata's passes over its
 lines (`metadata.lines`), scripts (`metadata.scripts`) and first text
-(`metadata.page_facts`), and the default selection's passes over every line or element
-(`default`), or None where it did not build (setup.py marks it optional, so an
+(`metadata.page_facts`), the byline elements' lines (`metadata.bylines`), the search of
+many texts for a few words (`needles`), and the default selection's passes over every
+line or element (`default`), or None where it did not build (setup.py marks it optional, so an
 install without a C compiler succeeds and the pure-Python code runs). One place imports
 it, so that every module that takes a C path agrees on what is there.
 

@@ -12,15 +12,15 @@ site's own name ("CSDN.NET", "网易": that is the source, not the author).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Collection, Iterable, Iterator, Sequence
-from itertools import accumulate, compress, count
-from operator import add, attrgetter
+from collections.abc import Collection, Iterable, Sequence
+from itertools import compress, count
+from operator import attrgetter
 from urllib.parse import urlsplit
 
 from newscrawl.extract import native
 from newscrawl.extract.blocks import DatedTag, Line, PageLines
 from newscrawl.extract.clean import tag_attributes
+from newscrawl.extract.needles import texts_holding
 
 _ELEMENT = attrgetter("element")
 BYLINE_WORDS = ("byline", "author", "writer", "reporter", "contributor", "dateline")
@@ -200,68 +200,22 @@ def _within_levels(parents: dict[int, int], marked: set[int]) -> set[int]:
 def byline_elements(page: PageLines) -> set[int]:
     """The elements that have a `BYLINE_WORDS` word in a `BYLINE_ATTRIBUTES` value.
 
-    The attribute texts are joined and searched once for the byline words; only the few
-    elements whose text holds one have their attributes parsed (`clean.tag_attributes`,
-    one forward pass) and those values searched. A full parse of every element cost more
-    than the rest of the byline work, and a pattern reading from each ``id=`` to a word
-    further on read a long attribute once per ``id=`` in it (quadratic)."""
+    The attribute texts holding a byline word are found in one pass over them all
+    (`needles.texts_holding`, which folds letters as the case-blind pattern does); only
+    those few elements have their attributes parsed (`clean.tag_attributes`, one forward
+    pass) and those values searched. A full parse of every element cost more than the rest
+    of the byline work, and a pattern reading from each ``id=`` to a word further on read a
+    long attribute once per ``id=`` in it (quadratic)."""
     elements = list(page.attributes)
     texts = list(page.attributes.values())
-    return {elements[i] for i in _texts_with_a_word(texts) if _names_a_byline(texts[i])}
-
-
-def _texts_with_a_word(texts: list[str]) -> Iterable[int]:
-    """The indices of the `texts` that hold a `BYLINE_WORDS` word, case-blind. In C where
-    built: ``_blockscan.line_hits`` over the texts joined by "\n" (a "\n" inside one
-    made a space first), which folds letters as the case-blind pattern does."""
-    if native.blockscan is None:
-        return _texts_with_a_word_python(texts)
-    joined = "\n".join(texts)
-    if joined.count("\n") >= len(texts):
-        joined = "\n".join(text.replace("\n", " ") for text in texts)
-    hits: list[int] = native.blockscan.line_hits(joined, (BYLINE_WORDS,))[0]
-    return hits
-
-
-def _texts_with_a_word_python(texts: list[str]) -> set[int]:
-    """`_texts_with_a_word` in Python: the reference of the C one, and the fallback."""
-    hits = list(_byline_word_starts("\n".join(texts)))
-    if not hits:  # most pages
-        return set()
-    # Each text starts after the texts before it and their separators.
-    starts = list(map(add, accumulate(map(len, texts[:-1]), initial=0), count()))
-    return {bisect_right(starts, at) - 1 for at in hits}
+    (worded,) = texts_holding(texts, (BYLINE_WORDS,))
+    return {elements[i] for i in worded if _names_a_byline(texts[i])}
 
 
 def _names_a_byline(attributes: str) -> bool:
     """Whether a `BYLINE_ATTRIBUTES` value of the tag's `attributes` holds a byline word."""
     values = tag_attributes(attributes)
     return any(_BYLINE_WORD_RE.search(values.get(name, "")) for name in BYLINE_ATTRIBUTES)
-
-
-CASE_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
-"""The characters beyond ASCII that a case-blind pattern matches to an ASCII letter: "İ"
-and "ı" (i), "ſ" (s), the Kelvin sign (k)."""
-
-
-def _byline_word_starts(joined: str) -> Iterator[int]:
-    """Where a `_BYLINE_WORD_RE` match could start in `joined` (overlapping words too: no
-    word spans two attribute texts, so the same elements are found). Without
-    `CASE_FOLDS_TO_ASCII` characters, by ``bytes.find`` per word over an ASCII copy (its
-    letters lower-cased, every other character beyond ASCII a "?", so the positions hold),
-    which holds a word exactly where the case-blind pattern matches it: the case-blind
-    regex tries every position, at eight to ten times the cost (attribute texts with
-    Chinese titles and alt texts too)."""
-    if any(char in joined for char in CASE_FOLDS_TO_ASCII):
-        yield from (match.start() for match in _BYLINE_WORD_RE.finditer(joined))
-        return
-    folded = joined.encode("ascii", "replace").lower()
-    for word in BYLINE_WORDS:
-        needle = word.encode("ascii")
-        at = folded.find(needle)
-        while at >= 0:
-            yield at
-            at = folded.find(needle, at + 1)
 
 
 PHOTO_CREDIT_RE = re.compile(
@@ -282,7 +236,7 @@ def without_photo_credits(texts: Sequence[str]) -> list[str]:
 _ITEMPROP_AUTHOR_RE = re.compile(r"""itemprop\s*=\s*["']?author\b""", re.IGNORECASE)
 ITEMPROP_AUTHOR_WORDS = ("temprop", "author")
 """What a text that `_ITEMPROP_AUTHOR_RE` matches holds once lower-cased: of the pattern's
-letters only "i" matches a character beyond ASCII (`CASE_FOLDS_TO_ASCII`)."""
+letters only "i" matches a character beyond ASCII (`needles.CASE_FOLDS_TO_ASCII`)."""
 _ATTRIBUTES = attrgetter("attributes")
 
 

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from newscrawl.extract import native
 from newscrawl.extract.blocks import Line, PageLines
+from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
 OTHER_CONTENT_WORDS = frozenset(
@@ -200,15 +201,15 @@ def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
     return window
 
 
-FOLDED_LETTER_RE = re.compile("[A-Za-z\u0130\u0131\u017f\u212a]")
-"""The letters the C keyword search (``_blockscan.line_hits``) folds before comparing."""
+FOLDED_LETTER_RE = re.compile(f"[A-Za-z{''.join(CASE_FOLDS_TO_ASCII)}]")
+"""The letters the C keyword search (``_blockscan.line_hits``) folds before comparing
+(`needles.fold`)."""
 
 
 class Keyword(NamedTuple):
-    """A line pattern for `PageText.having`, with `needles`: folded literals (ASCII letters
-    in lower case; the C search reads "ſ" as "s", "İ" and "ı" as "i", the Kelvin sign as
-    "k", as a case-blind pattern does) at least one of which every line the pattern
-    matches holds (tested). The needles let the C search (``_blockscan.line_hits``) find
+    """A line pattern for `PageText.having`, with `needles`: folded literals
+    (`needles.fold`: ASCII letters in lower case) at least one of which every line the
+    pattern matches holds (tested). The needles let the C search (``_blockscan.line_hits``) find
     the candidate lines of every keyword in one pass; the pattern confirms each, unless
     `exact`."""
 
