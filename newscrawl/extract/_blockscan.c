@@ -2029,6 +2029,9 @@ fold(Py_UCS4 c)
     if (c < 128) {
         return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
     }
+    if (c > 0x212A || (c > 0x017F && c < 0x212A)) { /* most text beyond ASCII: one test */
+        return c;
+    }
     switch (c) {
     case 0x0130: /* İ */
     case 0x0131: /* ı */
@@ -2188,20 +2191,23 @@ static inline Py_ssize_t
 next_candidate_of_kind(const NeedleIndex *index, int kind, const void *data, Py_ssize_t pos,
                        Py_ssize_t n, int folded)
 {
-    for (; pos < n; pos++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, pos);
-        c = folded ? fold(c) : c;
+    if (pos >= n) {
+        return n;
+    }
+    Py_UCS4 c = PyUnicode_READ(kind, data, pos);
+    c = folded ? fold(c) : c;
+    for (; pos + 1 < n; pos++) { /* each character read and folded once, as `c` then `next` */
         if (bit_set(index->singles, c & 0xFFFF)) {
             return pos;
         }
-        if (pos + 1 < n) {
-            Py_UCS4 next = PyUnicode_READ(kind, data, pos + 1);
-            if (bit_set(index->pairs, pair_bit(c, folded ? fold(next) : next))) {
-                return pos;
-            }
+        Py_UCS4 next = PyUnicode_READ(kind, data, pos + 1);
+        next = folded ? fold(next) : next;
+        if (bit_set(index->pairs, pair_bit(c, next))) {
+            return pos;
         }
+        c = next;
     }
-    return n;
+    return bit_set(index->singles, c & 0xFFFF) ? pos : n; /* the last character */
 }
 
 /* `next_candidate_of_kind` specialised for each kind (as `collapse_any`). */
@@ -3643,7 +3649,31 @@ fail:
     return NULL;
 }
 
-/* lines_in(lines, elements): see the module's list of passes. */
+#define FEW_ELEMENTS 16
+
+/* Whether `element` is one of the `count` ids in `ids` (`elements` as C values), or, for
+ * an element that is not an exact int, in `elements` itself; -1 with an exception set. */
+static int
+element_in(PyObject *element, PyObject *elements, const long long *ids, Py_ssize_t count)
+{
+    if (count < 0 || !PyLong_CheckExact(element)) {
+        return PySet_Contains(elements, element);
+    }
+    int overflow;
+    long long id = PyLong_AsLongLongAndOverflow(element, &overflow);
+    if (overflow) { /* no id of `ids` is that big */
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (ids[i] == id) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* lines_in(lines, elements): see the module's list of passes. A few exact ints (the usual
+ * `elements`) are compared as C values, which spares each line a hash and a set lookup. */
 static PyObject *
 lines_in(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -3655,6 +3685,23 @@ lines_in(PyObject *Py_UNUSED(module), PyObject *args)
         PyErr_SetString(PyExc_TypeError, "lines_in() needs a set or frozenset of elements");
         return NULL;
     }
+    long long ids[FEW_ELEMENTS];
+    Py_ssize_t count = PySet_GET_SIZE(elements) <= FEW_ELEMENTS ? 0 : -1; /* -1: a lookup */
+    Py_ssize_t position = 0;
+    PyObject *member;
+    Py_hash_t hash;
+    while (count >= 0 && _PySet_NextEntry(elements, &position, &member, &hash)) {
+        int overflow;
+        long long id = PyLong_CheckExact(member)
+                           ? PyLong_AsLongLongAndOverflow(member, &overflow)
+                           : (overflow = 1, 0);
+        if (overflow) {
+            count = -1;
+        }
+        else {
+            ids[count++] = id;
+        }
+    }
     PyObject *lines = as_tuple(lines_arg, "lines_in");
     PyObject *found = lines ? PyList_New(0) : NULL;
     if (found == NULL) {
@@ -3663,7 +3710,8 @@ lines_in(PyObject *Py_UNUSED(module), PyObject *args)
     }
     for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
         PyObject *line = line_item(lines, index, "lines_in");
-        int inside = line ? PySet_Contains(elements, PyTuple_GET_ITEM(line, F_ELEMENT)) : -1;
+        int inside =
+            line ? element_in(PyTuple_GET_ITEM(line, F_ELEMENT), elements, ids, count) : -1;
         if (inside < 0) {
             goto fail;
         }
