@@ -18,7 +18,9 @@ Real-world corrections on top of that order:
   read as UTF-16 turns every byte pair into one CJK-looking character. UTF-16/32 pages are
   recognised by their BOM.
 
-Decoding never raises.
+GB18030 is read by a table in C (``_blockscan.gb_decode``, `gb_pairs`) where the page is
+ASCII and two-byte characters, as nearly every GBK page is: Python's codec takes four
+times as long, and reads whatever else a page holds. Decoding never raises.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from w3lib.encoding import (
     html_body_declared_encoding,
@@ -34,6 +37,8 @@ from w3lib.encoding import (
     resolve_encoding,
     to_unicode,
 )
+
+from newscrawl.extract import native
 
 GB_FAMILY = frozenset({"gb18030", "gbk", "gb2312", "hz"})
 NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape"})
@@ -143,7 +148,7 @@ def _decode_if_it_may_fit(data: bytes, encoding: str) -> tuple[str, float] | Non
     no candidate fits and the errors are compared. The first bytes' decoding counts at most
     one error (at the cut) that the whole's does not."""
     try:
-        return data.decode(encoding), 0.0
+        return _strict(data, encoding), 0.0
     except UnicodeDecodeError:
         pass
     if codecs.lookup(encoding).name == "utf-8":
@@ -152,6 +157,41 @@ def _decode_if_it_may_fit(data: bytes, encoding: str) -> tuple[str, float] | Non
         if replaced - head.count(UTF8_REPLACEMENT) - 1 > MAX_ERROR_SHARE * _non_ascii_bytes(data):
             return None
     return _replaced(data, encoding)
+
+
+def _strict(data: bytes, encoding: str) -> str:
+    """``data.decode(encoding)``; GB18030 by `gb_pairs` in C where built, which reads a
+    page of ASCII and two-byte characters (nearly every GBK page) four times as fast as
+    the codec and gives the codec whatever else it meets."""
+    if encoding == "gb18030" and native.blockscan is not None:
+        text: str | None = native.blockscan.gb_decode(data, gb_pairs())
+        if text is not None:
+            return text
+    return data.decode(encoding)
+
+
+GB_LEADS = range(0x81, 0xFF)
+GB_TRAILS = (*range(0x40, 0x7F), *range(0x80, 0xFF))
+"""The bytes of a two-byte GB18030 character: a lead byte, then a trail byte."""
+
+
+@cache
+def gb_pairs() -> bytes:
+    """Every two-byte GB18030 character as Python's codec decodes it, for ``gb_decode``:
+    a little-endian UTF-16 code unit per (lead, trail) byte pair at 2 * (lead * 256 +
+    trail), 0 where the pair is no single character below U+10000. Built on first use
+    (about 24,000 decodes)."""
+    table = bytearray(2 * 256 * 256)
+    for lead in GB_LEADS:
+        for trail in GB_TRAILS:
+            try:
+                char = bytes((lead, trail)).decode("gb18030")
+            except UnicodeDecodeError:
+                continue
+            if len(char) == 1 and 0 < ord(char) < 0x10000:
+                at = 2 * (lead * 256 + trail)
+                table[at : at + 2] = ord(char).to_bytes(2, "little")
+    return bytes(table)
 
 
 def _non_ascii_bytes(data: bytes) -> int:
@@ -168,7 +208,7 @@ def _decode(data: bytes, encoding: str) -> tuple[str, float]:
     ``to_unicode`` decodes a lone 0x80 as the euro sign in GB18030, as browsers do.
     """
     try:
-        return data.decode(encoding), 0.0
+        return _strict(data, encoding), 0.0
     except UnicodeDecodeError:
         return _replaced(data, encoding)
 
