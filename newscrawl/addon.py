@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from newscrawl import settings as newscrawl_settings
@@ -34,6 +35,7 @@ from newscrawl.gc_freeze import FreezeStartupObjects
 from newscrawl.identity import ROBOTS_TOKEN, user_agent
 from newscrawl.middlewares.backoff import BackoffMiddleware
 from newscrawl.middlewares.incremental import IncrementalMiddleware
+from newscrawl.middlewares.meta_refresh import QuickMetaRefreshMiddleware
 from newscrawl.middlewares.stop import StopDrainMiddleware
 from newscrawl.middlewares.unreachable import UnreachableHostMiddleware
 from newscrawl.monitoring.extension import RunSummaryExtension
@@ -45,7 +47,7 @@ from newscrawl.pipelines.store import StorePipeline
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
-COMPONENTS: dict[str, dict[type, int]] = {
+COMPONENTS: dict[str, dict[type, int | None]] = {
     "ITEM_PIPELINES": {
         ExtractPipeline: 300,  # raw pages -> articles: a project's pipeline after it sees these
         StorePipeline: 800,
@@ -53,6 +55,10 @@ COMPONENTS: dict[str, dict[type, int]] = {
     "DOWNLOADER_MIDDLEWARES": {
         # First: a stored article's request is dropped before anything else spends on it.
         IncrementalMiddleware: 50,
+        # In the place of Scrapy's (580), which it takes over: reads a page for a refresh
+        # only when its first bytes may hold one.
+        MetaRefreshMiddleware: None,
+        QuickMetaRefreshMiddleware: 580,
         # Just outside RetryMiddleware (550): sees a 429/503 first and slows the host's slot
         # down before the retry is queued.
         BackoffMiddleware: 560,

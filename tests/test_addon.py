@@ -39,6 +39,7 @@ PROJECT_COMPONENTS = {
         ("newscrawl.middlewares.incremental.IncrementalMiddleware", 50),
         ("newscrawl.middlewares.unreachable.UnreachableHostMiddleware", 540),
         ("newscrawl.middlewares.backoff.BackoffMiddleware", 560),
+        ("newscrawl.middlewares.meta_refresh.QuickMetaRefreshMiddleware", 580),
         ("newscrawl.archive.middleware.ArchiveRecorderMiddleware", 950),
         ("newscrawl.archive.middleware.ReplayMiddleware", 960),
     ],
