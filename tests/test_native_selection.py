@@ -3,11 +3,11 @@
 Each pass of `default` over every line or element that runs in C where the extension is
 built (`default._region_over`, `default.subtree_ends`, `default.subtree_scores`,
 `default._element_drops`, `default._prose_boxes`, `default._line_chars`,
-`default._lines_of_chars`) must return exactly what its ``_python`` reference returns: on
-hand-written edge cases, on generated pages of lines, on pages the scan makes of broken
-HTML, and on every page of the dev sets; and `default.select` must decide every line the
-same with the extension and without it. Under CI (CI=true) a missing extension fails
-these tests.
+`default._lines_of_chars`, `default._above`) must return exactly what its ``_python``
+reference returns: on hand-written edge cases, on generated pages of lines, on pages the
+scan makes of broken HTML, and on every page of the dev sets; and `default.select` must
+decide every line the same with the extension and without it. Under CI (CI=true) a missing
+extension fails these tests.
 """
 
 from __future__ import annotations
@@ -92,9 +92,18 @@ def assert_passes_agree(
     for chars in {0, 10, *(line.chars for line in lines[:3])}:
         expected = default._lines_of_chars_python(lines, chars)
         assert blockscan.lines_of_chars(lines, chars) == expected
+    for threshold in {0, -1, options.paragraph_score, *scores[:2]}:
+        expected_over = list(default._above_python(scores, threshold))
+        assert blockscan.indices_over(scores, threshold) == expected_over
 
 
 # ---------------------------------------------------------------- hand-written cases
+
+
+def test_indices_over_reads_ints_of_any_size(c: object) -> None:
+    values = [2**70, -(2**70), 5, 0, True]
+    assert native.blockscan.indices_over(values, 0) == list(default._above_python(values, 0))
+    assert native.blockscan.indices_over((), 0) == []
 
 
 def test_an_empty_page(c: object) -> None:
@@ -225,6 +234,8 @@ def test_bad_input_is_a_type_error_not_a_crash(c: object) -> None:
         lambda: blockscan.prose_boxes(good, 0.5, 20),
         lambda: blockscan.line_chars("text"),
         lambda: blockscan.lines_of_chars([line()._replace(chars="10")], 10),
+        lambda: blockscan.indices_over([1, "2"], 0),
+        lambda: blockscan.indices_over({1, 2}, 0),
         lambda: blockscan.paragraph_votes(good, [100], [(1, 0)], 50, 0, 0, 0, None, 2),
         lambda: blockscan.paragraph_votes(good, ["100"], {1: 0}, 50, 0, 0, 0, None, 2),
         lambda: blockscan.paragraph_votes(good, [100], {1: 0}, 50, 0, 0, 0, 5, 2),

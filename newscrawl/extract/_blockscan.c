@@ -2839,6 +2839,9 @@ fail:
  * the lines, and the indices of the lines of `chars` chars (references:
  * `default._line_chars_python`, `default._lines_of_chars_python`).
  *
+ * indices_over(values, threshold) -> list: the indices of the int `values` over
+ * `threshold` (reference: `default._above_python`).
+ *
  * lines_in(lines, elements) -> list: the indices of the lines whose element is in
  * `elements`, a set or frozenset (reference: `metadata.bylines._lines_in_python`): the
  * lines of a page's byline elements, found without a Python step per line.
@@ -3649,6 +3652,49 @@ fail:
     return NULL;
 }
 
+/* indices_over(values, threshold): see the module's list of passes. */
+static PyObject *
+indices_over(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *values_arg;
+    long long threshold;
+    if (!PyArg_ParseTuple(args, "OL:indices_over", &values_arg, &threshold)) {
+        return NULL;
+    }
+    PyObject *values = as_tuple(values_arg, "indices_over");
+    PyObject *found = values ? PyList_New(0) : NULL;
+    if (found == NULL) {
+        Py_XDECREF(values);
+        return NULL;
+    }
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(values); index++) {
+        PyObject *item = PyTuple_GET_ITEM(values, index);
+        if (!PyLong_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "indices_over() needs int values");
+            goto fail;
+        }
+        int overflow;
+        long long value = PyLong_AsLongLongAndOverflow(item, &overflow);
+        if (value == -1 && !overflow && PyErr_Occurred()) {
+            goto fail;
+        }
+        if (overflow > 0 || (!overflow && value > threshold)) {
+            PyObject *at = PyLong_FromSsize_t(index);
+            if (at == NULL || PyList_Append(found, at) < 0) {
+                Py_XDECREF(at);
+                goto fail;
+            }
+            Py_DECREF(at);
+        }
+    }
+    Py_DECREF(values);
+    return found;
+fail:
+    Py_DECREF(values);
+    Py_DECREF(found);
+    return NULL;
+}
+
 #define FEW_ELEMENTS 16
 
 /* Whether `element` is one of the `count` ids in `ids` (`elements` as C values), or, for
@@ -4025,6 +4071,9 @@ static PyMethodDef methods[] = {
      "containers) (see default._page_evidence_python)."},
     {"line_chars", line_chars, METH_O,
      "line_chars(lines) -> int: the chars of all the lines (see default._line_chars_python)."},
+    {"indices_over", indices_over, METH_VARARGS,
+     "indices_over(values, threshold) -> list: the indices of the values over threshold "
+     "(see default._above_python)."},
     {"lines_in", lines_in, METH_VARARGS,
      "lines_in(lines, elements) -> list: the indices of the lines whose element is in "
      "`elements` (see metadata.bylines._lines_in_python)."},

@@ -842,9 +842,18 @@ def _depth(element: int, parents: dict[int, int], known: dict[int, int]) -> int:
     return depth
 
 
-def _above(values: Sequence[int], threshold: int) -> Iterator[int]:
+def _above(values: Sequence[int], threshold: int) -> Iterable[int]:
     """The indices of `values` over `threshold`, in order, picked out without a Python step
-    per value (a page's lines mostly score below any threshold the selection asks)."""
+    per value (a page's lines mostly score below any threshold the selection asks). In C
+    (``_blockscan.indices_over``) where built."""
+    if native.blockscan is None:
+        return _above_python(values, threshold)
+    found: list[int] = native.blockscan.indices_over(values, threshold)
+    return found
+
+
+def _above_python(values: Sequence[int], threshold: int) -> Iterator[int]:
+    """`_above` in Python: the reference of the C one, and the fallback."""
     return compress(range(len(values)), map(lt, repeat(threshold), values))
 
 
