@@ -2586,6 +2586,12 @@ start_tags(PyObject *Py_UNUSED(module), PyObject *args)
             return NULL;
         }
     }
+    char firsts[128] = {0}; /* the names' first letters: most tags start with none */
+    for (Py_ssize_t i = 0; i < n_names; i++) {
+        Py_UCS1 first = PyUnicode_1BYTE_DATA(PyTuple_GET_ITEM(names, i))[0];
+        firsts[first] = 1;
+        firsts[first >= 'a' && first <= 'z' ? first - ('a' - 'A') : first] = 1;
+    }
     int kind = PyUnicode_KIND(page);
     const void *data = PyUnicode_DATA(page);
     Py_ssize_t n = PyUnicode_GET_LENGTH(page);
@@ -2595,6 +2601,11 @@ start_tags(PyObject *Py_UNUSED(module), PyObject *args)
     }
     Py_ssize_t pos = 0;
     while ((pos = find_ascii(kind, data, pos, n, '<')) < n) {
+        Py_UCS4 next = pos + 1 < n ? PyUnicode_READ(kind, data, pos + 1) : 0;
+        if (next >= 128 || !firsts[next]) {
+            pos++;
+            continue;
+        }
         PyObject *which = NULL;
         Py_ssize_t after = 0;
         for (Py_ssize_t i = 0; i < n_names && which == NULL; i++) {
