@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from newscrawl.extract import default, native, needles
+from newscrawl.extract.metadata.bylines import BYLINE_WORDS
 from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII, fold, texts_holding
 
 GROUPS = (("author", "by"), ("：", ":", "权"), ("ight",), ("getty", "reuters/"))
@@ -38,6 +39,13 @@ def test_the_case_folds_to_ascii_are_every_character_beyond_ascii_that_folds_to_
 def test_fold_lowers_ascii_and_the_case_folds_only() -> None:
     assert fold("AbC İıſK ÉΣ 来") == "abc iisk ÉΣ 来"
     assert fold("ABC xyz") == "abc xyz"
+
+
+def test_the_needles_in_use_are_folded_and_hold_no_capital_beyond_ascii() -> None:
+    for group in (BYLINE_WORDS, default.STATEMENT_NEEDLES, default.CREDIT_NEEDLES, *GROUPS):
+        for needle in group:
+            assert needle and "\n" not in needle and fold(needle) == needle
+            assert all(char.isascii() or char.lower() == char.upper() for char in needle)
 
 
 @NATIVE_SETTINGS

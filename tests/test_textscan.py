@@ -276,6 +276,25 @@ def test_script_letters_count_each_character_in_its_range(text: str) -> None:
         assert page_facts.script_letters(text) == expected
 
 
+SAMPLE_LINES = st.sampled_from(["", "a", "中文", "Some words", "x" * 3000, "かな", "한국어"])
+
+
+@NATIVE_SETTINGS
+@given(st.lists(SAMPLE_LINES, max_size=9))
+def test_the_script_sample_is_the_first_letters_of_the_lines_joined_without_a_gap(
+    texts: list[str],
+) -> None:
+    page = PageText.of([VisibleLine(text, False, "p") for text in texts], KEYWORDS)
+    sample = "".join(texts)[: page_facts.SCRIPT_SAMPLE_CHARS]
+    assert page_facts.script_language(page) == page_facts._script_guess(sample)
+
+
+def test_the_script_sample_reads_past_thousands_of_empty_lines() -> None:
+    texts = ["", "a"] * 3000 + ["中文" * 3000]
+    page = PageText.of([VisibleLine(text, False, "p") for text in texts], KEYWORDS)
+    assert page_facts.script_language(page) == "zh"
+
+
 def test_range_counts_refuses_bad_ranges(built: None) -> None:
     for groups in (((1, 2),), (((2, 1),),), ((("a", "b"),),), (((1, 5),), ((5, 9),))):
         with pytest.raises((TypeError, ValueError)):

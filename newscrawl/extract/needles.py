@@ -11,7 +11,9 @@ scan each, the C pass a few nanoseconds a character. Needles are given folded (`
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 
 from newscrawl.extract import native
 
@@ -35,9 +37,10 @@ def fold(text: str) -> str:
 def texts_holding(
     texts: Sequence[str], groups: tuple[tuple[str, ...], ...]
 ) -> tuple[list[int], ...]:
-    """For each group of (folded, non-empty) needles, the indices, ascending, of the
-    `texts` that hold one once folded. In C (``_blockscan.line_hits`` over the texts
-    joined by line breaks) where built."""
+    """For each group of needles (folded, non-empty, without a line break or a capital
+    letter beyond ASCII), the indices, ascending, of the `texts` that hold one once
+    folded. In C (``_blockscan.line_hits`` over the texts joined by line breaks) where
+    built."""
     if native.blockscan is None:
         return _texts_holding_python(texts, groups)
     joined = "\n".join(texts)
@@ -50,9 +53,27 @@ def texts_holding(
 def _texts_holding_python(
     texts: Sequence[str], groups: tuple[tuple[str, ...], ...]
 ) -> tuple[list[int], ...]:
-    """`texts_holding` in Python: the reference of the C one, and the fallback."""
-    folded = [fold(text) for text in texts]
-    return tuple(
-        [index for index, text in enumerate(folded) if any(needle in text for needle in group)]
-        for group in groups
-    )
+    """`texts_holding` in Python: the reference of the C one, and the fallback.
+
+    The texts are joined and folded once, by ``str.lower`` after the
+    `CASE_FOLDS_TO_ASCII` characters are replaced (a ``translate`` per text took several
+    times as long): ``lower`` also lowers capitals beyond ASCII, which no needle holds, and
+    keeps every other character's length. Each needle is found from text to text: after a
+    hit, the search goes on at the next text, so no text is read twice for one needle."""
+    joined = "\n".join(texts)
+    for char, letter in CASE_FOLDS_TO_ASCII.items():
+        if char in joined:
+            joined = joined.replace(char, letter)
+    folded = joined.lower()
+    starts = [0, *accumulate(len(text) + 1 for text in texts)]  # where each text starts
+    found: list[list[int]] = []
+    for group in groups:
+        holding: set[int] = set()
+        for needle in group:
+            at = folded.find(needle)
+            while at >= 0:
+                index = bisect_right(starts, at) - 1
+                holding.add(index)
+                at = folded.find(needle, starts[index + 1])
+        found.append(sorted(holding))
+    return tuple(found)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress, count, groupby, repeat
 from operator import attrgetter, contains, or_
@@ -220,8 +220,10 @@ class Keyword(NamedTuple):
     every candidate line is a match (`words`)."""
     marks: tuple[str, ...] = ()
     """Literals one of which every line the pattern matches holds too: candidate lines
-    holding none are dropped before the pattern is tried, by substring tests that cost a
-    fraction of it (a label's word is common in prose, "记者", the label is not, "记者：")."""
+    holding none are dropped before the pattern is tried, by the C search (which finds the
+    lines holding a mark with the needles') or else by substring tests, either a fraction
+    of the pattern's cost (a label's word is common in prose, "记者", the label is not,
+    "记者：")."""
 
     @classmethod
     def words(cls, *words: str) -> Keyword:
@@ -251,9 +253,9 @@ def link_list_items(lines: Sequence[VisibleLine]) -> frozenset[int]:
 @dataclass(frozen=True, slots=True)
 class PageText:
     """The visible lines, and per keyword the lines its pattern matches, found on first
-    use: with the C search, for all the page's `keywords` at once by their needles (a
-    search of the whole page per keyword kind cost more than the rest of the metadata
-    together on text-heavy pages); without it, per keyword, by one search of its pattern
+    use: with the C search, for all the page's `keywords` at once by their needles and
+    marks (a search of the whole page per keyword kind cost more than the rest of the
+    metadata together on text-heavy pages); without it, per keyword, by one search of its pattern
     over all the lines joined (`_lines_with_a_match`)."""
 
     texts: tuple[str, ...]
@@ -284,20 +286,31 @@ class PageText:
             if native.blockscan is None:
                 hits = self._hits[keyword] = self._lines_with_a_match(keyword.pattern)
             else:
-                needles = tuple(each.needles for each in self.keywords)
-                self._hits.update(
-                    zip(
-                        self.keywords, native.blockscan.line_hits(self.joined, needles), strict=True
-                    )
-                )
+                self._hits.update(self._candidates())
                 hits = self._hits[keyword]
         indices = hits[bisect.bisect_left(hits, first) :]
         if outside_link_lists:
             indices = [index for index in indices if index not in self.listed]
         found = list(map(self.texts.__getitem__, indices))
-        if keyword.marks:
+        if keyword.marks and native.blockscan is None:
             found = [text for text in found if any(map(text.__contains__, keyword.marks))]
         return found if keyword.exact else list(filter(keyword.pattern.search, found))
+
+    def _candidates(self) -> Iterator[tuple[Keyword, list[int]]]:
+        """Each keyword's candidate lines, from one C search of the page for every
+        keyword's needles and every set of marks: the lines holding a needle and, where
+        the keyword has marks, one of those too."""
+        marks = list(dict.fromkeys(each.marks for each in self.keywords if each.marks))
+        groups = (*(each.needles for each in self.keywords), *marks)
+        hits = native.blockscan.line_hits(self.joined, groups)
+        marked = {
+            each: set(lines) for each, lines in zip(marks, hits[len(self.keywords) :], strict=True)
+        }
+        for keyword, lines in zip(self.keywords, hits, strict=False):
+            if keyword.marks:
+                holding = marked[keyword.marks]
+                lines = [line for line in lines if line in holding]
+            yield keyword, lines
 
     def _lines_with_a_match(self, pattern: re.Pattern[str]) -> list[int]:
         """The indices of the lines in which a match of `pattern` over `joined` starts:

@@ -45,15 +45,16 @@ def declared_language(head: PageHead) -> str | None:
 
 
 def script_language(page: PageText) -> str | None:
-    """A guess from the letters of the first visible text (lines joined without a gap)."""
-    sample: list[str] = []
-    size = 0
-    for text in page.texts:
-        sample.append(text)
-        size += len(text)
-        if size >= SCRIPT_SAMPLE_CHARS:
-            break
-    return _script_guess("".join(sample)[:SCRIPT_SAMPLE_CHARS])
+    """A guess from the letters of the first visible text (lines joined without a gap).
+
+    Visible lines are never empty and hold no line break, so the first
+    2 * `SCRIPT_SAMPLE_CHARS` + 1 characters of the lines joined by line breaks hold the
+    sample (the whole page is read where they do not)."""
+    head = page.joined[: 2 * SCRIPT_SAMPLE_CHARS + 1]
+    sample = head.replace("\n", "")
+    if len(sample) < SCRIPT_SAMPLE_CHARS and len(head) < len(page.joined):
+        sample = page.joined.replace("\n", "")
+    return _script_guess(sample[:SCRIPT_SAMPLE_CHARS])
 
 
 def _script_guess(text: str) -> str | None:
