@@ -146,12 +146,21 @@ _EDITOR_KEY = Keyword(
 _BYLINE_KEY = Keyword(re.compile(one_of(["于", *any_case("posted")])), ("于", "posted"))
 _OWNER_KEY = Keyword.words("的博客", "的空间", "的专栏", "的个人空间")
 _CREDIT_KEY = Keyword.words("记者", "评论员", "通讯员", "实习生")
+_PROFILE_KEY = Keyword.words("简介", "个人资料")
 """Words each pattern above needs in a line: one search over the whole page picks the
 lines worth trying (see `PageText.having`). Patterns are flat alternations with the case
 spelled out (`patterns`), so that the regex engine skips ahead to a first character. A
 labelled line's keyword is the label itself, with its marks: the words are common in prose
 (记者, 文, source), their labels are not, and only labelled lines are searched for a name."""
-KEYWORDS = (_SOURCE_KEY, _AUTHOR_KEY, _EDITOR_KEY, _BYLINE_KEY, _OWNER_KEY, _CREDIT_KEY)
+KEYWORDS = (
+    _SOURCE_KEY,
+    _AUTHOR_KEY,
+    _EDITOR_KEY,
+    _BYLINE_KEY,
+    _OWNER_KEY,
+    _CREDIT_KEY,
+    _PROFILE_KEY,
+)
 """The keywords this module looks up with `PageText.having`."""
 _WRITER_PREFIX_RE = re.compile(r"[\u4e00-\u9fff]{2,6}[:：]")
 """A headline's lead naming its writer: "李明：" (see `_essay_writer`)."""
@@ -353,7 +362,7 @@ def _profile_card(page: PageText) -> str | None:
     """The name on a blog's profile card (`_PROFILE_CARD_RE`). A name under a "个人资料"
     heading is a bare line, read as a name only when it starts with a surname, as
     `_name_line` reads one: account menus put "个人资料" above "退出" (log out)."""
-    if "简介" not in page.joined and "个人资料" not in page.joined:
+    if not page.having(_PROFILE_KEY):
         return None
     for match in _PROFILE_CARD_RE.finditer(_lines_text(page)):
         name = _clean(match.group("above") or match.group("below"))
