@@ -72,6 +72,13 @@ def test_the_lines_in_elements_are_those_whose_element_is_one(
         assert native.blockscan.lines_in(tuple(lines), set(elements)) == expected
 
 
+def test_lines_in_looks_up_many_or_big_elements_in_the_set(built: None) -> None:
+    lines = [Line("t", "p", element, 1, 0, 0, None, 0) for element in (3, 2**70, 25, 7, 2**70)]
+    for elements in (set(range(20)), {3, 2**70}, {2**70}, set(range(0, 40, 5)) | {2**70}):
+        expected = [i for i, line in enumerate(lines) if line.element in elements]
+        assert native.blockscan.lines_in(lines, elements) == expected
+
+
 def test_lines_in_refuses_what_is_not_lines_and_a_set(built: None) -> None:
     for lines, elements in (
         ([("too", "short")], set()),

@@ -3626,167 +3626,153 @@ done:
     return result;
 }
 
+/* Whether item `index` of `items` passes a test: 1, 0, or -1 with an exception set. */
+typedef int (*IndexTest)(PyObject *items, Py_ssize_t index, const void *context);
+
+/* The indices of the items of `items_arg` (a list or tuple) that pass `test`, as a list:
+ * the shape of `lines_of_chars`, `indices_over` and `lines_in`. */
+static PyObject *
+indices_where(PyObject *items_arg, const char *who, IndexTest test, const void *context)
+{
+    PyObject *items = as_tuple(items_arg, who);
+    PyObject *found = items ? PyList_New(0) : NULL;
+    if (found == NULL) {
+        Py_XDECREF(items);
+        return NULL;
+    }
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(items); index++) {
+        int passes = test(items, index, context);
+        PyObject *at = passes > 0 ? PyLong_FromSsize_t(index) : NULL;
+        if (passes < 0 || (passes > 0 && (at == NULL || PyList_Append(found, at) < 0))) {
+            Py_XDECREF(at);
+            Py_DECREF(items);
+            Py_DECREF(found);
+            return NULL;
+        }
+        Py_XDECREF(at);
+    }
+    Py_DECREF(items);
+    return found;
+}
+
+/* `lines_of_chars`' test: the line has `*context` chars. */
+static int
+has_chars(PyObject *lines, Py_ssize_t index, const void *context)
+{
+    PyObject *line = line_item(lines, index, "lines_of_chars");
+    long long chars;
+    if (line == NULL || line_int(line, F_CHARS, "lines_of_chars", &chars) < 0) {
+        return -1;
+    }
+    return chars == *(const long long *)context;
+}
+
 static PyObject *
 lines_of_chars(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *lines_arg;
+    PyObject *lines;
     long long wanted;
-    if (!PyArg_ParseTuple(args, "OL:lines_of_chars", &lines_arg, &wanted)) {
+    if (!PyArg_ParseTuple(args, "OL:lines_of_chars", &lines, &wanted)) {
         return NULL;
     }
-    PyObject *lines = as_tuple(lines_arg, "lines_of_chars");
-    PyObject *found = lines ? PyList_New(0) : NULL;
-    if (found == NULL) {
-        Py_XDECREF(lines);
-        return NULL;
+    return indices_where(lines, "lines_of_chars", has_chars, &wanted);
+}
+
+/* `indices_over`' test: the int value is over `*context`. */
+static int
+is_over(PyObject *values, Py_ssize_t index, const void *context)
+{
+    PyObject *item = PyTuple_GET_ITEM(values, index);
+    if (!PyLong_Check(item)) {
+        PyErr_SetString(PyExc_TypeError, "indices_over() needs int values");
+        return -1;
     }
-    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
-        PyObject *line = line_item(lines, index, "lines_of_chars");
-        long long chars;
-        if (line == NULL || line_int(line, F_CHARS, "lines_of_chars", &chars) < 0) {
-            goto fail;
-        }
-        if (chars == wanted) {
-            PyObject *at = PyLong_FromSsize_t(index);
-            if (at == NULL || PyList_Append(found, at) < 0) {
-                Py_XDECREF(at);
-                goto fail;
-            }
-            Py_DECREF(at);
-        }
+    int overflow;
+    long long value = PyLong_AsLongLongAndOverflow(item, &overflow);
+    if (value == -1 && !overflow && PyErr_Occurred()) {
+        return -1;
     }
-    Py_DECREF(lines);
-    return found;
-fail:
-    Py_DECREF(lines);
-    Py_DECREF(found);
-    return NULL;
+    return overflow > 0 || (!overflow && value > *(const long long *)context);
 }
 
 /* indices_over(values, threshold): see the module's list of passes. */
 static PyObject *
 indices_over(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *values_arg;
+    PyObject *values;
     long long threshold;
-    if (!PyArg_ParseTuple(args, "OL:indices_over", &values_arg, &threshold)) {
+    if (!PyArg_ParseTuple(args, "OL:indices_over", &values, &threshold)) {
         return NULL;
     }
-    PyObject *values = as_tuple(values_arg, "indices_over");
-    PyObject *found = values ? PyList_New(0) : NULL;
-    if (found == NULL) {
-        Py_XDECREF(values);
-        return NULL;
-    }
-    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(values); index++) {
-        PyObject *item = PyTuple_GET_ITEM(values, index);
-        if (!PyLong_Check(item)) {
-            PyErr_SetString(PyExc_TypeError, "indices_over() needs int values");
-            goto fail;
-        }
-        int overflow;
-        long long value = PyLong_AsLongLongAndOverflow(item, &overflow);
-        if (value == -1 && !overflow && PyErr_Occurred()) {
-            goto fail;
-        }
-        if (overflow > 0 || (!overflow && value > threshold)) {
-            PyObject *at = PyLong_FromSsize_t(index);
-            if (at == NULL || PyList_Append(found, at) < 0) {
-                Py_XDECREF(at);
-                goto fail;
-            }
-            Py_DECREF(at);
-        }
-    }
-    Py_DECREF(values);
-    return found;
-fail:
-    Py_DECREF(values);
-    Py_DECREF(found);
-    return NULL;
+    return indices_where(values, "indices_over", is_over, &threshold);
 }
 
 #define FEW_ELEMENTS 16
 
-/* Whether `element` is one of the `count` ids in `ids` (`elements` as C values), or, for
- * an element that is not an exact int, in `elements` itself; -1 with an exception set. */
+/* `lines_in`' elements: a set, and a few exact ints among them as C values (`count` of
+ * them in `ids`; -1: the set is looked up for every element). */
+typedef struct {
+    PyObject *elements;
+    long long ids[FEW_ELEMENTS];
+    Py_ssize_t count;
+} ElementSet;
+
+/* `lines_in`' test: the line's element is in the set. An exact int is compared with the
+ * few `ids` as a C value, which spares each line a hash and a set lookup. */
 static int
-element_in(PyObject *element, PyObject *elements, const long long *ids, Py_ssize_t count)
+element_in(PyObject *lines, Py_ssize_t index, const void *context)
 {
-    if (count < 0 || !PyLong_CheckExact(element)) {
-        return PySet_Contains(elements, element);
+    const ElementSet *set = context;
+    PyObject *line = line_item(lines, index, "lines_in");
+    if (line == NULL) {
+        return -1;
+    }
+    PyObject *element = PyTuple_GET_ITEM(line, F_ELEMENT);
+    if (set->count < 0 || !PyLong_CheckExact(element)) {
+        return PySet_Contains(set->elements, element);
     }
     int overflow;
     long long id = PyLong_AsLongLongAndOverflow(element, &overflow);
     if (overflow) { /* no id of `ids` is that big */
         return 0;
     }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (ids[i] == id) {
+    for (Py_ssize_t i = 0; i < set->count; i++) {
+        if (set->ids[i] == id) {
             return 1;
         }
     }
     return 0;
 }
 
-/* lines_in(lines, elements): see the module's list of passes. A few exact ints (the usual
- * `elements`) are compared as C values, which spares each line a hash and a set lookup. */
+/* lines_in(lines, elements): see the module's list of passes. */
 static PyObject *
 lines_in(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *lines_arg, *elements;
-    if (!PyArg_ParseTuple(args, "OO:lines_in", &lines_arg, &elements)) {
+    PyObject *lines;
+    ElementSet set;
+    if (!PyArg_ParseTuple(args, "OO:lines_in", &lines, &set.elements)) {
         return NULL;
     }
-    if (!PyAnySet_Check(elements)) {
+    if (!PyAnySet_Check(set.elements)) {
         PyErr_SetString(PyExc_TypeError, "lines_in() needs a set or frozenset of elements");
         return NULL;
     }
-    long long ids[FEW_ELEMENTS];
-    Py_ssize_t count = PySet_GET_SIZE(elements) <= FEW_ELEMENTS ? 0 : -1; /* -1: a lookup */
+    set.count = PySet_GET_SIZE(set.elements) <= FEW_ELEMENTS ? 0 : -1;
     Py_ssize_t position = 0;
     PyObject *member;
     Py_hash_t hash;
-    while (count >= 0 && _PySet_NextEntry(elements, &position, &member, &hash)) {
-        int overflow;
-        long long id = PyLong_CheckExact(member)
-                           ? PyLong_AsLongLongAndOverflow(member, &overflow)
-                           : (overflow = 1, 0);
+    while (set.count >= 0 && _PySet_NextEntry(set.elements, &position, &member, &hash)) {
+        int overflow = 1;
+        long long id = PyLong_CheckExact(member) ? PyLong_AsLongLongAndOverflow(member, &overflow)
+                                                 : 0;
         if (overflow) {
-            count = -1;
+            set.count = -1;
         }
         else {
-            ids[count++] = id;
+            set.ids[set.count++] = id;
         }
     }
-    PyObject *lines = as_tuple(lines_arg, "lines_in");
-    PyObject *found = lines ? PyList_New(0) : NULL;
-    if (found == NULL) {
-        Py_XDECREF(lines);
-        return NULL;
-    }
-    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(lines); index++) {
-        PyObject *line = line_item(lines, index, "lines_in");
-        int inside =
-            line ? element_in(PyTuple_GET_ITEM(line, F_ELEMENT), elements, ids, count) : -1;
-        if (inside < 0) {
-            goto fail;
-        }
-        if (inside) {
-            PyObject *at = PyLong_FromSsize_t(index);
-            if (at == NULL || PyList_Append(found, at) < 0) {
-                Py_XDECREF(at);
-                goto fail;
-            }
-            Py_DECREF(at);
-        }
-    }
-    Py_DECREF(lines);
-    return found;
-fail:
-    Py_DECREF(lines);
-    Py_DECREF(found);
-    return NULL;
+    return indices_where(lines, "lines_in", element_in, &set);
 }
 
 /* ---------------------------------------------------------------- the body's simhash
