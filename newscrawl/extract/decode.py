@@ -19,8 +19,8 @@ Real-world corrections on top of that order:
   recognised by their BOM.
 
 GB18030 is read by a table in C (``_blockscan.gb_decode``, `gb_pairs`) where the page is
-ASCII and two-byte characters, as nearly every GBK page is: Python's codec takes four
-times as long, and reads whatever else a page holds. Decoding never raises.
+ASCII and two-byte characters, as nearly every GBK page is: Python's codec is several times
+slower, and reads whatever else a page holds. Decoding never raises.
 """
 
 from __future__ import annotations
@@ -161,8 +161,8 @@ def _decode_if_it_may_fit(data: bytes, encoding: str) -> tuple[str, float] | Non
 
 def _strict(data: bytes, encoding: str) -> str:
     """``data.decode(encoding)``; GB18030 by `gb_pairs` in C where built, which reads a
-    page of ASCII and two-byte characters (nearly every GBK page) four times as fast as
-    the codec and gives the codec whatever else it meets."""
+    page of ASCII and two-byte characters (nearly every GBK page) and gives the codec
+    whatever else it meets."""
     if encoding == "gb18030" and native.blockscan is not None:
         text: str | None = native.blockscan.gb_decode(data, gb_pairs())
         if text is not None:

@@ -1,7 +1,7 @@
 """Which of a list of texts hold one of a few literals (needles), compared as a case-blind
-regular expression compares ASCII letters: the C keyword search (``_blockscan.line_hits``)
-over the texts as the lines of one string, or its Python reference (`fold` and a substring
-test per text).
+regular expression compares ASCII letters (`fold`): the C keyword search
+(``_blockscan.line_hits``) over the texts as the lines of one string, or its Python
+reference (a substring search of the texts joined and folded once).
 
 A rule that runs a pattern over many short texts (attribute texts, candidate lines) asks
 first which texts hold a word every match of the pattern holds, in one pass over them
