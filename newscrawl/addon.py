@@ -24,6 +24,7 @@ setting, e.g. the store with ``NEWSCRAWL_DB_ENABLED = False``, the recorder whil
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
@@ -47,7 +48,7 @@ from newscrawl.pipelines.store import StorePipeline
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
-COMPONENTS: dict[str, dict[type, int | None]] = {
+COMPONENTS: dict[str, dict[type, int]] = {
     "ITEM_PIPELINES": {
         ExtractPipeline: 300,  # raw pages -> articles: a project's pipeline after it sees these
         StorePipeline: 800,
@@ -55,10 +56,6 @@ COMPONENTS: dict[str, dict[type, int | None]] = {
     "DOWNLOADER_MIDDLEWARES": {
         # First: a stored article's request is dropped before anything else spends on it.
         IncrementalMiddleware: 50,
-        # In the place of Scrapy's (580), which it takes over: reads a page for a refresh
-        # only when its first bytes may hold one.
-        MetaRefreshMiddleware: None,
-        QuickMetaRefreshMiddleware: 580,
         # Just outside RetryMiddleware (550): sees a 429/503 first and slows the host's slot
         # down before the retry is queued.
         BackoffMiddleware: 560,
@@ -86,6 +83,11 @@ COMPONENTS: dict[str, dict[type, int | None]] = {
     },
 }
 """Component dict setting -> newscrawl's components in it, by order."""
+REPLACED: dict[str, tuple[tuple[type, type], ...]] = {
+    # Reads a page for a refresh only when its first bytes may hold one.
+    "DOWNLOADER_MIDDLEWARES_BASE": ((MetaRefreshMiddleware, QuickMetaRefreshMiddleware),),
+}
+"""Scrapy's built-in components that newscrawl's take the place of (and the order of)."""
 
 DEFAULTS: dict[str, Any] = {
     name: value
@@ -116,3 +118,7 @@ class NewscrawlAddon:
                 continue  # given whole by a spider or -s: it is the complete list
             for component, order in components.items():
                 settings.setdefault_in_component_priority_dict(name, component, order)
+        for name, pairs in REPLACED.items():
+            for built_in, ours in pairs:
+                with suppress(KeyError):  # a project that took it out of the base list
+                    settings.replace_in_component_priority_dict(name, built_in, ours)

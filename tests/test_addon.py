@@ -16,9 +16,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pytest
 from local_server import LocalServer, QuietHandler, send_page
 from scrapy import Spider
 from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
+from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
+from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
@@ -28,6 +31,7 @@ from site_fixtures import make_spider
 from newscrawl.addon import NewscrawlAddon
 from newscrawl.archive.middleware import ArchiveRecorderMiddleware
 from newscrawl.middlewares.incremental import IncrementalMiddleware
+from newscrawl.middlewares.meta_refresh import QuickMetaRefreshMiddleware
 from newscrawl.store import open_store
 
 PROJECT_COMPONENTS = {
@@ -39,7 +43,6 @@ PROJECT_COMPONENTS = {
         ("newscrawl.middlewares.incremental.IncrementalMiddleware", 50),
         ("newscrawl.middlewares.unreachable.UnreachableHostMiddleware", 540),
         ("newscrawl.middlewares.backoff.BackoffMiddleware", 560),
-        ("newscrawl.middlewares.meta_refresh.QuickMetaRefreshMiddleware", 580),
         ("newscrawl.archive.middleware.ArchiveRecorderMiddleware", 950),
         ("newscrawl.archive.middleware.ReplayMiddleware", 960),
     ],
@@ -82,6 +85,21 @@ def test_a_foreign_project_gets_the_components_and_newscrawls_defaults() -> None
         "newscrawl.monitoring.monitors.CrawlSuite",
     )
     assert settings.getpriority("NEWSCRAWL_EXTRACT_METHOD") == 15  # "addon"
+
+
+def test_the_meta_refresh_middleware_takes_scrapys_place() -> None:
+    for settings in (
+        make_spider("sina").crawler.settings,
+        get_crawler(settings_dict=ADDON_ONLY).settings,
+    ):
+        resolved = settings.getwithbase("DOWNLOADER_MIDDLEWARES")
+        enabled = {load_object(key): resolved[key] for key in build_component_list(resolved)}
+        assert enabled[QuickMetaRefreshMiddleware] == 580
+        assert MetaRefreshMiddleware not in enabled
+    with pytest.raises(NotConfigured):
+        QuickMetaRefreshMiddleware.from_crawler(
+            get_crawler(settings_dict={"METAREFRESH_ENABLED": False})
+        )
 
 
 def test_a_users_explicit_settings_win() -> None:

@@ -30,7 +30,8 @@ def may_refresh(body: bytes) -> bool:
 
 class QuickMetaRefreshMiddleware(MetaRefreshMiddleware):
     """`MetaRefreshMiddleware` for the pages that `may_refresh`; the others pass as they
-    are."""
+    are. The add-on puts it in the built-in's place (``DOWNLOADER_MIDDLEWARES_BASE``, 580);
+    ``METAREFRESH_ENABLED`` and ``METAREFRESH_*`` settings apply to it as to Scrapy's."""
 
     def process_response(self, request: Request, response: Response) -> Request | Response:  # type: ignore[override]
         if isinstance(response, HtmlResponse) and not may_refresh(response.body):
