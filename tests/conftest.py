@@ -1,4 +1,5 @@
-"""Shared fixtures: where ../shared lives, and skipping rules for what a machine lacks.
+"""Shared fixtures: where ../shared lives, skipping rules for what a machine lacks, and the
+C keyword search's fold (`fold`), which its tests hold it to.
 
 Outside CI a missing ../shared folder or service skips the tests that need it, with the
 reason; under CI (CI=true) it fails them, so a broken CI machine cannot pass by skipping.
@@ -15,6 +16,8 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, settings
 
+from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = PROJECT_ROOT.parent / "shared"
 UNDER_CI = os.environ.get("CI", "").lower() == "true"
@@ -26,6 +29,16 @@ NATIVE_SETTINGS = settings(
 )
 """Hypothesis settings of the tests that hold a C extension to its Python reference:
 repeatable under CI, many examples elsewhere."""
+
+
+def fold(text: str) -> str:
+    """`text` as the C keyword search (``_blockscan.line_hits``) compares it: ASCII capitals
+    in lower case and `needles.CASE_FOLDS_TO_ASCII` characters as their letters; every
+    other character as it is (the definition the searches are tested against)."""
+    return "".join(
+        chr(ord(char) + 32) if "A" <= char <= "Z" else CASE_FOLDS_TO_ASCII.get(char, char)
+        for char in text
+    )
 
 
 def skip_or_fail(reason: str) -> None:

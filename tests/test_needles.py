@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 
-from conftest import NATIVE_SETTINGS
+from conftest import NATIVE_SETTINGS, fold
 from hypothesis import given
 from hypothesis import strategies as st
 
 from newscrawl.extract import default, native, needles
 from newscrawl.extract.metadata.bylines import BYLINE_WORDS
-from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII, fold, texts_holding
+from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII, texts_holding
 
 GROUPS = (("author", "by"), ("：", ":", "权"), ("ight",), ("getty", "reuters/"))
 PIECES = [
@@ -34,11 +34,6 @@ def test_the_case_folds_to_ascii_are_every_character_beyond_ascii_that_folds_to_
     folding = {chr(code) for code in range(0x80, 0x110000) if letter.fullmatch(chr(code))}
     assert folding == set(CASE_FOLDS_TO_ASCII)
     assert all(letter.fullmatch(folded) for folded in CASE_FOLDS_TO_ASCII.values())
-
-
-def test_fold_lowers_ascii_and_the_case_folds_only() -> None:
-    assert fold("AbC İıſK ÉΣ 来") == "abc iisk ÉΣ 来"
-    assert fold("ABC xyz") == "abc xyz"
 
 
 def test_the_needles_in_use_are_folded_and_hold_no_capital_beyond_ascii() -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from unittest.mock import patch
 
 import pytest
-from conftest import NATIVE_SETTINGS, skip_or_fail
+from conftest import NATIVE_SETTINGS, fold, skip_or_fail
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -36,7 +36,7 @@ from newscrawl.extract.metadata import (
     scripts,
 )
 from newscrawl.extract.metadata.lines import PageText, VisibleLine
-from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII, fold, texts_holding
+from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII, texts_holding
 
 NEEDLES = [needle for keyword in KEYWORDS for needle in keyword.needles]
 TOKENS = st.sampled_from(

@@ -1,12 +1,13 @@
 """Which of a list of texts hold one of a few literals (needles), compared as a case-blind
-regular expression compares ASCII letters (`fold`): the C keyword search
+regular expression compares ASCII letters (folded: ASCII capitals in lower case, the
+`CASE_FOLDS_TO_ASCII` characters as their letters): the C keyword search
 (``_blockscan.line_hits``) over the texts as the lines of one string, or its Python
 reference (a substring search of the texts joined and folded once).
 
 A rule that runs a pattern over many short texts (attribute texts, candidate lines) asks
 first which texts hold a word every match of the pattern holds, in one pass over them
 all, and runs the pattern on those alone: a regular expression per text costs a call and a
-scan each, the C pass a few nanoseconds a character. Needles are given folded (`fold`).
+scan each, the C pass a few nanoseconds a character. Needles are given folded.
 """
 
 from __future__ import annotations
@@ -20,18 +21,9 @@ from newscrawl.extract import native
 CASE_FOLDS_TO_ASCII = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
 """The characters beyond ASCII that a case-blind pattern matches to an ASCII letter ("İ"
 and "ı" to i, "ſ" to s, the Kelvin sign to k), and that letter."""
-_ASCII_LOWER = str.maketrans(
-    {**{chr(code): chr(code + 32) for code in range(ord("A"), ord("Z") + 1)}, **CASE_FOLDS_TO_ASCII}
-)
 LINE_BREAK_STAND_IN = "\0"
 """What a line break inside a text becomes for the C search, whose hits are line indices:
 no needle holds one."""
-
-
-def fold(text: str) -> str:
-    """`text` as the search compares it: ASCII capitals in lower case and the
-    `CASE_FOLDS_TO_ASCII` characters as their letters; every other character as it is."""
-    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
 
 
 def texts_holding(

@@ -203,12 +203,12 @@ def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
 
 FOLDED_LETTER_RE = re.compile(f"[A-Za-z{''.join(CASE_FOLDS_TO_ASCII)}]")
 """The letters the C keyword search (``_blockscan.line_hits``) folds before comparing
-(`needles.fold`)."""
+(ASCII capitals, `needles.CASE_FOLDS_TO_ASCII`)."""
 
 
 class Keyword(NamedTuple):
     """A line pattern for `PageText.having`, with `needles`: folded literals
-    (`needles.fold`: ASCII letters in lower case) at least one of which every line the
+    (ASCII letters in lower case, as the C search folds a line) at least one of which every line the
     pattern matches holds (tested). The needles let the C search (``_blockscan.line_hits``) find
     the candidate lines of every keyword in one pass; the pattern confirms each, unless
     `exact`."""
