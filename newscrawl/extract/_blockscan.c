@@ -3667,15 +3667,23 @@ has_chars(PyObject *lines, Py_ssize_t index, const void *context)
     return chars == *(const long long *)context;
 }
 
+/* `indices_where` of the pass `who`, whose arguments (`format`) are its items and an int
+ * for `test` to compare with. */
+static PyObject *
+indices_where_int(PyObject *args, const char *format, const char *who, IndexTest test)
+{
+    PyObject *items;
+    long long value;
+    if (!PyArg_ParseTuple(args, format, &items, &value)) {
+        return NULL;
+    }
+    return indices_where(items, who, test, &value);
+}
+
 static PyObject *
 lines_of_chars(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *lines;
-    long long wanted;
-    if (!PyArg_ParseTuple(args, "OL:lines_of_chars", &lines, &wanted)) {
-        return NULL;
-    }
-    return indices_where(lines, "lines_of_chars", has_chars, &wanted);
+    return indices_where_int(args, "OL:lines_of_chars", "lines_of_chars", has_chars);
 }
 
 /* `indices_over`' test: the int value is over `*context`. */
@@ -3699,12 +3707,7 @@ is_over(PyObject *values, Py_ssize_t index, const void *context)
 static PyObject *
 indices_over(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *values;
-    long long threshold;
-    if (!PyArg_ParseTuple(args, "OL:indices_over", &values, &threshold)) {
-        return NULL;
-    }
-    return indices_where(values, "indices_over", is_over, &threshold);
+    return indices_where_int(args, "OL:indices_over", "indices_over", is_over);
 }
 
 #define FEW_ELEMENTS 16
