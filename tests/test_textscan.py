@@ -76,10 +76,11 @@ def assert_having_finds_each_lines_matches(texts: list[str]) -> None:
 
 @NATIVE_SETTINGS
 @given(LINE)
-def test_every_line_a_pattern_matches_holds_a_needle(line: str) -> None:
+def test_every_line_a_pattern_matches_holds_a_needle_and_a_mark(line: str) -> None:
     for keyword in KEYWORDS:
         if keyword.pattern.search(line):
             assert any(needle in fold(line) for needle in keyword.needles), keyword
+            assert not keyword.marks or any(mark in line for mark in keyword.marks), keyword
 
 
 @NATIVE_SETTINGS

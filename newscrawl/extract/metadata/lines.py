@@ -207,11 +207,11 @@ FOLDED_LETTER_RE = re.compile(f"[A-Za-z{''.join(CASE_FOLDS_TO_ASCII)}]")
 
 
 class Keyword(NamedTuple):
-    """A line pattern for `PageText.having`, with `needles`: folded literals
-    (ASCII letters in lower case, as the C search folds a line) at least one of which every line the
-    pattern matches holds (tested). The needles let the C search (``_blockscan.line_hits``) find
-    the candidate lines of every keyword in one pass; the pattern confirms each, unless
-    `exact`."""
+    """A line pattern for `PageText.having`, with `needles`: folded literals (ASCII letters
+    in lower case, as the C search folds a line) at least one of which every line the
+    pattern matches holds (tested). The needles let the C search (``_blockscan.line_hits``)
+    find the candidate lines of every keyword in one pass; the pattern confirms each,
+    unless `exact`."""
 
     pattern: re.Pattern[str]
     needles: tuple[str, ...]
@@ -220,10 +220,9 @@ class Keyword(NamedTuple):
     every candidate line is a match (`words`)."""
     marks: tuple[str, ...] = ()
     """Literals one of which every line the pattern matches holds too: candidate lines
-    holding none are dropped before the pattern is tried, by the C search (which finds the
-    lines holding a mark with the needles') or else by substring tests, either a fraction
-    of the pattern's cost (a label's word is common in prose, "记者", the label is not,
-    "记者：")."""
+    holding none are dropped by the C search, which finds the lines holding a mark with
+    the needles', before the pattern is tried (a label's word is common in prose, "记者",
+    the label is not, "记者："). The Python search runs the pattern itself."""
 
     @classmethod
     def words(cls, *words: str) -> Keyword:
@@ -255,8 +254,8 @@ class PageText:
     """The visible lines, and per keyword the lines its pattern matches, found on first
     use: with the C search, for all the page's `keywords` at once by their needles and
     marks (a search of the whole page per keyword kind cost more than the rest of the
-    metadata together on text-heavy pages); without it, per keyword, by one search of its pattern
-    over all the lines joined (`_lines_with_a_match`)."""
+    metadata together on text-heavy pages); without it, per keyword, by one search of its
+    pattern over all the lines joined (`_lines_with_a_match`)."""
 
     texts: tuple[str, ...]
     joined: str
@@ -292,8 +291,6 @@ class PageText:
         if outside_link_lists:
             indices = [index for index in indices if index not in self.listed]
         found = list(map(self.texts.__getitem__, indices))
-        if keyword.marks and native.blockscan is None:
-            found = [text for text in found if any(map(text.__contains__, keyword.marks))]
         return found if keyword.exact else list(filter(keyword.pattern.search, found))
 
     def _candidates(self) -> Iterator[tuple[Keyword, list[int]]]:
