@@ -3,14 +3,15 @@ not move.
 
 Seconds a page on a shared machine move with whatever else runs (the speed sections state
 the load at their start); the instructions a page takes do not. Each workload runs twice
-under ``valgrind --tool=callgrind``, extracting every page once and then twice, with the
-garbage collector off and a fixed hash seed, and the difference over the page count is the
-instructions of one extraction of a page (imports, loading and warm-up cancel out). The
-workloads: the crawl bench's synthetic article pages (``bench/synthetic_site.py``) with
-and without metadata, zh_cwce and sites, and dragnet_dev, body only (as the speed section
-times them), and the crawl bench's pages once more with the C extension switched off: the
-cost of an install without a C compiler (the README quotes the ratio). Repeated runs agree
-within about 0.2%.
+under ``valgrind --tool=callgrind``, extracting every page once and then twice, with a
+fixed hash seed and, but for the last workload, the garbage collector off, and the
+difference over the page count is the instructions of one extraction of a page (imports,
+loading and warm-up cancel out). The workloads: the crawl bench's synthetic article pages
+(``bench/synthetic_site.py``) with and without metadata, zh_cwce and sites, and
+dragnet_dev, body only (as the speed section times them), the crawl bench's pages once more
+with the C extension switched off (the cost of an install without a C compiler: the README
+quotes the ratio), and once more with the collector on, as a program calling `extract` runs
+it. Repeated runs agree within about 0.2%.
 
     python bench/bench_instructions.py [--synthetic-pages 100] [--dataset-pages 150]
 """
@@ -33,6 +34,7 @@ WORKER = """
 import gc, sys
 sys.path.insert(0, sys.argv[1])
 workload, metadata, compiled = sys.argv[2], sys.argv[3] == "1", sys.argv[6] == "1"
+collector = sys.argv[7] == "1"
 if not compiled:  # as where no compiler built the extension: every module's Python path
     import warnings
     warnings.simplefilter("ignore", RuntimeWarning)
@@ -51,7 +53,8 @@ else:
 options = Options(with_metadata=metadata)
 extract(pages[0][0], pages[0][1], options=options)
 gc.collect()
-gc.disable()
+if not collector:
+    gc.disable()
 for _ in range(passes):
     for data, url in pages:
         extract(data, url, options=options)
@@ -59,19 +62,22 @@ print(len(pages))
 """
 
 WORKLOADS = (
-    ("synthetic", True, True),
-    ("synthetic", False, True),
-    ("zh_cwce,sites", False, True),
-    ("dragnet_dev", False, True),
-    ("synthetic", True, False),
+    ("synthetic", True, True, False),
+    ("synthetic", False, True, False),
+    ("zh_cwce,sites", False, True, False),
+    ("dragnet_dev", False, True, False),
+    ("synthetic", True, False, False),
+    ("synthetic", True, True, True),
 )
-"""(pages, with metadata, with the C extension): the crawl bench's pages as the crawl
-extracts them, then body only on them and on the dev sets the speed section times, then
-the first without the extension."""
+"""(pages, with metadata, with the C extension, with the garbage collector): the crawl
+bench's pages as the crawl extracts them, then body only on them and on the dev sets the
+speed section times, then the first without the extension, and with the collector on at
+Python's default thresholds, as a program that calls `extract` runs it (its collections
+walk the objects a page's extraction holds)."""
 
 
 def instructions(
-    workload: str, metadata: bool, compiled: bool, passes: int, limit: int
+    workload: str, metadata: bool, compiled: bool, collector: bool, passes: int, limit: int
 ) -> tuple[int, int]:
     """(instructions callgrind counted, pages) for `passes` extractions of the pages."""
     command = [
@@ -87,6 +93,7 @@ def instructions(
         str(passes),
         str(limit),
         "1" if compiled else "0",
+        "1" if collector else "0",
     ]
     done = subprocess.run(
         command,
@@ -108,19 +115,18 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("bench_instructions: valgrind is not installed (apt install valgrind)")
-    print("| pages | metadata | C extension | pages measured | M instructions a page |")
-    print("| --- | --- | --- | ---: | ---: |")
+    print("| pages | metadata | C extension | collector | pages measured | M instructions a page |")
+    print("| --- | --- | --- | --- | ---: | ---: |")
     compiled_cost: dict[tuple[str, bool], float] = {}
-    for workload, metadata, compiled in WORKLOADS:
+    for workload, metadata, compiled, collector in WORKLOADS:
         limit = args.synthetic_pages if workload == "synthetic" else args.dataset_pages
-        once, pages = instructions(workload, metadata, compiled, 1, limit)
-        twice, _ = instructions(workload, metadata, compiled, 2, limit)
+        once, pages = instructions(workload, metadata, compiled, collector, 1, limit)
+        twice, _ = instructions(workload, metadata, compiled, collector, 2, limit)
         per_page = (twice - once) / pages / 1e6
-        shown = "yes" if metadata else "no"
-        print(
-            f"| {workload} | {shown} | {'yes' if compiled else 'no'} | {pages} | {per_page:.2f} |",
-            flush=True,
-        )
+        flags = " | ".join("yes" if flag else "no" for flag in (metadata, compiled, collector))
+        print(f"| {workload} | {flags} | {pages} | {per_page:.2f} |", flush=True)
+        if collector:
+            continue
         if compiled:
             compiled_cost[workload, metadata] = per_page
         else:

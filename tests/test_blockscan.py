@@ -507,3 +507,14 @@ def test_dated_tags_are_recorded_alike_with_their_box_and_text() -> None:
     ]
     assert dated[0].text == "一月 &amp; 二月"
     assert len(dated[3].text) == blocks.DATED_TEXT_CHARS
+
+
+def test_lines_and_dated_tags_are_left_out_of_the_garbage_collector() -> None:
+    """They hold only strings and ints, so no cycle runs through them, and a collection need
+    not walk a page's hundreds of lines (CPython untracks plain tuples so, not NamedTuples)."""
+    page = blocks._page_lines_native(
+        '<p class="share">Hello, world.</p><time datetime="2024-01-01">x</time>'
+    )
+    assert page.lines and page.dated
+    assert not any(gc.is_tracked(item) for item in (*page.lines, *page.dated))
+    assert gc.is_tracked(blocks._page_lines_python("<p>Hello.</p>").lines[0])  # Python's are

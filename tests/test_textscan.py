@@ -15,6 +15,7 @@ missing extension fails the tests of the C.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from unittest.mock import patch
 
@@ -316,3 +317,23 @@ def test_the_passes_agree_on_the_dataset_pages(shared_dir: Path) -> None:
             visible = lines.visible_lines(page_lines, boxes)
             assert_having_finds_each_lines_matches([line.text for line in visible])
             assert_byline_passes_agree(page_lines)
+
+
+def test_visible_lines_from_c_are_left_out_of_the_garbage_collector() -> None:
+    """As the scan's lines (test_blockscan): strings and flags only. A class of the caller's
+    that could hold more (an instance ``__dict__``) keeps its lines tracked."""
+    if native.blockscan is None:
+        skip_or_fail("the _blockscan C extension is not built")
+    page = blocks.page_lines("<h1>Title</h1><p>Hello, <a href=x>world</a>.</p>")
+    visible = lines.visible_lines(page, set())
+    assert len(visible) == 2
+    assert not any(gc.is_tracked(line) for line in visible)
+
+    class Loose(tuple):  # a __dict__ on purpose
+        pass
+
+    loose = native.blockscan.visible_lines(
+        page.lines, set(), lines.HEADING_TAGS, lines.MAX_LINE_CHARS, Loose
+    )
+    assert [tuple(line) for line in loose] == [tuple(line) for line in visible]
+    assert all(gc.is_tracked(line) for line in loose)

@@ -645,6 +645,16 @@ collapse_any(int kind, const void *data, Py_ssize_t len, int pre, int references
     }
 }
 
+/* Take a tuple that holds only strings, ints, bools and None (a `Line`, a `DatedTag`, a
+ * visible line) out of the garbage collector's lists: no reference cycle can run through
+ * it, and a page's hundreds of lines would otherwise be walked by every collection while
+ * they live (CPython untracks such plain tuples itself, but not NamedTuple instances). */
+static inline void
+untrack_atomic(PyObject *tuple)
+{
+    PyObject_GC_UnTrack(tuple);
+}
+
 static int
 out_reserve(Scan *s, Py_ssize_t bytes)
 {
@@ -719,6 +729,7 @@ finish_line(Scan *s, int kind, const void *data, Py_ssize_t len, Entry *top)
             return -1;
         }
     }
+    untrack_atomic(line);
     int failed = PyList_Append(s->lines, line);
     Py_DECREF(line);
     return failed;
@@ -1177,7 +1188,11 @@ add_dated(Scan *s, PyObject *name, Py_ssize_t attr_start, Py_ssize_t attr_end,
     PyTuple_SET_ITEM(tag, 3, PyLong_FromSsize_t(TOP(s)->noise_element));
     PyTuple_SET_ITEM(tag, 4, PyUnicode_Substring(s->page, position, end >= 0 ? end : limit));
     int failed = PyTuple_GET_ITEM(tag, 1) == NULL || PyTuple_GET_ITEM(tag, 3) == NULL ||
-                 PyTuple_GET_ITEM(tag, 4) == NULL || PyList_Append(s->dated, tag) < 0;
+                 PyTuple_GET_ITEM(tag, 4) == NULL;
+    if (!failed) {
+        untrack_atomic(tag);
+        failed = PyList_Append(s->dated, tag) < 0;
+    }
     Py_DECREF(tag);
     return failed ? -1 : 0;
 }
@@ -2669,6 +2684,9 @@ append_visible(PyObject *visible, PyTypeObject *line_class, PyObject *text, Py_s
     PyTuple_SET_ITEM(line, 1, Py_NewRef(heading));
     PyTuple_SET_ITEM(line, 2, Py_NewRef(tag));
     PyTuple_SET_ITEM(line, 3, Py_NewRef(linked));
+    if (line_class->tp_dictoffset == 0 && PyUnicode_CheckExact(tag)) { /* else: not ours */
+        untrack_atomic(line);
+    }
     int failed = PyList_Append(visible, line);
     Py_DECREF(line);
     return failed;
