@@ -117,21 +117,19 @@ def main() -> None:
         sys.exit("bench_instructions: valgrind is not installed (apt install valgrind)")
     print("| pages | metadata | C extension | collector | pages measured | M instructions a page |")
     print("| --- | --- | --- | --- | ---: | ---: |")
-    compiled_cost: dict[tuple[str, bool], float] = {}
+    cost: dict[tuple[str, bool, bool, bool], float] = {}
     for workload, metadata, compiled, collector in WORKLOADS:
         limit = args.synthetic_pages if workload == "synthetic" else args.dataset_pages
         once, pages = instructions(workload, metadata, compiled, collector, 1, limit)
         twice, _ = instructions(workload, metadata, compiled, collector, 2, limit)
-        per_page = (twice - once) / pages / 1e6
+        per_page = cost[workload, metadata, compiled, collector] = (twice - once) / pages / 1e6
         flags = " | ".join("yes" if flag else "no" for flag in (metadata, compiled, collector))
         print(f"| {workload} | {flags} | {pages} | {per_page:.2f} |", flush=True)
-        if collector:
-            continue
-        if compiled:
-            compiled_cost[workload, metadata] = per_page
-        else:
-            ratio = per_page / compiled_cost[workload, metadata]
-            print(f"\nwithout the C extension: {ratio:.1f}x the instructions a page", flush=True)
+    crawl_page = cost["synthetic", True, True, False]
+    ratio = cost["synthetic", True, False, False] / crawl_page
+    print(f"\nwithout the C extension: {ratio:.1f}x the instructions a page")
+    collected = cost["synthetic", True, True, True] / crawl_page - 1
+    print(f"the collector on: {collected:+.1%} the instructions a page")
 
 
 if __name__ == "__main__":
