@@ -11,7 +11,10 @@ loading and warm-up cancel out). The workloads: the crawl bench's synthetic arti
 dragnet_dev, body only (as the speed section times them), the crawl bench's pages once more
 with the C extension switched off (the cost of an install without a C compiler: the README
 quotes the ratio), and once more with the collector on, as a program calling `extract` runs
-it. Repeated runs agree within about 0.2%.
+it. Repeated runs of the same code agreed within 0.2% on the AMD EPYC where this was first
+run, and within 2.5% on an Intel Xeon (where the same code also counts a few percent
+differently: glibc picks other string routines): compare figures of one machine, and
+differences of a percent or two as noise.
 
     python bench/bench_instructions.py [--synthetic-pages 100] [--dataset-pages 150]
 """

@@ -9,7 +9,7 @@ it, so that every module that takes a C path agrees on what is there.
 
 Running without it is said once, by a warning: a user without a compiler should know that
 extraction runs its slower Python reference (measured in the README's set-up section:
-about 4.8 times the work per page), and how to get the compiled one.
+about 4.7 times the work per page), and how to get the compiled one.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 def warn_fallback(reason: str) -> None:
     """The one warning that extraction runs without the C loop, and why."""
     warnings.warn(
-        f"newscrawl: {reason}; extraction runs its pure-Python code, about 4.8 times "
+        f"newscrawl: {reason}; extraction runs its pure-Python code, about 4.7 times "
         "slower. Install a C compiler and reinstall (pip install -e .), or install a "
         "prebuilt wheel, to get the compiled one.",
         RuntimeWarning,
