@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -57,3 +59,16 @@ def test_binary_bytes_are_refused_with_a_reason(method: Method) -> None:
 def test_utf16_text_with_a_bom_is_not_binary() -> None:
     article = extract(PAGE.encode("utf-16"), options=Options(with_metadata=False))
     assert "滨河公园" in article.body
+
+
+def test_importing_the_extractor_loads_no_numpy_and_no_entity_table() -> None:
+    """Both cost a fifth of a second and serve only a fallback (numpy: the script count
+    without the C extension) or a text with many "&" (the regex of every entity name): a
+    one-page ``newscrawl extract`` or a worker process should not wait for them."""
+    probe = (
+        "import sys, newscrawl.extract\n"
+        "from newscrawl.extract import clean\n"
+        "print('numpy' in sys.modules, clean._reference_re.cache_info().currsize)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "0"]

@@ -87,12 +87,21 @@ def unescape(text: str) -> str:
     no reference (`_reference_re`) and only references are replaced, each as
     ``html.unescape`` replaces it. ``html.unescape`` converts ``&#`` digits with ``int``,
     which refuses strings over 4,300 digits (ValueError): such a reference is shortened
-    first, to what it stands for.
+    first, to what it stands for. A text with few ``&`` (`FEW_AMPERSANDS`) goes to
+    ``html.unescape`` itself, whose calls are then few, so the regex of every entity name
+    is compiled only for a text that needs it: not at import, where the scan's probe page
+    holds two.
     """
     if "&" not in text:
         return text
     text = _LONG_DECIMAL_REF_RE.sub(_shorten_decimal_ref, text)
+    if text.count("&") <= FEW_AMPERSANDS:
+        return html.unescape(text)
     return _reference_re().sub(_replace_reference, text)
+
+
+FEW_AMPERSANDS = 16
+"""Up to this many ``&`` in a text, `unescape` leaves it to ``html.unescape``."""
 
 
 def _names_trie(names: list[str]) -> str:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
-
-import numpy as np
 
 from newscrawl.extract import native
 from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata.lines import PageText
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*+$")
 SCRIPT_RANGES = (
@@ -71,17 +74,18 @@ def _script_guess(text: str) -> str | None:
     return lang if count >= total * MIN_SCRIPT_SHARE else None
 
 
+@cache
 def _script_table() -> np.ndarray:
     """By UTF-16 code unit (none of `SCRIPT_RANGES` reaches U+10000): 1 + the index of
-    its script in `SCRIPT_RANGES`, or 0."""
+    its script in `SCRIPT_RANGES`, or 0. Built on first use, as numpy is imported: only
+    where the C count is missing (importing the extractor does not load numpy)."""
+    import numpy as np
+
     table = np.zeros(0x10000, dtype=np.uint8)
     for script, ranges in enumerate(SCRIPT_RANGES, start=1):
         for low, high in ranges:
             table[low : high + 1] = script
     return table
-
-
-_SCRIPT_TABLE = _script_table()
 
 
 def script_letters(text: str) -> tuple[int, int, int, int]:
@@ -100,8 +104,10 @@ def _script_letters_numpy(text: str) -> tuple[int, int, int, int]:
     expression per script took ten times as long, a comparison per range three times (the
     crawl loads numpy anyway, for the fingerprints). A character beyond U+FFFF is two
     surrogate units, and surrogates belong to no script."""
+    import numpy as np
+
     units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
-    scripts = _SCRIPT_TABLE.take(units)
+    scripts = _script_table().take(units)
     kana, hangul, han, latin = (
         int(np.count_nonzero(scripts == script)) for script in range(1, len(SCRIPT_RANGES) + 1)
     )
