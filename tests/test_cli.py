@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from newscrawl import cli
 from newscrawl.bounded import PAGE_SIZE_LIMIT
 from newscrawl.cli import main
 from newscrawl.extract import Options, default
@@ -737,3 +738,45 @@ def test_explain_shows_the_confidence_and_what_lowered_it(
     line = table_row(out, "confidence: ")
     assert re.search(r"confidence: 0\.\d\d \(.*short body \(12 chars\)", line)
     assert "short page: its whole text kept" in line
+
+
+def test_a_command_line_imports_only_the_module_of_its_command(page_file: Path) -> None:
+    """A one-page ``newscrawl extract`` must not wait for the other commands' Scrapy and
+    SQLAlchemy (over a second to import)."""
+    probe = (
+        "import sys\n"
+        "from newscrawl.cli import main\n"
+        f"status = main(['extract', '--format', 'text', {str(page_file)!r}])\n"
+        "print(status, 'scrapy' in sys.modules, 'sqlalchemy' in sys.modules, file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stderr.split() == ["0", "False", "False"]
+    assert done.stdout.strip()
+
+
+@pytest.mark.parametrize("name", cli.COMMANDS)
+def test_each_command_module_registers_the_command_of_its_name(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = name.replace("_", "-")
+    assert [module.__name__ for module in cli.command_modules([command, "x"])] == [
+        f"newscrawl.commands.{name}"
+    ]
+    with pytest.raises(SystemExit) as stop:
+        cli.build_parser(cli.command_modules([command])).parse_args([command, "--help"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: newscrawl {command} ")
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["-h", "extract"], ["bogus"], ["--version"]])
+def test_help_and_other_command_lines_load_every_command(argv: list[str]) -> None:
+    assert len(cli.command_modules(argv)) == len(cli.COMMANDS)
+
+
+def test_the_help_and_a_wrong_name_list_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    listed = capsys.readouterr().out
+    assert main(["bogus"]) == 2
+    choices = capsys.readouterr().err
+    for name in cli.COMMANDS:
+        assert name.replace("_", "-") in listed and repr(name.replace("_", "-")) in choices
