@@ -518,3 +518,20 @@ def test_lines_and_dated_tags_are_left_out_of_the_garbage_collector() -> None:
     assert page.lines and page.dated
     assert not any(gc.is_tracked(item) for item in (*page.lines, *page.dated))
     assert gc.is_tracked(blocks._page_lines_python("<p>Hello.</p>").lines[0])  # Python's are
+
+
+def test_each_element_id_is_one_int_object_shared_by_its_lines_and_children() -> None:
+    """Ids pass 256 on most pages, beyond the ints CPython shares: the scan makes each id's
+    int once, as its key in `parents`, and its lines, its children's parent entries and the
+    lines and dated tags of a box it makes noise hold that same object."""
+    page = blocks._page_lines_native(
+        "<div>x</div>" * 300
+        + '<div class="related"><p>Hello, world.</p><p>Again.</p>'
+        + '<time datetime="2024-01-01">x</time></div>'
+    )
+    keys = {element: element for element in page.parents}
+    box = next(element for element in keys if element > 256 and page.attributes.get(element))
+    assert all(line.element is keys[line.element] for line in page.lines)
+    assert all(parent is keys[parent] for parent in page.parents.values() if parent)
+    noisy = [*(line for line in page.lines if line.noise), *page.dated]
+    assert len(noisy) == 4 and all(item.noise_element is keys[box] for item in noisy)

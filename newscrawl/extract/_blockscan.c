@@ -85,6 +85,7 @@ static Py_ssize_t dated_text_chars = 200; /* blocks.DATED_TEXT_CHARS (`configure
 static PyObject *attribute_flags_func = NULL;
 static PyObject *root_name = NULL;  /* "": never equal to a tag name */
 static PyObject *root_block = NULL; /* "body" */
+static PyObject *root_id = NULL;    /* 0: the root's element id */
 static PyObject *hr_name = NULL;    /* the table's "hr" */
 static PyTypeObject *line_type = NULL;      /* blocks.Line (a tuple subclass) */
 static PyTypeObject *dated_type = NULL;     /* blocks.DatedTag (a tuple subclass) */
@@ -171,10 +172,10 @@ known_slot(const char *name, Py_ssize_t len)
 
 typedef struct {
     PyObject *name; /* borrowed: the tag table, or the scan's unknown-name dict */
-    Py_ssize_t id;
+    PyObject *id;   /* borrowed: the element's key in `parents`, which holds it */
     PyObject *block;      /* borrowed, as name */
     PyObject *noise;      /* borrowed (a tag name or a flags tuple's item), NULL: None */
-    Py_ssize_t noise_element;
+    PyObject *noise_element; /* borrowed, as id */
     char hidden;
     char pre;
 } Entry;
@@ -716,13 +717,13 @@ finish_line(Scan *s, int kind, const void *data, Py_ssize_t len, Entry *top)
     }
     PyTuple_SET_ITEM(line, F_TEXT, text);
     PyTuple_SET_ITEM(line, F_TAG, Py_NewRef(top->block));
-    PyTuple_SET_ITEM(line, F_ELEMENT, PyLong_FromSsize_t(top->id));
+    PyTuple_SET_ITEM(line, F_ELEMENT, Py_NewRef(top->id));
     PyTuple_SET_ITEM(line, F_CHARS, PyLong_FromSsize_t(done.chars));
     PyTuple_SET_ITEM(line, F_LINK_CHARS,
                      PyLong_FromSsize_t(s->link_chars < done.chars ? s->link_chars : done.chars));
     PyTuple_SET_ITEM(line, F_PUNCTUATION, PyLong_FromSsize_t(done.punctuation));
     PyTuple_SET_ITEM(line, F_NOISE, Py_NewRef(top->noise ? top->noise : Py_None));
-    PyTuple_SET_ITEM(line, F_NOISE_ELEMENT, PyLong_FromSsize_t(top->noise_element));
+    PyTuple_SET_ITEM(line, F_NOISE_ELEMENT, Py_NewRef(top->noise_element));
     for (int i = F_ELEMENT; i < LINE_FIELDS; i++) {
         if (PyTuple_GET_ITEM(line, i) == NULL) { /* out of memory (the tuple frees the rest) */
             Py_DECREF(line);
@@ -1185,7 +1186,7 @@ add_dated(Scan *s, PyObject *name, Py_ssize_t attr_start, Py_ssize_t attr_end,
     PyTuple_SET_ITEM(tag, 0, Py_NewRef(name));
     PyTuple_SET_ITEM(tag, 1, PyUnicode_Substring(s->page, attr_start, attr_end));
     PyTuple_SET_ITEM(tag, 2, Py_NewRef(TOP(s)->noise ? TOP(s)->noise : Py_None));
-    PyTuple_SET_ITEM(tag, 3, PyLong_FromSsize_t(TOP(s)->noise_element));
+    PyTuple_SET_ITEM(tag, 3, Py_NewRef(TOP(s)->noise_element));
     PyTuple_SET_ITEM(tag, 4, PyUnicode_Substring(s->page, position, end >= 0 ? end : limit));
     int failed = PyTuple_GET_ITEM(tag, 1) == NULL || PyTuple_GET_ITEM(tag, 3) == NULL ||
                  PyTuple_GET_ITEM(tag, 4) == NULL;
@@ -1424,23 +1425,24 @@ run(Scan *s)
             }
             Entry *parent = TOP(s);
             Py_ssize_t element_id = ++s->element_count;
+            /* The id's int object is made once: `parents` keeps it, and the element's lines,
+             * its children's parent and the lines of a noise box reuse it (ids pass 256,
+             * beyond the ints CPython shares, on most pages). */
             PyObject *key = PyLong_FromSsize_t(element_id);
-            PyObject *value = key ? PyLong_FromSsize_t(parent->id) : NULL;
-            int failed = value == NULL || PyDict_SetItem(s->parents, key, value) < 0 ||
+            int failed = key == NULL || PyDict_SetItem(s->parents, key, parent->id) < 0 ||
                          PyList_Append(s->tags, name) < 0;
             if (!failed && has_attributes) {
                 PyObject *text = PyUnicode_Substring(s->page, attr_start, attr_end);
                 failed = text == NULL || PyDict_SetItem(s->attributes, key, text) < 0;
                 Py_XDECREF(text);
             }
-            Py_XDECREF(key);
-            Py_XDECREF(value);
+            Py_XDECREF(key); /* `parents` holds it (or it failed) */
             if (failed) {
                 return -1;
             }
             Entry entry;
             entry.name = name;
-            entry.id = element_id;
+            entry.id = key;
             entry.block = kind != K_INLINE ? name : parent->block;
             entry.noise = parent->noise;
             entry.noise_element = parent->noise_element;
@@ -1454,7 +1456,7 @@ run(Scan *s)
                 PyObject *word = info.noise ? name : noise;
                 if (word != NULL) {
                     entry.noise = word;
-                    entry.noise_element = element_id;
+                    entry.noise_element = key;
                 }
                 entry.hidden = parent->hidden || hidden;
             }
@@ -1528,10 +1530,10 @@ scan(PyObject *Py_UNUSED(module), PyObject *page)
         s.skip_found[i] = -1;
     }
     s.stack[0].name = root_name;
-    s.stack[0].id = 0;
+    s.stack[0].id = root_id;
     s.stack[0].block = root_block;
     s.stack[0].noise = NULL;
-    s.stack[0].noise_element = 0;
+    s.stack[0].noise_element = root_id;
     s.stack[0].hidden = 0;
     s.stack[0].pre = 0;
     s.depth = 1;
@@ -4128,7 +4130,8 @@ PyInit__blockscan(void)
         fill_byte_spread();
         root_name = PyUnicode_FromString("");
         root_block = PyUnicode_InternFromString("body");
-        if (root_name == NULL || root_block == NULL) {
+        root_id = PyLong_FromLong(0);
+        if (root_name == NULL || root_block == NULL || root_id == NULL) {
             return NULL;
         }
     }
