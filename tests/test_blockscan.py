@@ -535,3 +535,14 @@ def test_each_element_id_is_one_int_object_shared_by_its_lines_and_children() ->
     assert all(parent is keys[parent] for parent in page.parents.values() if parent)
     noisy = [*(line for line in page.lines if line.noise), *page.dated]
     assert len(noisy) == 4 and all(item.noise_element is keys[box] for item in noisy)
+
+
+def test_the_ints_of_lines_are_shared_across_pages_and_right_beyond_the_shared_range() -> None:
+    """Lengths and ids up to a few thousand are ints made once (CPython shares only up to
+    256), so two pages' 300-character lines hold one object; longer lines get their own."""
+    first, second = (
+        blocks._page_lines_native(f"<p>{letter * 300}</p><p>{letter * 5000}</p>") for letter in "ab"
+    )
+    assert [line.chars for line in first.lines] == [300, 5000]
+    assert first.lines[0].chars is second.lines[0].chars
+    assert first.lines[1].chars == second.lines[1].chars == 5000

@@ -656,6 +656,35 @@ untrack_atomic(PyObject *tuple)
     PyObject_GC_UnTrack(tuple);
 }
 
+/* The ints a page's lines and scores hold by the hundred (lengths, line indices and
+ * element ids, minus a line's length) are made once, at import: CPython shares only -5 to
+ * 256, and a scan of a news page made hundreds of each above that. */
+#define SHARED_INT_MIN (-1024)
+#define SHARED_INT_END 4096
+static PyObject *shared_ints[SHARED_INT_END - SHARED_INT_MIN];
+
+static int
+make_shared_ints(void)
+{
+    for (long long value = SHARED_INT_MIN; value < SHARED_INT_END; value++) {
+        shared_ints[value - SHARED_INT_MIN] = PyLong_FromLongLong(value);
+        if (shared_ints[value - SHARED_INT_MIN] == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* `value` as a new reference to an int: a shared one where there is one. */
+static inline PyObject *
+int_object(long long value)
+{
+    if (value >= SHARED_INT_MIN && value < SHARED_INT_END) {
+        return Py_NewRef(shared_ints[value - SHARED_INT_MIN]);
+    }
+    return PyLong_FromLongLong(value);
+}
+
 static int
 out_reserve(Scan *s, Py_ssize_t bytes)
 {
@@ -718,10 +747,10 @@ finish_line(Scan *s, int kind, const void *data, Py_ssize_t len, Entry *top)
     PyTuple_SET_ITEM(line, F_TEXT, text);
     PyTuple_SET_ITEM(line, F_TAG, Py_NewRef(top->block));
     PyTuple_SET_ITEM(line, F_ELEMENT, Py_NewRef(top->id));
-    PyTuple_SET_ITEM(line, F_CHARS, PyLong_FromSsize_t(done.chars));
+    PyTuple_SET_ITEM(line, F_CHARS, int_object(done.chars));
     PyTuple_SET_ITEM(line, F_LINK_CHARS,
-                     PyLong_FromSsize_t(s->link_chars < done.chars ? s->link_chars : done.chars));
-    PyTuple_SET_ITEM(line, F_PUNCTUATION, PyLong_FromSsize_t(done.punctuation));
+                     int_object(s->link_chars < done.chars ? s->link_chars : done.chars));
+    PyTuple_SET_ITEM(line, F_PUNCTUATION, int_object(done.punctuation));
     PyTuple_SET_ITEM(line, F_NOISE, Py_NewRef(top->noise ? top->noise : Py_None));
     PyTuple_SET_ITEM(line, F_NOISE_ELEMENT, Py_NewRef(top->noise_element));
     for (int i = F_ELEMENT; i < LINE_FIELDS; i++) {
@@ -1425,10 +1454,9 @@ run(Scan *s)
             }
             Entry *parent = TOP(s);
             Py_ssize_t element_id = ++s->element_count;
-            /* The id's int object is made once: `parents` keeps it, and the element's lines,
-             * its children's parent and the lines of a noise box reuse it (ids pass 256,
-             * beyond the ints CPython shares, on most pages). */
-            PyObject *key = PyLong_FromSsize_t(element_id);
+            /* One int object per element (`parents` holds it): its lines, its children's
+             * parent entries and the lines of a box it makes noise hold that same one. */
+            PyObject *key = int_object(element_id);
             int failed = key == NULL || PyDict_SetItem(s->parents, key, parent->id) < 0 ||
                          PyList_Append(s->tags, name) < 0;
             if (!failed && has_attributes) {
@@ -2329,7 +2357,7 @@ line_hits(PyObject *Py_UNUSED(module), PyObject *args)
             if (last_line[needle->group] == line || !needle_at(needle, kind, data, n, pos, 1)) {
                 continue;
             }
-            PyObject *found = PyLong_FromSsize_t(line);
+            PyObject *found = int_object(line);
             if (found == NULL ||
                 PyList_Append(PyTuple_GET_ITEM(result, needle->group), found) < 0) {
                 Py_XDECREF(found);
@@ -2555,7 +2583,7 @@ range_counts(PyObject *Py_UNUSED(module), PyObject *args)
                     ranges, count, ascii, counts);
     PyObject *result = PyTuple_New(n_groups);
     for (Py_ssize_t g = 0; result != NULL && g < n_groups; g++) {
-        PyObject *value = PyLong_FromSsize_t(counts[g]);
+        PyObject *value = int_object(counts[g]);
         if (value == NULL) {
             Py_CLEAR(result);
             break;
@@ -2765,7 +2793,7 @@ add_box_chars(PyObject *boxes, PyObject *element, long long chars)
     if ((held == NULL || before == -1) && PyErr_Occurred()) {
         return -1;
     }
-    PyObject *sum = PyLong_FromLongLong(before + chars);
+    PyObject *sum = int_object(before + chars);
     int failed = sum == NULL || PyDict_SetItem(boxes, element, sum) < 0;
     Py_XDECREF(sum);
     return failed ? -1 : 0;
@@ -2981,7 +3009,7 @@ int_list(const long long *values, Py_ssize_t count)
         return NULL;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *value = PyLong_FromLongLong(values[i]);
+        PyObject *value = int_object(values[i]);
         if (value == NULL) {
             Py_DECREF(list);
             return NULL;
@@ -3035,7 +3063,7 @@ parent_of(const long long *parent, Py_ssize_t element, Py_ssize_t count, const c
 {
     long long of = parent[element];
     if (of == NO_PARENT) {
-        PyObject *key = PyLong_FromSsize_t(element);
+        PyObject *key = int_object(element);
         if (key != NULL) {
             PyErr_SetObject(PyExc_KeyError, key);
             Py_DECREF(key);
@@ -3274,7 +3302,7 @@ element_drops(PyObject *Py_UNUSED(module), PyObject *args)
         if (big) {
             last_noisy = -1;
         }
-        PyObject *score = PyLong_FromLongLong(-chars);
+        PyObject *score = int_object(-chars);
         if (score == NULL) {
             goto done;
         }
@@ -3298,7 +3326,7 @@ element_drops(PyObject *Py_UNUSED(module), PyObject *args)
         else {
             Py_INCREF(Py_None);
             PyList_SET_ITEM(dropped, index, Py_None);
-            PyObject *at = PyLong_FromSsize_t(index);
+            PyObject *at = int_object(index);
             if (at == NULL || PyList_Append(candidates, at) < 0) {
                 Py_XDECREF(at);
                 goto done;
@@ -3332,7 +3360,7 @@ add_to_box(PyObject *boxes, PyObject *element, long long chars)
     if (held == NULL) {
         sum = chars;
     }
-    PyObject *value = PyLong_FromLongLong(sum);
+    PyObject *value = int_object(sum);
     if (value == NULL || PyDict_SetItem(boxes, element, value) < 0) {
         Py_XDECREF(value);
         return -1;
@@ -3397,7 +3425,7 @@ prose_boxes(PyObject *Py_UNUSED(module), PyObject *args)
                     goto done;
                 }
                 if (!known) {
-                    PyObject *before = PyLong_FromLongLong(unboxed);
+                    PyObject *before = int_object(unboxed);
                     if (before == NULL || PyDict_SetItem(first_line, key, line) < 0 ||
                         PyDict_SetItem(prose_before, key, before) < 0) {
                         Py_XDECREF(before);
@@ -3446,7 +3474,7 @@ line_chars(PyObject *Py_UNUSED(module), PyObject *lines_arg)
         }
     }
     Py_DECREF(lines);
-    return PyLong_FromLongLong(total);
+    return int_object(total);
 }
 
 /* `*value` times `factor` (>= 0), or -1 with an OverflowError. */
@@ -3476,7 +3504,7 @@ add_vote(PyObject *votes, PyObject *key, long long amount)
             return -1;
         }
     }
-    PyObject *value = PyLong_FromLongLong(total);
+    PyObject *value = int_object(total);
     if (value == NULL) {
         return -1;
     }
@@ -3662,7 +3690,7 @@ indices_where(PyObject *items_arg, const char *who, IndexTest test, const void *
     }
     for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(items); index++) {
         int passes = test(items, index, context);
-        PyObject *at = passes > 0 ? PyLong_FromSsize_t(index) : NULL;
+        PyObject *at = passes > 0 ? int_object(index) : NULL;
         if (passes < 0 || (passes > 0 && (at == NULL || PyList_Append(found, at) < 0))) {
             Py_XDECREF(at);
             Py_DECREF(items);
@@ -4131,7 +4159,7 @@ PyInit__blockscan(void)
         root_name = PyUnicode_FromString("");
         root_block = PyUnicode_InternFromString("body");
         root_id = PyLong_FromLong(0);
-        if (root_name == NULL || root_block == NULL || root_id == NULL) {
+        if (root_name == NULL || root_block == NULL || root_id == NULL || make_shared_ints() < 0) {
             return NULL;
         }
     }
