@@ -103,18 +103,23 @@ typedef struct {
     const char *text[MAX_WORDS]; /* NUL-terminated (PyUnicode_1BYTE_DATA of each str) */
     Py_ssize_t len[MAX_WORDS];
     Py_UCS4 first[MAX_WORDS]; /* the first character of each, tested before the rest */
-    char starts[128];         /* whether a word starts with the character */
+    char starts_read[128]; /* whether a word starts with the character as read (any case) */
+    /* The words starting with character c: indices by[from[c]] to by[from[c + 1] - 1], in
+     * the list's order. */
+    unsigned char by[MAX_WORDS];
+    unsigned char from[129];
 } WordList;
 static WordList noise_words;      /* NOISE_WORDS */
 static WordList standalone_words; /* STANDALONE_NOISE_WORDS */
-static unsigned int noise_first_letters = 0; /* bit k: a word of those starts with 'a' + k */
 static WordList noise_attributes; /* NOISE_ATTRIBUTES */
 static WordList style_names;      /* HIDDEN_STYLES: the properties ... */
 static WordList style_values;     /* ... and the values that hide */
 static WordList bare_attribute;   /* HIDDEN_ATTRIBUTE (one word) */
 static WordList hiding_words;     /* the styles' values and HIDDEN_ATTRIBUTE */
 static WordList dated_words;      /* DATED_ATTRIBUTE_WORDS */
-static char hidden_first[128];    /* the first characters of the style names and attribute */
+/* `WordList.starts_read` of two lists at once: the hiding style names and attribute, and
+ * the noise words of both kinds (`next_marked`). */
+static char hidden_first_read[128], noise_first_read[128];
 static unsigned char script_marks[0x10000 / 8]; /* SCRIPT_PUNCTUATION, a bit per BMP character */
 static Py_UCS4 script_mark_min = 0x10000;       /* the smallest of them */
 static char latin_marks[128];                /* LATIN_PUNCTUATION */
@@ -139,9 +144,23 @@ set_words(WordList *list, PyObject *tuple)
         list->len[i] = PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(tuple, i));
         list->first[i] = (unsigned char)list->text[i][0];
     }
-    memset(list->starts, 0, sizeof list->starts);
+    memset(list->starts_read, 0, sizeof list->starts_read);
+    memset(list->from, 0, sizeof list->from);
     for (Py_ssize_t i = 0; i < list->count; i++) {
-        list->starts[list->first[i]] = 1;
+        Py_UCS4 first = list->first[i];
+        list->starts_read[first] = 1;
+        if (first >= 'a' && first <= 'z') {
+            list->starts_read[first - ('a' - 'A')] = 1;
+        }
+        list->from[first + 1]++;
+    }
+    for (int c = 0; c < 128; c++) {
+        list->from[c + 1] += list->from[c];
+    }
+    unsigned char placed[128];
+    memcpy(placed, list->from, sizeof placed);
+    for (Py_ssize_t i = 0; i < list->count; i++) {
+        list->by[placed[list->first[i]]++] = (unsigned char)i;
     }
 }
 
@@ -365,10 +384,11 @@ contains_any_of_kind(int kind, const void *data, Py_ssize_t start, Py_ssize_t en
                      const WordList *words)
 {
     for (Py_ssize_t i = start; i < end; i++) {
-        Py_UCS4 c = ascii_lower(PyUnicode_READ(kind, data, i));
-        if (c >= 128 || !words->starts[c]) { /* most places start none of them */
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c >= 128 || !words->starts_read[c]) { /* most places start none of them */
             continue;
         }
+        c = ascii_lower(c);
         for (Py_ssize_t w = 0; w < words->count; w++) {
             Py_ssize_t len = words->len[w], j = 1;
             if (words->first[w] != c || i + len > end) {
@@ -867,6 +887,37 @@ is_lower_letter(Py_UCS4 c)
     return c >= 'a' && c <= 'z';
 }
 
+/* The first position from `i` on, before `end`, whose character is ASCII and marked in
+ * `marked` (a table by character as read), or `end`: the attribute loops below pass over
+ * the places where none of their words starts with one load and one test each. */
+static inline Py_ssize_t
+next_marked(Scan *s, Py_ssize_t i, Py_ssize_t end, const char *marked)
+{
+    switch (s->kind) {
+    case PyUnicode_1BYTE_KIND: {
+        const Py_UCS1 *d = s->data;
+        while (i < end && (d[i] >= 128 || !marked[d[i]])) {
+            i++;
+        }
+        return i;
+    }
+    case PyUnicode_2BYTE_KIND: {
+        const Py_UCS2 *d = s->data;
+        while (i < end && (d[i] >= 128 || !marked[d[i]])) {
+            i++;
+        }
+        return i;
+    }
+    default: {
+        const Py_UCS4 *d = s->data;
+        while (i < end && (d[i] >= 128 || !marked[d[i]])) {
+            i++;
+        }
+        return i;
+    }
+    }
+}
+
 /* Whether the lower-cased page at `i` (< end) starts with `word`. */
 static inline int
 starts_with(Scan *s, Py_ssize_t i, Py_ssize_t end, const char *word)
@@ -897,11 +948,9 @@ native_hidden(Scan *s, Py_ssize_t start, Py_ssize_t end)
     const Py_UCS4 bare_first = bare_attribute.first[0];
     const Py_ssize_t styles = style_names.count;
     const Py_UCS4 *const style_firsts = style_names.first;
-    for (Py_ssize_t i = start; i < end; i++) {
+    for (Py_ssize_t i = next_marked(s, start, end, hidden_first_read); i < end;
+         i = next_marked(s, i + 1, end, hidden_first_read)) {
         Py_UCS4 c = LOW(s, i);
-        if (c >= 128 || !hidden_first[c]) { /* most places start none of them */
-            continue;
-        }
         for (Py_ssize_t k = 0; k < styles; k++) {
             if (style_firsts[k] != c || !starts_with(s, i, end, style_names.text[k])) {
                 continue;
@@ -933,25 +982,22 @@ native_hidden(Scan *s, Py_ssize_t start, Py_ssize_t end)
 static PyObject *
 native_noise_in(Scan *s, Py_ssize_t start, Py_ssize_t end)
 {
-    for (Py_ssize_t i = start; i < end; i++) {
-        Py_UCS4 c = LOW(s, i);
-        /* Most places start no word: test the first letter before the word lists
-         * (distinct class strings such as "line number12 index11" are one per element). */
-        if (!is_lower_letter(c) || !(noise_first_letters & (1u << (c - 'a')))) {
-            continue;
-        }
-        for (Py_ssize_t w = 0; w < noise_words.count; w++) {
-            if (noise_words.first[w] == c && starts_with(s, i, end, noise_words.text[w])) {
+    /* Most places start no word: their first letter is tested before the word lists
+     * (distinct class strings such as "line number12 index11" are one per element). */
+    for (Py_ssize_t i = next_marked(s, start, end, noise_first_read); i < end;
+         i = next_marked(s, i + 1, end, noise_first_read)) {
+        Py_UCS4 c = LOW(s, i); /* ASCII: `next_marked` */
+        for (int k = noise_words.from[c]; k < noise_words.from[c + 1]; k++) {
+            int w = noise_words.by[k];
+            if (starts_with(s, i, end, noise_words.text[w])) {
                 return PyTuple_GET_ITEM(noise_words.tuple, w);
             }
         }
         if (i > start && is_lower_letter(LOW(s, i - 1))) {
             continue;
         }
-        for (Py_ssize_t w = 0; w < standalone_words.count; w++) {
-            if (standalone_words.first[w] != c) {
-                continue;
-            }
+        for (int k = standalone_words.from[c]; k < standalone_words.from[c + 1]; k++) {
+            int w = standalone_words.by[k];
             Py_ssize_t after = i + standalone_words.len[w];
             if (starts_with(s, i, end, standalone_words.text[w]) &&
                 (after >= end || !is_lower_letter(LOW(s, after)))) {
@@ -1012,7 +1058,7 @@ static PyObject *
 native_noise(Scan *s, Py_ssize_t start, Py_ssize_t end)
 {
     Py_ssize_t i = start;
-    while (i < end) {
+    while ((i = next_marked(s, i, end, noise_attributes.starts_read)) < end) {
         Py_ssize_t value_start = 0, value_end = 0, match_end = -1;
         Py_UCS4 c = LOW(s, i);
         for (Py_ssize_t k = 0; k < noise_attributes.count; k++) {
@@ -1680,7 +1726,7 @@ name_tuple(PyObject *names, const char *chars)
 
 /* `words` (a sequence of str) as a tuple of non-empty lower-case ASCII str: what C
  * compares with ASCII-lowered text. With `letter_first`, each starts with a letter
- * a-z (the noise words: `noise_first_letters`); with `no_k`, none holds a 'k' (the words
+ * a-z (the noise words: `noise_first_read`); with `no_k`, none holds a 'k' (the words
  * `contains_ascii_ci` finds, as `in` finds them in Python's lowered text). */
 static PyObject *
 word_tuple(PyObject *words, const char *what, int letter_first, int no_k)
@@ -1984,17 +2030,9 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     set_words(&style_values, t[STYLE_VALUES]);
     set_words(&bare_attribute, t[BARE]);
     set_words(&hiding_words, t[HIDING]);
-    memset(hidden_first, 0, sizeof hidden_first);
-    hidden_first[bare_attribute.first[0]] = 1;
-    for (Py_ssize_t k = 0; k < style_names.count; k++) {
-        hidden_first[style_names.first[k]] = 1;
-    }
-    noise_first_letters = 0;
-    for (int list = 0; list < 2; list++) {
-        const WordList *each = list ? &standalone_words : &noise_words;
-        for (Py_ssize_t w = 0; w < each->count; w++) {
-            noise_first_letters |= 1u << (each->text[w][0] - 'a');
-        }
+    for (int c = 0; c < 128; c++) {
+        hidden_first_read[c] = bare_attribute.starts_read[c] || style_names.starts_read[c];
+        noise_first_read[c] = noise_words.starts_read[c] || standalone_words.starts_read[c];
     }
     Py_XSETREF(attribute_flags_func, Py_NewRef(flags_func));
     Py_XSETREF(line_type, (PyTypeObject *)Py_NewRef(line_class));
