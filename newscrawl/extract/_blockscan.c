@@ -635,6 +635,16 @@ collapse(int kind, const void *data, Py_ssize_t len, int pre, int references, vo
                 punctuation++;
             }
             last = c;
+            /* The rest of a run of characters above U+3000 (CJK text: none is whitespace,
+             * '&' or a soft break), written straight. */
+            while (i + 1 < len && (c = PyUnicode_READ(kind, data, i + 1)) > 0x3000) {
+                PyUnicode_WRITE(kind, out, n, c);
+                n++;
+                chars++;
+                punctuation += is_script_punctuation(c, script_min, script);
+                last = c;
+                i++;
+            }
             continue;
         }
         if (in_word) { /* a word ends */
