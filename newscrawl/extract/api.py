@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, tzinfo
 from itertools import compress
 from operator import itemgetter
@@ -20,7 +19,7 @@ from newscrawl.extract import (
 )
 from newscrawl.extract.decode import decode_html
 from newscrawl.extract.formats import not_html, not_html_reason
-from newscrawl.extract.metadata import SHANGHAI, extract_metadata
+from newscrawl.extract.metadata import SHANGHAI, Metadata, extract_metadata
 from newscrawl.extract.model import Article, Options
 
 DEFAULT_OPTIONS = Options()
@@ -56,21 +55,35 @@ def extract(
         text, encoding = decoded.text, decoded.encoding
     else:
         text = html
-    body_lines, page_head = None, None
     if options.method == "paper":
-        article = _paper(text, url, encoding, options)
-    else:
-        body_lines, page_head = blocks.page_lines(text), head.PageHead(text)
-        article = _default(body_lines, page_head, url, encoding, options)
+        metadata = _metadata(text, url, fetched_at, zone, options)
+        return _paper(text, url, encoding, options, metadata)
+    body_lines, page_head = blocks.page_lines(text), head.PageHead(text)
+    metadata = _metadata(text, url, fetched_at, zone, options, body_lines, page_head)
+    return _default(body_lines, page_head, url, encoding, options, metadata)
+
+
+def _metadata(
+    text: str,
+    url: str | None,
+    fetched_at: datetime | None,
+    zone: tzinfo | None,
+    options: Options,
+    body_lines: blocks.PageLines | None = None,
+    page_head: head.PageHead | None = None,
+) -> Metadata:
+    """The page's metadata (empty when `options` leave it out), read before the body so
+    that the `Article` is built once, with it."""
     if not options.with_metadata:
-        return article
-    metadata = extract_metadata(
+        return Metadata()
+    return extract_metadata(
         text, url, fetched_at, zone=zone or SHANGHAI, body_lines=body_lines, head=page_head
     )
-    return replace(article, metadata=metadata)
 
 
-def _paper(text: str, url: str | None, encoding: str | None, options: Options) -> Article:
+def _paper(
+    text: str, url: str | None, encoding: str | None, options: Options, metadata: Metadata
+) -> Article:
     """The paper's method exactly as published (docs/method.md)."""
     selection = paper.select(clean.text_lines(text), options)
     return Article(
@@ -85,6 +98,7 @@ def _paper(text: str, url: str | None, encoding: str | None, options: Options) -
             "D": options.max_gap,
         },
         lines=selection.lines,
+        metadata=metadata,
     )
 
 
@@ -121,6 +135,7 @@ def _default(
     url: str | None,
     encoding: str | None,
     options: Options,
+    metadata: Metadata,
 ) -> Article:
     """Block lines with features (`page`), the best body region, structured fallbacks."""
     headline, selection, body = default_body(page, page_head, options)
@@ -137,4 +152,5 @@ def _default(
         fallback=body.fallback,
         confidence=sure.value,
         confidence_reasons=sure.reasons,
+        metadata=metadata,
     )
