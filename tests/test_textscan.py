@@ -5,7 +5,8 @@ Python references, and the references against plain definitions.
 by needles (``_blockscan.line_hits``) or the Python one by patterns. That holds when every
 line a keyword's pattern matches holds one of its needles (folded), which is tested here on
 generated text; and both must give what a search of each line gives. The visible lines and
-the chars per box are compared, C against Python and Python against a loop over the lines,
+the chars per box and the visible lines' columns (texts, headings, linked lines) are
+compared, C against Python and Python against a loop over the lines,
 on generated input and the dataset pages; the letters per script (numpy) against a count one
 character at a time; the names found in scripts (``substrings_in``) against a substring test
 per name; the byline elements' word search and lines (``line_hits`` over attribute texts,
@@ -207,9 +208,16 @@ def assert_passes_agree(page: blocks.PageLines, other_content: set[int]) -> None
     words = lines.OTHER_CONTENT_WORDS
     boxes = lines._box_chars_python(page.lines, words)
     assert boxes == box_chars_by_line(page.lines, words)
+    columns = lines._visible_columns_python(visible)
+    assert columns == (
+        tuple(line.text for line in visible),
+        [index for index, line in enumerate(visible) if line.heading],
+        [index for index, line in enumerate(visible) if line.linked],
+    )
     if native.blockscan is not None:
         assert lines.visible_lines(page, other_content) == visible
         assert native.blockscan.box_chars(page.lines, words) == boxes
+        assert lines.visible_columns(visible) == columns
 
 
 def assert_byline_passes_agree(page: blocks.PageLines) -> None:
@@ -257,6 +265,14 @@ def test_visible_lines_and_box_chars_agree_every_way(
         {},
     )
     assert_passes_agree(page, other_content)
+
+
+def test_visible_columns_refuses_what_is_not_a_visible_line(built: None) -> None:
+    with pytest.raises(TypeError):
+        native.blockscan.visible_columns([("text", True, "h1")])
+    with pytest.raises(TypeError):
+        native.blockscan.visible_columns("text")
+    assert native.blockscan.visible_columns([]) == ((), [], [])
 
 
 def test_box_chars_refuses_what_is_not_a_line(built: None) -> None:

@@ -3722,6 +3722,53 @@ done:
     return result;
 }
 
+/* visible_columns(lines) -> (texts, headings, linked): of the visible lines (tuples of a
+ * text, a heading flag, a tag and a linked flag: `metadata.lines.VisibleLine`), the texts
+ * as a tuple, and the indices of the headings and of the linked lines as lists
+ * (`metadata.lines._visible_columns_python`, the reference). A page's hundreds of lines
+ * took a Python step each for every one of those in ``map``. */
+static PyObject *
+visible_columns(PyObject *Py_UNUSED(module), PyObject *lines_arg)
+{
+    PyObject *lines = as_tuple(lines_arg, "visible_columns");
+    if (lines == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(lines);
+    PyObject *texts = PyTuple_New(n), *headings = PyList_New(0), *linked = PyList_New(0);
+    if (texts == NULL || headings == NULL || linked == NULL) {
+        goto fail;
+    }
+    for (Py_ssize_t index = 0; index < n; index++) {
+        PyObject *line = PyTuple_GET_ITEM(lines, index);
+        if (!PyTuple_Check(line) || PyTuple_GET_SIZE(line) < 4) {
+            PyErr_SetString(PyExc_TypeError,
+                            "visible_columns() needs (text, heading, tag, linked) tuples");
+            goto fail;
+        }
+        PyTuple_SET_ITEM(texts, index, Py_NewRef(PyTuple_GET_ITEM(line, 0)));
+        PyObject *columns[2] = {headings, linked};
+        int flags[2] = {1, 3}; /* the fields of the heading and linked flags */
+        for (int k = 0; k < 2; k++) {
+            int set = PyObject_IsTrue(PyTuple_GET_ITEM(line, flags[k]));
+            PyObject *at = set > 0 ? int_object(index) : NULL;
+            int failed = set < 0 || (set > 0 && (at == NULL || PyList_Append(columns[k], at) < 0));
+            Py_XDECREF(at);
+            if (failed) {
+                goto fail;
+            }
+        }
+    }
+    Py_DECREF(lines);
+    return Py_BuildValue("(NNN)", texts, headings, linked);
+fail:
+    Py_DECREF(lines);
+    Py_XDECREF(texts);
+    Py_XDECREF(headings);
+    Py_XDECREF(linked);
+    return NULL;
+}
+
 /* Whether item `index` of `items` passes a test: 1, 0, or -1 with an exception set. */
 typedef int (*IndexTest)(PyObject *items, Py_ssize_t index, const void *context);
 
@@ -4170,6 +4217,9 @@ static PyMethodDef methods[] = {
     {"indices_over", indices_over, METH_VARARGS,
      "indices_over(values, threshold) -> list: the indices of the values over threshold "
      "(see default._above_python)."},
+    {"visible_columns", visible_columns, METH_O,
+     "visible_columns(lines) -> (texts, headings, linked): the visible lines' texts and the "
+     "indices of their headings and linked lines (see metadata.lines)."},
     {"lines_in", lines_in, METH_VARARGS,
      "lines_in(lines, elements) -> list: the indices of the lines whose element is in "
      "`elements` (see metadata.bylines._lines_in_python)."},

@@ -161,13 +161,12 @@ def title_index(lines: list[VisibleLine], page_title: str) -> int | None:
     hold its segment (picked by substring tests in ``map``), get a Python step."""
     title = _SPACE_RE.sub(" ", page_title).strip()
     segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
-    texts = list(map(_TEXT, lines))
-    headings = list(compress(count(), map(_HEADING, lines)))
+    texts, headings, _ = visible_columns(lines)
     for i in headings:
         text = texts[i]
         if len(text) >= MIN_TITLE_CHARS and text[:12] in title:
             return i
-    candidates = map(title.__contains__, texts)
+    candidates = map(contains, repeat(title), texts)
     if len(segment) >= 6:
         candidates = map(or_, candidates, map(contains, texts, repeat(segment)))
     best: tuple[bool, bool, int] | None = None
@@ -241,12 +240,36 @@ def link_list_items(lines: Sequence[VisibleLine]) -> frozenset[int]:
     link next to another one (teasers of other pages, whose dates and names are theirs). A
     byline set as a list (``<li>发布时间：…</li><li>来源：<a>…</a></li>``) links one item at
     most. Only the linked lines get a Python step."""
-    items = {
-        index
-        for index in compress(count(), map(_LINKED, lines))
-        if lines[index].tag in LIST_ITEM_TAGS
-    }
+    items = {index for index in visible_columns(lines).linked if lines[index].tag in LIST_ITEM_TAGS}
     return frozenset(index for index in items if index - 1 in items or index + 1 in items)
+
+
+class Columns(NamedTuple):
+    """What the metadata rules read of every visible line, a column each."""
+
+    texts: tuple[str, ...]
+    headings: list[int]
+    """The indices of the lines from an h1-h3."""
+    linked: list[int]
+    """The indices of the lines holding link text."""
+
+
+def visible_columns(lines: Sequence[VisibleLine]) -> Columns:
+    """The texts of `lines` and the indices of their headings and linked lines, in one C
+    pass (``_blockscan.visible_columns``) where built: a ``map`` each over a page's
+    hundreds of lines cost more than the rules that read them."""
+    if native.blockscan is None:
+        return _visible_columns_python(lines)
+    return Columns(*native.blockscan.visible_columns(lines))
+
+
+def _visible_columns_python(lines: Sequence[VisibleLine]) -> Columns:
+    """`visible_columns` in Python: the reference of the C one, and the fallback."""
+    return Columns(
+        tuple(map(_TEXT, lines)),
+        list(compress(count(), map(_HEADING, lines))),
+        list(compress(count(), map(_LINKED, lines))),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +290,7 @@ class PageText:
 
     @classmethod
     def of(cls, lines: Sequence[VisibleLine], keywords: Sequence[Keyword]) -> PageText:
-        texts = tuple(map(_TEXT, lines))
+        texts = visible_columns(lines).texts
         return cls(texts, "\n".join(texts), tuple(keywords), link_list_items(lines))
 
     def outside_link_lists(self) -> list[str]:
