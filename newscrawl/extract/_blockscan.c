@@ -1,5 +1,5 @@
 /* The C of newscrawl.extract: the per-tag loop of blocks.page_lines, and at the end of
- * this file three passes of the metadata over the lines it makes, the default selection's
+ * this file the metadata's passes over the lines it makes, the default selection's
  * passes over every line or element of a page (newscrawl.extract.default) and the simhash
  * of the extracted body (newscrawl.fingerprint).
  *
@@ -23,7 +23,8 @@
  * The page is read with PyUnicode_READ, so every string kind works; tag names are ASCII.
  * Every search only moves forward (or is cached), the stack is bounded, so the scan is
  * linear like the Python one. The GIL is held throughout; all state is per call except the
- * tables, which `configure` fills once at import.
+ * tables, which `configure` fills once at import, and the ints shared by every call
+ * (`int_object`), made at import.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -4242,8 +4243,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_blockscan",
-    "The per-tag loop of newscrawl.extract.blocks.page_lines in C (see blocks.py), and three "
-    "passes of the metadata over its lines (see metadata/lines.py), the default selection's "
+    "The per-tag loop of newscrawl.extract.blocks.page_lines in C (see blocks.py), and the "
+    "metadata's passes over its lines (see metadata/lines.py), the default selection's "
     "passes over every line or element (see default.py), and the body's simhash "
     "(see newscrawl/fingerprint.py).", -1,
     methods, NULL, NULL, NULL, NULL,
