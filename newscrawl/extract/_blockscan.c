@@ -86,7 +86,6 @@ static Py_ssize_t dated_text_chars = 200; /* blocks.DATED_TEXT_CHARS (`configure
 static PyObject *attribute_flags_func = NULL;
 static PyObject *root_name = NULL;  /* "": never equal to a tag name */
 static PyObject *root_block = NULL; /* "body" */
-static PyObject *root_id = NULL;    /* 0: the root's element id */
 static PyObject *hr_name = NULL;    /* the table's "hr" */
 static PyTypeObject *line_type = NULL;      /* blocks.Line (a tuple subclass) */
 static PyTypeObject *dated_type = NULL;     /* blocks.DatedTag (a tuple subclass) */
@@ -192,7 +191,7 @@ known_slot(const char *name, Py_ssize_t len)
 
 typedef struct {
     PyObject *name; /* borrowed: the tag table, or the scan's unknown-name dict */
-    PyObject *id;   /* borrowed: the element's key in `parents`, which holds it */
+    PyObject *id;   /* borrowed: its key in `parents`, which holds it (the root's: shared) */
     PyObject *block;      /* borrowed, as name */
     PyObject *noise;      /* borrowed (a tag name or a flags tuple's item), NULL: None */
     PyObject *noise_element; /* borrowed, as id */
@@ -1615,10 +1614,10 @@ scan(PyObject *Py_UNUSED(module), PyObject *page)
         s.skip_found[i] = -1;
     }
     s.stack[0].name = root_name;
-    s.stack[0].id = root_id;
+    s.stack[0].id = shared_ints[0 - SHARED_INT_MIN]; /* 0: the root's id */
     s.stack[0].block = root_block;
     s.stack[0].noise = NULL;
-    s.stack[0].noise_element = root_id;
+    s.stack[0].noise_element = s.stack[0].id;
     s.stack[0].hidden = 0;
     s.stack[0].pre = 0;
     s.depth = 1;
@@ -4257,8 +4256,7 @@ PyInit__blockscan(void)
         fill_byte_spread();
         root_name = PyUnicode_FromString("");
         root_block = PyUnicode_InternFromString("body");
-        root_id = PyLong_FromLong(0);
-        if (root_name == NULL || root_block == NULL || root_id == NULL || make_shared_ints() < 0) {
+        if (root_name == NULL || root_block == NULL || make_shared_ints() < 0) {
             return NULL;
         }
     }
