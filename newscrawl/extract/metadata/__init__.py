@@ -143,7 +143,7 @@ def _read(
     scripts = PageScripts([script.text for script in head.scripts if script.text], SCRIPT_NAMES)
     structured = dates.structured(dated, metas, ld_objects, scripts, url, fetched_at, zone)
     page_text = lines.PageText.of(visible, KEYWORDS)
-    title_at = lines.title_index(visible, head.title)
+    title_at = lines.title_index(page_text, visible, head.title)
     header: list[lines.VisibleLine] = []
     header_title_at: int | None = None
     if title_at is not None:

@@ -154,14 +154,15 @@ def _box_chars_python(lines: Sequence[Line], words: frozenset[str]) -> tuple[int
     return sum(map(_CHARS, lines)), chars
 
 
-def title_index(lines: list[VisibleLine], page_title: str) -> int | None:
+def title_index(page: PageText, lines: list[VisibleLine], page_title: str) -> int | None:
     """Index of the headline line: an h1-h3 that the <title> starts with; else the longest
     line that is part of the <title> or holds its first segment (old table layouts have no
     h1); else the first h1. Only the headings, and the lines that the <title> holds or that
-    hold its segment (picked by substring tests in ``map``), get a Python step."""
+    hold its segment (picked by substring tests in ``map``), get a Python step. `page` is
+    `lines`' `PageText`."""
     title = _SPACE_RE.sub(" ", page_title).strip()
     segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
-    texts, headings, _ = visible_columns(lines)
+    texts, headings = page.texts, page.headings
     for i in headings:
         text = texts[i]
         if len(text) >= MIN_TITLE_CHARS and text[:12] in title:
@@ -286,12 +287,15 @@ class PageText:
     keywords: tuple[Keyword, ...]
     listed: frozenset[int] = frozenset()
     """The indices of the lines that are items of a list of links (`link_list_items`)."""
+    headings: Sequence[int] = ()
+    """The indices of the lines from an h1-h3."""
     _hits: dict[Keyword, Sequence[int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, lines: Sequence[VisibleLine], keywords: Sequence[Keyword]) -> PageText:
-        texts = visible_columns(lines).texts
-        return cls(texts, "\n".join(texts), tuple(keywords), link_list_items(lines))
+        texts, headings, _ = visible_columns(lines)
+        joined = "\n".join(texts)
+        return cls(texts, joined, tuple(keywords), link_list_items(lines), headings)
 
     def outside_link_lists(self) -> list[str]:
         """The lines that are no item of a list of links, in order."""
