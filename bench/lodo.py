@@ -277,6 +277,12 @@ RULES: tuple[Rule, ...] = (
         ((default, "_names_an_entry", _never),),
     ),
     Rule(
+        "series_boxes",
+        "a named box with alike siblings (tag, first class word) is weighed with them",
+        "articles told in a series of named boxes (slideshow slides)",
+        ((default, "_series_prose", lambda _page, _boxes, prose: prose),),
+    ),
+    Rule(
         "article_holders",
         "never takes a box holding the headline or a landmark for boilerplate",
         "page-wide boxes named 'sidebar_right', 'has-ads' around the article",

@@ -163,6 +163,42 @@ def test_article_split_over_sibling_sections_of_one_kind_is_kept_whole() -> None
     assert kept_story(article, 0, 1, 2)
 
 
+def test_article_told_in_slides_each_named_as_a_gallery_is_kept() -> None:
+    """A slideshow article: each slide's box is named for the gallery it belongs to and holds
+    a third of the prose, the series nearly all of it; the name is weighed against the
+    series, not against each slide."""
+    slides = "".join(
+        f"<div class='gallery-item'><h2>Slide {index + 1}</h2>{story(index, (index + 1) % 3)}</div>"
+        for index in range(3)
+    )
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='show'>{slides}</div>"
+        "<footer><p>Riverside News, 12 Quay Street.</p></footer>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "Quay Street" not in article.body
+
+
+def test_comments_of_a_short_post_are_not_a_series_of_its_slides() -> None:
+    """Comments come as a series of alike boxes too; together they outweigh a short post,
+    but a thread is not the article told in parts."""
+    comments = "".join(
+        f"<div class='comment'><p>Reader {index}: I have cycled along the river for years "
+        "and I am glad the council finally listened; I hope the new section is lit at night "
+        "and kept clear of parked cars.</p></div>"
+        for index in range(6)
+    )
+    html = page(
+        "<h1>Cycle path to be extended</h1>"
+        "<div class='post'><p>The riverside path gets four more kilometres.</p></div>"
+        f"<div class='thread'>{comments}</div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert "four more kilometres" in article.body
+    assert "Reader 0" not in article.body
+
+
 def test_intro_outside_the_body_container_is_kept() -> None:
     """A standfirst in a header block before the body's own container."""
     html = page(

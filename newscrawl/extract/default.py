@@ -187,10 +187,13 @@ def boilerplate_elements(
 
     A wrapper holds (anywhere in its subtree) more of the page's punctuated non-link text
     than its name weighs against it (`_wrappers`): a page-wide ``<div class="ad-margins">``
-    is layout, a comment list is not. So is an element that holds the article's own marks
-    (`marks`, the page's `landmarks`, or the `headline` line): the name of a box around the
-    headline or the page's main content says what the box has (``enable-pin-share``,
-    ``container_wrap sidebar_right``, ``o-section--has-ads``), not what it is. A comment
+    is layout, a comment list is not. A box with siblings of its kind (not comments: a
+    thread is no article told in parts) is weighed with them (`_series_prose`): each slide
+    of a slideshow article holds a slice of it, and only the series outweighs the name.
+    An element that holds the article's own marks is not boilerplate either (`marks`, the
+    page's `landmarks`, or the `headline` line): the name of a box around the headline or
+    the page's main content says what the box has (``enable-pin-share``, ``container_wrap
+    sidebar_right``, ``o-section--has-ads``), not what it is. A comment
     list (`COMMENT_WORD_RE`) that follows `MIN_POST_CHARS` of prose outside every named box
     is never a wrapper: comments follow the post they answer, and on a popular post they
     outrun it. Elements named so by accident (`_named_by_accident`) are not boilerplate. Nor
@@ -220,7 +223,13 @@ def boilerplate_elements(
             prose[element] += chars
     uncounted = holders | (first_line.keys() - named)
     opening = _opening_boxes(page, headline, named, options)
-    wrappers = _wrappers(page, named, prose, total, uncounted, opening, options)
+    thread = {
+        element
+        for element in named
+        if prose[element] and COMMENT_WORD_RE.fullmatch(first_line[element].noise or "")
+    }
+    held = _series_prose(page, named - thread, prose)
+    wrappers = _wrappers(page, named, held, total, uncounted, opening, options)
     return {
         element
         for element in named
@@ -311,6 +320,30 @@ def _wrappers(
             > NAME_WEIGHT * _names_around(page, element, names, uncounted)
         )
     }
+
+
+def _series_prose(page: PageLines, boxes: Set[int], prose: Counter[int]) -> Counter[int]:
+    """`prose` with each of the `boxes` that holds prose and has siblings of the same kind
+    among them (tag and first class word, as `_same_kind`) credited with the series' prose:
+    one slide of a slideshow, one of a page builder's repeated sections, holds a slice of
+    the article, the series holds all of it, and its name is weighed against the whole.
+    Only boxes with prose are grouped (most named boxes, menus and buttons, hold none)."""
+    series: dict[tuple[int, str, str], list[int]] = {}
+    for element in boxes:
+        if prose[element]:
+            kind = _first_class_word(page.attributes.get(element, ""))
+            if kind:
+                key = (page.parents.get(element, 0), page.tags[element], kind)
+                series.setdefault(key, []).append(element)
+    alike = [members for members in series.values() if len(members) > 1]
+    if not alike:
+        return prose
+    held = prose.copy()
+    for members in alike:
+        together = sum(prose[member] for member in members)
+        for member in members:
+            held[member] = together
+    return held
 
 
 def _opening_boxes(
