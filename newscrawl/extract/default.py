@@ -323,18 +323,15 @@ def _wrappers(
 
 
 def _series_prose(page: PageLines, boxes: Set[int], prose: Counter[int]) -> Counter[int]:
-    """`prose` with each of the `boxes` that holds prose and has siblings of the same kind
-    among them (tag and first class word, as `_same_kind`) credited with the series' prose:
-    one slide of a slideshow, one of a page builder's repeated sections, holds a slice of
-    the article, the series holds all of it, and its name is weighed against the whole.
-    Only boxes with prose are grouped (most named boxes, menus and buttons, hold none)."""
-    series: dict[tuple[int, str, str], list[int]] = {}
+    """`prose` with each of the `boxes` that holds prose and has siblings of its `_kind`
+    among them credited with the series' prose: one slide of a slideshow, one of a page
+    builder's repeated sections, holds a slice of the article, the series holds all of it,
+    and its name is weighed against the whole. Only boxes with prose are grouped (most
+    named boxes, menus and buttons, hold none)."""
+    series: dict[tuple[int, tuple[str, str]], list[int]] = {}
     for element in boxes:
-        if prose[element]:
-            kind = _first_class_word(page.attributes.get(element, ""))
-            if kind:
-                key = (page.parents.get(element, 0), page.tags[element], kind)
-                series.setdefault(key, []).append(element)
+        if prose[element] and (kind := _kind(page, element)) is not None:
+            series.setdefault((page.parents.get(element, 0), kind), []).append(element)
     alike = [members for members in series.values() if len(members) > 1]
     if not alike:
         return prose
@@ -816,12 +813,16 @@ _LINE_LINK_CHARS = attrgetter("link_chars")
 
 
 def _same_kind(page: PageLines, element: int, other: int) -> bool:
-    """Same tag and the same first class word (a class is needed: bare ``<div>``s are of
+    """Of the same `_kind`."""
+    kind = _kind(page, element)
+    return kind is not None and kind == _kind(page, other)
+
+
+def _kind(page: PageLines, element: int) -> tuple[str, str] | None:
+    """An element's tag and first class word; None without a class (bare ``<div>``s are of
     every kind)."""
-    if page.tags[element] != page.tags[other]:
-        return False
     word = _first_class_word(page.attributes.get(element, ""))
-    return bool(word) and word == _first_class_word(page.attributes.get(other, ""))
+    return (page.tags[element], word) if word else None
 
 
 def _first_class_word(attributes: str) -> str:
