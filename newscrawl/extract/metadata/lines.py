@@ -236,12 +236,17 @@ class Keyword(NamedTuple):
 LIST_ITEM_TAGS = frozenset({"li", "dd", "dt"})
 
 
-def link_list_items(lines: Sequence[VisibleLine]) -> frozenset[int]:
+def link_list_items(
+    lines: Sequence[VisibleLine], linked: Sequence[int] | None = None
+) -> frozenset[int]:
     """The indices of the lines that are items of a list of links: a list item holding a
     link next to another one (teasers of other pages, whose dates and names are theirs). A
     byline set as a list (``<li>发布时间：…</li><li>来源：<a>…</a></li>``) links one item at
-    most. Only the linked lines get a Python step."""
-    items = {index for index in visible_columns(lines).linked if lines[index].tag in LIST_ITEM_TAGS}
+    most. Only the linked lines get a Python step; `linked` is their indices where the
+    caller has them (`visible_columns`), else they are read here."""
+    if linked is None:
+        linked = visible_columns(lines).linked
+    items = {index for index in linked if lines[index].tag in LIST_ITEM_TAGS}
     return frozenset(index for index in items if index - 1 in items or index + 1 in items)
 
 
@@ -293,9 +298,9 @@ class PageText:
 
     @classmethod
     def of(cls, lines: Sequence[VisibleLine], keywords: Sequence[Keyword]) -> PageText:
-        texts, headings, _ = visible_columns(lines)
-        joined = "\n".join(texts)
-        return cls(texts, joined, tuple(keywords), link_list_items(lines), headings)
+        texts, headings, linked = visible_columns(lines)
+        listed = link_list_items(lines, linked)
+        return cls(texts, "\n".join(texts), tuple(keywords), listed, headings)
 
     def outside_link_lists(self) -> list[str]:
         """The lines that are no item of a list of links, in order."""
