@@ -556,9 +556,8 @@ def learned_page(page: Page, model: Any, with_rules: bool) -> str:
         with capture_inside() as seen:
             title, selection, _body = api.default_body(lines, page_head, OPTIONS)
     else:
-        headings = [line.text for line in lines.lines if line.tag == "h1"]
-        subs = [line.text for line in lines.lines if line.tag in api.SUBHEADING_TAGS]
-        title = api.title.choose_title(hints, headings, subs)
+        headings = [line for line in lines.lines if line.tag in api.HEADLINE_TAGS]
+        title = api.title.choose_title(hints, headings)
     headline = default._headline_index(lines.lines, "".join(title.split()))
     x = line_features(lines, headline, hints.description)
     if with_rules:

@@ -51,7 +51,7 @@ from newscrawl.evaluation.datasets import NAMED_DATASETS, Dataset, Page, load_da
 from newscrawl.evaluation.runner import PageResult, method_extractor, run_extractor
 from newscrawl.evaluation.scoring import PageScore, aggregate
 from newscrawl.evaluation.snippets import SnippetScore, aggregate_snippets
-from newscrawl.extract import Options, api, comment_thread, default, fallbacks
+from newscrawl.extract import Options, comment_thread, default, fallbacks
 from newscrawl.extract import title as title_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -304,7 +304,13 @@ RULES: tuple[Rule, ...] = (
         "subheading_titles",
         "an <h2>/<h3> the head confirms is the headline (over the site's <h1>)",
         "blog themes with the post's headline in h2/h3 under the blog's name",
-        ((api, "SUBHEADING_TAGS", frozenset()),),
+        ((title_module, "SUBHEADING_TAGS", frozenset()),),
+    ),
+    Rule(
+        "masthead_titles",
+        "of two headings a head title joins ('Blog: Post'), the one lower on the page wins",
+        "blog and news themes with the site's name or a kicker in a heading above the post's",
+        ((title_module, "_below_the_site", lambda heading, *_a: heading),),
     ),
     Rule(
         "logo_headline",

@@ -484,6 +484,56 @@ def test_the_posts_subheading_beats_the_logo_heading_the_title_joins_it_to(title
     assert kept_post(article)
 
 
+BLOG_NAME = "Jane Doe Writes About Email"
+
+
+@pytest.mark.parametrize(
+    ("title", "masthead", "post_heading"),
+    [
+        (f"{BLOG_NAME}: {HEADLINE}", "h1", "h3"),
+        (f"{BLOG_NAME} | {HEADLINE}", "h1", "h1"),
+        (f"{HEADLINE} &laquo; {BLOG_NAME}", "h2", "h2"),
+    ],
+)
+def test_the_blogs_name_in_a_masthead_above_the_post_is_not_the_title(
+    title: str, masthead: str, post_heading: str
+) -> None:
+    """The blog's name in an unlinked heading at the top, the post's headline in a heading
+    below it, the ``<title>`` joining the two: the first is the site's name."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    html = (
+        f"<html><head><title>{title}</title></head><body>"
+        f"<{masthead}>{BLOG_NAME}</{masthead}>"
+        f"<div class='post'><{post_heading}>{HEADLINE}</{post_heading}>{paragraphs}</div>"
+        "</body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.title == HEADLINE
+    assert kept_post(article)
+
+
+@pytest.mark.parametrize(
+    ("title", "above"),
+    [
+        (f"Email in practice - {HEADLINE}", "<h3>Email in practice</h3>"),
+        (f"{HEADLINE} | {BLOG_NAME}", f"<h2><a href='/'>{BLOG_NAME}</a></h2>"),
+    ],
+)
+def test_a_heading_above_the_headline_that_the_title_joins_to_it_is_not_the_title(
+    title: str, above: str
+) -> None:
+    """A kicker or the site's linked name above the ``<h1>`` headline, the ``<title>``
+    joining the two ("Kicker - Headline", "Headline | Site"): the headline is the lower
+    one, the ``<h1>``."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    html = (
+        f"<html><head><title>{title}</title></head><body>{above}"
+        f"<div class='post'><h1>{HEADLINE}</h1>{paragraphs}</div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.title == HEADLINE
+
+
 def test_a_one_line_post_under_its_headline_holds_its_container() -> None:
     """A photo post's short caption right under the headline scores too little to vote as
     a paragraph, but there every line votes: it outvotes a blurb in a link-heavy column

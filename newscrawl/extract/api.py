@@ -102,9 +102,8 @@ def _paper(
     )
 
 
-SUBHEADING_TAGS = frozenset({"h2", "h3"})
-"""Headings that can hold the headline when no ``<h1>`` does (`title.choose_title`)."""
-HEADLINE_TAGS = SUBHEADING_TAGS | {"h1"}
+HEADLINE_TAGS = title.SUBHEADING_TAGS | {"h1"}
+"""The headings `title.choose_title` chooses among."""
 _TAG = itemgetter(1)
 """`blocks.Line.tag`, read in C by ``map``: the heading lines are picked out of a page's
 hundreds of lines without a Python step per line."""
@@ -119,11 +118,9 @@ def default_body(
     heading_lines = list(
         compress(page.lines, map(HEADLINE_TAGS.__contains__, map(_TAG, page.lines)))
     )
-    h1_lines = [line for line in heading_lines if line.tag == "h1"]
-    headings = [line.text for line in h1_lines]
-    subheadings = [line.text for line in heading_lines if line.tag in SUBHEADING_TAGS]
-    logo = next((line.text for line in h1_lines[:1] if 2 * line.link_chars > line.chars), "")
-    headline = title.choose_title(hints, headings, subheadings, logo)
+    first_h1 = next((line for line in heading_lines if line.tag == "h1"), None)
+    logo = first_h1.text if first_h1 and 2 * first_h1.link_chars > first_h1.chars else ""
+    headline = title.choose_title(hints, heading_lines, logo)
     selection = default.select(page, headline, options, hints.description, hints.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
     return headline, selection, fallbacks.choose_body(lines_body, hints, options)

@@ -5,14 +5,17 @@ usually does not, and the page's own ``<h1>`` is the headline as shown when the 
 agrees with it (a page's first ``<h1>`` is often its logo or section name, hence the check).
 Many blog themes set the post's headline in an ``<h2>`` or ``<h3>`` under a site name in
 ``<h1>`` (or in no ``<h1>`` at all): such a heading is the headline when the head agrees
-with it and no ``<h1>`` does.
+with it and no ``<h1>`` does. Where two headings the head confirms are the two parts of
+its title ("Blog: Post", "Post « Blog"), the upper one is the site's name (or a kicker) and
+the lower one the headline.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from newscrawl.extract.blocks import Line
 from newscrawl.extract.head_hints import HeadHints
 
 _SITE_SEPARATOR_RE = re.compile(
@@ -23,6 +26,8 @@ _SITE_SEPARATOR_RE = re.compile(
 a single ``—``, and a bare ``-`` between two non-ASCII characters ("…城！-新华网"; "COVID-19"
 keeps its own). A run of ``——`` is the Chinese dash (破折号) inside the headline, leading its
 subtitle ("…力量——热烈祝贺…开幕_市政府网"), not a separator."""
+SUBHEADING_TAGS = frozenset({"h2", "h3"})
+"""Headings that can hold the headline when no ``<h1>`` does."""
 MAX_SUFFIX_CHARS = 12
 """A trailing part this short after a separator is a site or channel name, not headline."""
 MAX_SUFFIXES = 3
@@ -36,20 +41,24 @@ MIN_LEADING_CHARS = 7
 site's name leading a title written "站名 - 标题" ("新浪网", "CSDN博客")."""
 
 
-def choose_title(
-    hints: HeadHints, headings: Sequence[str], subheadings: Sequence[str] = (), logo: str = ""
-) -> str:
-    """The headline: a subheading that a head title joins to the `logo` (the first ``<h1>``
-    when it is mostly a link, as a blog's name linking home is: "Post - Blog", "Blog: Post";
-    `_logo_and_post`), else a heading (``<h1>``, else one of the `subheadings`, ``<h2>`` and
-    ``<h3>``) the head's titles confirm, else og:title, else the longest part of ``<title>``
-    split at its separators, else the first heading. A confirmed ``<h1>`` that is one part
-    of a title whose other part a subheading is ("Site - Post" with the site's name as the
-    logo's ``<h1>`` and the post's headline in an ``<h3>``) is the site's name: the
-    subheading is the headline."""
+def choose_title(hints: HeadHints, heading_lines: Sequence[Line], logo: str = "") -> str:
+    """The headline among the page's `heading_lines` (its ``<h1>`` to ``<h3>`` lines, in page
+    order): a subheading (``<h2>``, ``<h3>``) that a head title joins to the `logo` (the
+    first ``<h1>`` when it is mostly a link, as a blog's name linking home is: "Post - Blog",
+    "Blog: Post"; `_logo_and_post`), else a heading (``<h1>``, else a subheading) the head's
+    titles confirm, else og:title, else the longest part of ``<title>`` split at its
+    separators, else the first ``<h1>``. Where a confirmed heading and a later one are the
+    two parts of a head title ("TED Blog | Post", "Post « Blog": the blog's name in an
+    ``<h1>`` or ``<h2>`` masthead, the post's headline below it), the first is the site's
+    name and the later one the headline."""
     head_titles = [title for title in (hints.og_title, hints.title) if title]
+    headings = [line.text for line in heading_lines if line.tag == "h1"]
+    subheadings = [line.text for line in heading_lines if line.tag in SUBHEADING_TAGS]
     if logo and (post := _logo_and_post(head_titles, logo, subheadings)):
         return post
+    first_at: dict[str, int] = {}
+    for at, line in enumerate(heading_lines):
+        first_at.setdefault(line.text, at)
 
     def confirmed(candidates: Sequence[str]) -> list[str]:
         return [
@@ -61,13 +70,11 @@ def choose_title(
     confirmed_headings = confirmed(headings)
     confirmed_subheadings = confirmed(subheadings)
     if confirmed_headings:
-        heading = confirmed_headings[0]
-        for subheading in confirmed_subheadings:
-            if any(_two_parts_of(heading, subheading, title) for title in head_titles):
-                return subheading
-        return heading
+        others = [*confirmed_headings[1:], *confirmed_subheadings]
+        return _below_the_site(confirmed_headings[0], others, first_at, head_titles)
     if confirmed_subheadings:
-        return confirmed_subheadings[0]
+        others = confirmed_subheadings[1:]
+        return _below_the_site(confirmed_subheadings[0], others, first_at, head_titles)
     if hints.og_title:
         return _without_site_suffix(hints.og_title)
     if hints.title:
@@ -90,25 +97,49 @@ def _logo_and_post(head_titles: Sequence[str], logo: str, subheadings: Sequence[
         plain_sub = _plain(subheading)
         if len(plain_sub) < 2 or plain_sub == plain_logo:
             continue
-        for title in titles:
-            for first, second in ((plain_sub, plain_logo), (plain_logo, plain_sub)):
-                middle = len(title) - len(first) - len(second)
-                if (
-                    0 < middle <= 2
-                    and title.startswith(first)
-                    and title.endswith(second)
-                    and title[len(first) : len(first) + middle] in LOGO_SEPARATORS
-                ):
-                    return subheading
+        if any(_joined(plain_sub, plain_logo, title) for title in titles):
+            return subheading
     return ""
 
 
+def _below_the_site(
+    heading: str, others: Sequence[str], first_at: Mapping[str, int], head_titles: Sequence[str]
+) -> str:
+    """The first of `others` below `heading` on the page (`first_at`: each heading's place)
+    that makes the other part of a head title with it, else `heading`: the site's name, a
+    masthead, comes first."""
+    for other in others:
+        if first_at[other] > first_at[heading] and any(
+            _two_parts_of(heading, other, title) for title in head_titles
+        ):
+            return other
+    return heading
+
+
+def _joined(first: str, second: str, title: str) -> bool:
+    """Whether the plain `title` is the plain `first` and `second` joined by one of
+    `LOGO_SEPARATORS`, in either order."""
+    for one, other in ((first, second), (second, first)):
+        middle = len(title) - len(one) - len(other)
+        if (
+            0 < middle <= 2
+            and title.startswith(one)
+            and title.endswith(other)
+            and title[len(one) : len(one) + middle] in LOGO_SEPARATORS
+        ):
+            return True
+    return False
+
+
 def _two_parts_of(first: str, second: str, title: str) -> bool:
-    """Whether `first` and `second` are two different parts of `title` split at its
-    separators."""
+    """Whether `first` and `second` are two different parts of `title`: split at its
+    separators, or the whole title joined by one of `LOGO_SEPARATORS` ("Blog: Post", a
+    colon a headline may hold too, so only both parts whole)."""
     parts = {_plain(part) for part in _SITE_SEPARATOR_RE.split(title)}
     first, second = _plain(first), _plain(second)
-    return first != second and first in parts and second in parts
+    return first != second and (
+        (first in parts and second in parts) or _joined(first, second, _plain(title))
+    )
 
 
 def _without_site_suffix(title: str) -> str:
