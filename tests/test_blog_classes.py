@@ -464,18 +464,20 @@ def test_a_box_inside_another_named_box_carries_both_names(headline_in_sidebar: 
     assert "Nineteen years" not in article.body and "scrapbook" not in article.body
 
 
+SIDEBAR_HEADINGS = "".join(
+    f"<h2>{name}</h2><ul><li><a href='/'>x</a></li></ul>"
+    for name in ("Archive", "Labels", "Followers", "Blog roll", "About me", "Links")
+)
+
+
 @pytest.mark.parametrize("title", [f"{SITE}: {HEADLINE}", f"{HEADLINE} | {SITE}"])
 def test_the_posts_subheading_beats_the_logo_heading_the_title_joins_it_to(title: str) -> None:
     """A blog theme's ``<h1>`` is its name linking home; the ``<title>`` joins that name to
     the post's headline, an ``<h3>`` that sidebar headings come before."""
-    sidebar = "".join(
-        f"<h2>{name}</h2><ul><li><a href='/'>x</a></li></ul>"
-        for name in ("Archive", "Labels", "Followers", "Blog roll", "About me", "Links")
-    )
     paragraphs = "".join(f"<p>{text}</p>" for text in POST)
     html = (
         f"<html><head><title>{title}</title></head><body>"
-        f"<h1><a href='/'>{SITE}</a></h1><div id='side'>{sidebar}</div>"
+        f"<h1><a href='/'>{SITE}</a></h1><div id='side'>{SIDEBAR_HEADINGS}</div>"
         f"<div class='post entry-author-jane'><h3>{HEADLINE}</h3>{paragraphs}</div>"
         "</body></html>"
     )
@@ -529,6 +531,35 @@ def test_a_heading_above_the_headline_that_the_title_joins_to_it_is_not_the_titl
     html = (
         f"<html><head><title>{title}</title></head><body>{above}"
         f"<div class='post'><h1>{HEADLINE}</h1>{paragraphs}</div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.title == HEADLINE
+
+
+def test_the_posts_heading_below_a_sidebars_headings_is_the_title() -> None:
+    """A theme that puts the sidebar first: six headings come before the post's, which is
+    the part of the head title after the blog's name ("Blog: Post")."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    html = (
+        f"<html><head><title>{BLOG_NAME}: {HEADLINE}</title></head><body>"
+        f"<div id='side'>{SIDEBAR_HEADINGS}</div>"
+        f"<div class='post'><h3>{HEADLINE}</h3>{paragraphs}</div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.title == HEADLINE
+
+
+def test_a_comment_count_heading_quoting_the_title_is_not_the_title() -> None:
+    """Far down the page, a heading that holds the head's title and more is the comment
+    thread's ("3 comments on 'Title'"), not the headline."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    sections = "".join(f"<h2>Part {number}</h2>{paragraphs}" for number in range(6))
+    html = (
+        f"<html><head><title>{HEADLINE}</title></head><body>"
+        f"<div class='post'><h1>{HEADLINE}, and what three months of spam folders taught "
+        f"us about sender reputation</h1>{sections}</div>"
+        f"<div id='comments'><h2>3 comments on &#8220;{HEADLINE}&#8221;</h2></div>"
+        "</body></html>"
     )
     article = extract(html, options=DEFAULT)
     assert article.title == HEADLINE

@@ -33,7 +33,9 @@ MAX_SUFFIX_CHARS = 12
 MAX_SUFFIXES = 3
 """At most this many trailing names are removed (site, channel, sub-channel)."""
 MAX_HEADINGS = 5
-"""Headings compared with the head's titles (the headline is among the first few)."""
+"""The first headings of each kind, which a head title confirms as it does any heading
+(`_agree`); the headline is among them unless a sidebar's headings come first, and past
+them a heading must be part of a head title, not hold it."""
 MIN_TITLE_SHARE = 0.4
 """A heading confirmed by a head title covers at least this share of it."""
 MIN_LEADING_CHARS = 7
@@ -60,12 +62,23 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line], logo: str = ""
     for at, line in enumerate(heading_lines):
         first_at.setdefault(line.text, at)
 
+    plain_titles = [_plain(title) for title in head_titles]
+
     def confirmed(candidates: Sequence[str]) -> list[str]:
-        return [
+        found = [
             heading
             for heading in candidates[:MAX_HEADINGS]
             if len(heading) > 1 and any(_agree(heading, title) for title in head_titles)
         ]
+        for heading in candidates[MAX_HEADINGS:]:  # a part of a head title, no more
+            plain = _plain(heading)
+            if (
+                len(heading) > 1
+                and any(plain in title for title in plain_titles)
+                and any(_agree(heading, title, holding=False) for title in head_titles)
+            ):
+                found.append(heading)
+        return found
 
     confirmed_headings = confirmed(headings)
     confirmed_subheadings = confirmed(subheadings)
@@ -155,11 +168,15 @@ def _without_site_suffix(title: str) -> str:
     return title
 
 
-def _agree(heading: str, title: str) -> bool:
+def _agree(heading: str, title: str, holding: bool = True) -> bool:
     """Whether a heading is the headline a head title names: the title may add a site
     name, but the heading is most of it (a logo ``<h1>`` is the site name alone), or the
     heading is the title's whole first part, the site's words all following it (blogs add
-    keywords and the site: "标题_关键词-CSDN博客")."""
+    keywords and the site: "标题_关键词-CSDN博客"). With `holding`, a heading that holds
+    the title and a little more agrees too (a headline longer than the head's short
+    title); without it, as for headings past the first `MAX_HEADINGS`, it does not: down
+    the page such a heading is a comment count or a section ("3 comments on 'Title'",
+    "Title in Vases")."""
     if _leads(heading, title):
         return True
     heading, title = _plain(heading), _plain(title)
@@ -167,7 +184,7 @@ def _agree(heading: str, title: str) -> bool:
         return False
     if heading in title:
         return len(heading) >= MIN_TITLE_SHARE * len(title)
-    return title in heading and len(title) >= MIN_TITLE_SHARE * len(heading)
+    return holding and title in heading and len(title) >= MIN_TITLE_SHARE * len(heading)
 
 
 def _leads(heading: str, title: str) -> bool:
