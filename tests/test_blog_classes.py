@@ -470,16 +470,25 @@ SIDEBAR_HEADINGS = "".join(
 )
 
 
+def titled_post(title: str, before: str, heading: str, post_classes: str = "post") -> str:
+    """A page whose ``<title>`` is `title`: `before` (a masthead, a sidebar), then the post's
+    container holding `heading` and the post's paragraphs."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
+    return (
+        f"<html><head><title>{title}</title></head><body>{before}"
+        f"<div class='{post_classes}'>{heading}{paragraphs}</div></body></html>"
+    )
+
+
 @pytest.mark.parametrize("title", [f"{SITE}: {HEADLINE}", f"{HEADLINE} | {SITE}"])
 def test_the_posts_subheading_beats_the_logo_heading_the_title_joins_it_to(title: str) -> None:
     """A blog theme's ``<h1>`` is its name linking home; the ``<title>`` joins that name to
     the post's headline, an ``<h3>`` that sidebar headings come before."""
-    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
-    html = (
-        f"<html><head><title>{title}</title></head><body>"
-        f"<h1><a href='/'>{SITE}</a></h1><div id='side'>{SIDEBAR_HEADINGS}</div>"
-        f"<div class='post entry-author-jane'><h3>{HEADLINE}</h3>{paragraphs}</div>"
-        "</body></html>"
+    html = titled_post(
+        title,
+        f"<h1><a href='/'>{SITE}</a></h1><div id='side'>{SIDEBAR_HEADINGS}</div>",
+        f"<h3>{HEADLINE}</h3>",
+        "post entry-author-jane",
     )
     article = extract(html, options=DEFAULT)
     assert article.title == HEADLINE
@@ -502,12 +511,10 @@ def test_the_blogs_name_in_a_masthead_above_the_post_is_not_the_title(
 ) -> None:
     """The blog's name in an unlinked heading at the top, the post's headline in a heading
     below it, the ``<title>`` joining the two: the first is the site's name."""
-    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
-    html = (
-        f"<html><head><title>{title}</title></head><body>"
-        f"<{masthead}>{BLOG_NAME}</{masthead}>"
-        f"<div class='post'><{post_heading}>{HEADLINE}</{post_heading}>{paragraphs}</div>"
-        "</body></html>"
+    html = titled_post(
+        title,
+        f"<{masthead}>{BLOG_NAME}</{masthead}>",
+        f"<{post_heading}>{HEADLINE}</{post_heading}>",
     )
     article = extract(html, options=DEFAULT)
     assert article.title == HEADLINE
@@ -527,11 +534,7 @@ def test_a_heading_above_the_headline_that_the_title_joins_to_it_is_not_the_titl
     """A kicker or the site's linked name above the ``<h1>`` headline, the ``<title>``
     joining the two ("Kicker - Headline", "Headline | Site"): the headline is the lower
     one, the ``<h1>``."""
-    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
-    html = (
-        f"<html><head><title>{title}</title></head><body>{above}"
-        f"<div class='post'><h1>{HEADLINE}</h1>{paragraphs}</div></body></html>"
-    )
+    html = titled_post(title, above, f"<h1>{HEADLINE}</h1>")
     article = extract(html, options=DEFAULT)
     assert article.title == HEADLINE
 
@@ -539,11 +542,10 @@ def test_a_heading_above_the_headline_that_the_title_joins_to_it_is_not_the_titl
 def test_the_posts_heading_below_a_sidebars_headings_is_the_title() -> None:
     """A theme that puts the sidebar first: six headings come before the post's, which is
     the part of the head title after the blog's name ("Blog: Post")."""
-    paragraphs = "".join(f"<p>{text}</p>" for text in POST)
-    html = (
-        f"<html><head><title>{BLOG_NAME}: {HEADLINE}</title></head><body>"
-        f"<div id='side'>{SIDEBAR_HEADINGS}</div>"
-        f"<div class='post'><h3>{HEADLINE}</h3>{paragraphs}</div></body></html>"
+    html = titled_post(
+        f"{BLOG_NAME}: {HEADLINE}",
+        f"<div id='side'>{SIDEBAR_HEADINGS}</div>",
+        f"<h3>{HEADLINE}</h3>",
     )
     article = extract(html, options=DEFAULT)
     assert article.title == HEADLINE
