@@ -61,7 +61,6 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line], logo: str = ""
     first_at: dict[str, int] = {}
     for at, line in enumerate(heading_lines):
         first_at.setdefault(line.text, at)
-
     plain_titles = [_plain(title) for title in head_titles]
 
     def confirmed(candidates: Sequence[str]) -> list[str]:
