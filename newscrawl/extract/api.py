@@ -118,9 +118,7 @@ def default_body(
     heading_lines = list(
         compress(page.lines, map(HEADLINE_TAGS.__contains__, map(_TAG, page.lines)))
     )
-    first_h1 = next((line for line in heading_lines if line.tag == "h1"), None)
-    logo = first_h1.text if first_h1 and 2 * first_h1.link_chars > first_h1.chars else ""
-    headline = title.choose_title(hints, heading_lines, logo)
+    headline = title.choose_title(hints, heading_lines)
     selection = default.select(page, headline, options, hints.description, hints.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
     return headline, selection, fallbacks.choose_body(lines_body, hints, options)

@@ -43,9 +43,9 @@ MIN_LEADING_CHARS = 7
 site's name leading a title written "站名 - 标题" ("新浪网", "CSDN博客")."""
 
 
-def choose_title(hints: HeadHints, heading_lines: Sequence[Line], logo: str = "") -> str:
+def choose_title(hints: HeadHints, heading_lines: Sequence[Line]) -> str:
     """The headline among the page's `heading_lines` (its ``<h1>`` to ``<h3>`` lines, in page
-    order): a subheading (``<h2>``, ``<h3>``) that a head title joins to the `logo` (the
+    order): a subheading (``<h2>``, ``<h3>``) that a head title joins to the logo (the
     first ``<h1>`` when it is mostly a link, as a blog's name linking home is: "Post - Blog",
     "Blog: Post"; `_logo_and_post`), else a heading (``<h1>``, else a subheading) the head's
     titles confirm, else og:title, else the longest part of ``<title>`` split at its
@@ -54,8 +54,10 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line], logo: str = ""
     ``<h1>`` or ``<h2>`` masthead, the post's headline below it), the first is the site's
     name and the later one the headline."""
     head_titles = [title for title in (hints.og_title, hints.title) if title]
-    headings = [line.text for line in heading_lines if line.tag == "h1"]
+    h1_lines = [line for line in heading_lines if line.tag == "h1"]
+    headings = [line.text for line in h1_lines]
     subheadings = [line.text for line in heading_lines if line.tag in SUBHEADING_TAGS]
+    logo = next((line.text for line in h1_lines[:1] if 2 * line.link_chars > line.chars), "")
     if logo and (post := _logo_and_post(head_titles, logo, subheadings)):
         return post
     first_at: dict[str, int] = {}
@@ -171,7 +173,7 @@ def _agree(heading: str, title: str, holding: bool = True) -> bool:
     """Whether a heading is the headline a head title names: the title may add a site
     name, but the heading is most of it (a logo ``<h1>`` is the site name alone), or the
     heading is the title's whole first part, the site's words all following it (blogs add
-    keywords and the site: "标题_关键词-CSDN博客"). With `holding`, a heading that holds
+    keywords and the site: "标题_关键词-站名"). With `holding`, a heading that holds
     the title and a little more agrees too (a headline longer than the head's short
     title); without it, as for headings past the first `MAX_HEADINGS`, it does not: down
     the page such a heading is a comment count or a section ("3 comments on 'Title'",
