@@ -64,7 +64,7 @@ def page_rows(dataset: str) -> Rows:
     for page in load_dataset(dataset).pages:
         text = decode_html(page.html).text
         headline, selection, body = default_body(
-            blocks.page_lines(text), head.PageHead(text), OPTIONS
+            blocks.page_lines(text), head.PageHead(text), OPTIONS, page.url
         )
         inputs.append(confidence.features(selection.evidence, len(body.text)))
         f1s.append(score_prediction(page, scored_text(page, headline, body.text)).f1)

@@ -361,7 +361,7 @@ def page_data(dataset: str, page: Page) -> PageData:
     page_head = head.PageHead(text)
     hints = hints_module.head_hints(page_head)
     with capture_inside() as seen:
-        title, selection, body = api.default_body(lines, page_head, OPTIONS)
+        title, selection, body = api.default_body(lines, page_head, OPTIONS, page.url)
     inside = seen[0] if seen else []
     headline = default._headline_index(lines.lines, "".join(title.split()))
     texts = [line.text for line in lines.lines]
@@ -430,7 +430,7 @@ def hybrid_body(data: PageData, probability: np.ndarray) -> str:
         return dropped, scores
 
     with mock.patch.object(default, "_score_lines", score_lines):
-        _title, selection, _body = api.default_body(lines, page_head, OPTIONS)
+        _title, selection, _body = api.default_body(lines, page_head, OPTIONS, data.page.url)
     return "\n".join(line.text for line in selection.kept)
 
 
@@ -554,10 +554,10 @@ def learned_page(page: Page, model: Any, with_rules: bool) -> str:
     hints = hints_module.head_hints(page_head)
     if with_rules:
         with capture_inside() as seen:
-            title, selection, _body = api.default_body(lines, page_head, OPTIONS)
+            title, selection, _body = api.default_body(lines, page_head, OPTIONS, page.url)
     else:
         headings = [line for line in lines.lines if line.tag in api.HEADLINE_TAGS]
-        title = api.title.choose_title(hints, headings)
+        title = api.title.choose_title(hints, headings, page.url)
     headline = default._headline_index(lines.lines, "".join(title.split()))
     x = line_features(lines, headline, hints.description)
     if with_rules:

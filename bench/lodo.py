@@ -313,6 +313,12 @@ RULES: tuple[Rule, ...] = (
         ((title_module, "_below_the_site", lambda heading, *_a: heading),),
     ),
     Rule(
+        "site_name_titles",
+        "a heading or head title part spelling a host label is the site's, not the headline",
+        "a blog's name or tagline taken for the post's headline ('Post - Blog - tagline')",
+        ((title_module, "site_names", lambda _url: frozenset()),),
+    ),
+    Rule(
         "logo_headline",
         "a post headline that a head title joins to the logo <h1> ('post - logo') beats it",
         "blog themes whose <h1> is the blog's linked name, the post's headline an h2/h3",

@@ -551,6 +551,69 @@ def test_the_posts_heading_below_a_sidebars_headings_is_the_title() -> None:
     assert article.title == HEADLINE
 
 
+SITE_URL = "https://www.janedoewrites.example/2012/10/moving-the-newsletter/"
+"""A post's address: its host spells the blog's name, "Jane Doe Writes"."""
+
+
+def test_a_heading_that_spells_the_sites_host_is_not_the_title() -> None:
+    """The blog's name in an ``<h1>`` (here in the footer), the post's in an ``<h2>``, the
+    ``<title>`` holding both without a separator between them: each is most of the title,
+    and the one that spells the page's host name is the site's."""
+    html = titled_post(
+        f"&raquo; {HEADLINE} :Jane Doe Writes On Email",
+        "<div id='side'><h3>Recent posts</h3></div>",
+        f"<h2>{HEADLINE}</h2>",
+    ).replace("</body>", "<div id='footer'><h1>Jane Doe Writes On Email</h1></div></body>")
+    url = "http://janedoewritesonemail.example/moving/"
+    assert extract(html, url, options=DEFAULT).title == HEADLINE
+    assert extract(html, options=DEFAULT).title == "Jane Doe Writes On Email"  # no host
+
+
+@pytest.mark.parametrize(
+    "og_title",
+    [
+        f"{HEADLINE} - Jane Doe Writes - Notes on email and small business",
+        f"{HEADLINE} | Money | JaneDoeWrites",
+    ],
+)
+def test_og_title_loses_the_part_that_spells_the_host(og_title: str) -> None:
+    """``og:title`` with the site's name in it (and a tagline, or a channel's name, around
+    it): the headline is the text on the other side of the site's part, without the short
+    channel names trailing it."""
+    html = titled_post("Jane Doe Writes", "", "<h4>Posted in Money</h4>").replace(
+        "</head>", f"<meta property='og:title' content='{og_title}'></head>"
+    )
+    assert extract(html, SITE_URL, options=DEFAULT).title == HEADLINE
+
+
+def test_an_address_that_does_not_parse_names_no_site() -> None:
+    """The page's address is the caller's input: one that does not parse spells no site,
+    and the title is the one without an address."""
+    html = titled_post(f"{HEADLINE} | Jane Doe Writes", "", "<h4>Posted in Money</h4>")
+    assert extract(html, "http://[janedoewrites/", options=DEFAULT).title == HEADLINE
+
+
+LEASING = "Leasing or loans? Pros, cons - and a calculator"
+
+
+@pytest.mark.parametrize(
+    ("title", "headline"),
+    [
+        (f"{HEADLINE} &#8211; JaneDoeWrites - The Blog About Email and Small Business", HEADLINE),
+        (f"{LEASING} | JANE DOE WRITES", LEASING),
+        (f"Jane Doe Writes | {LEASING}", LEASING),
+        ("Jane Doe Writes About Leasing", "Jane Doe Writes About Leasing"),
+    ],
+)
+def test_the_head_titles_part_that_spells_the_host_is_the_sites(title: str, headline: str) -> None:
+    """With no heading the head confirms, the title is the head title's text on the other
+    side of the part that spells the host's name, whatever separators the headline holds
+    (not the longest part: a tagline, or half of the headline); a headline that starts with
+    the site's name holds no site part."""
+    html = titled_post(title, "", "<h4>Posted in Money</h4>")
+    assert extract(html, SITE_URL, options=DEFAULT).title == headline
+
+
 def test_a_comment_count_heading_quoting_the_title_is_not_the_title() -> None:
     """Far down the page, a heading that holds the head's title and more is the comment
     thread's ("3 comments on 'Title'"), not the headline."""

@@ -379,7 +379,7 @@ def test_the_same_passes_and_selection_on_every_dataset_page(
     the extension and without it; and the kept lines, built apart, are those the whole line
     table keeps."""
     for page, page_head in dataset_pages(shared_dir, name):
-        title, selection, body = api.default_body(page, page_head, OPTIONS)
+        title, selection, body = api.default_body(page, page_head, OPTIONS, None)
         assert selection.kept == tuple(decision for decision in selection.lines if decision.kept)
         lines = page.lines
         plain_title = "".join(title.split())
@@ -394,4 +394,4 @@ def test_the_same_passes_and_selection_on_every_dataset_page(
         assert_passes_agree(lines, page.parents, scores, inside, noisy)
         with monkeypatch.context() as patched:
             patched.setattr(native, "blockscan", None)
-            assert api.default_body(page, page_head, OPTIONS) == (title, selection, body)
+            assert api.default_body(page, page_head, OPTIONS, None) == (title, selection, body)

@@ -110,15 +110,16 @@ hundreds of lines without a Python step per line."""
 
 
 def default_body(
-    page: blocks.PageLines, page_head: head.PageHead, options: Options
+    page: blocks.PageLines, page_head: head.PageHead, options: Options, url: str | None
 ) -> tuple[str, default.Selection, fallbacks.Body]:
     """The default method's headline, line selection and body (the kept lines, or a
-    structured fallback): what `Article` and the confidence's calibration are made of."""
+    structured fallback) of the page at `url`: what `Article` and the confidence's
+    calibration are made of."""
     hints = head_hints.head_hints(page_head)
     heading_lines = list(
         compress(page.lines, map(HEADLINE_TAGS.__contains__, map(_TAG, page.lines)))
     )
-    headline = title.choose_title(hints, heading_lines)
+    headline = title.choose_title(hints, heading_lines, url)
     selection = default.select(page, headline, options, hints.description, hints.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
     return headline, selection, fallbacks.choose_body(lines_body, hints, options)
@@ -133,7 +134,7 @@ def _default(
     metadata: Metadata,
 ) -> Article:
     """Block lines with features (`page`), the best body region, structured fallbacks."""
-    headline, selection, body = default_body(page, page_head, options)
+    headline, selection, body = default_body(page, page_head, options, url)
     sure = confidence.confidence(selection.evidence, len(body.text), body.fallback)
     return Article(
         title=headline,

@@ -7,13 +7,16 @@ Many blog themes set the post's headline in an ``<h2>`` or ``<h3>`` under a site
 ``<h1>`` (or in no ``<h1>`` at all): such a heading is the headline when the head agrees
 with it and no ``<h1>`` does. Where two headings the head confirms are the two parts of
 its title ("Blog: Post", "Post « Blog"), the upper one is the site's name (or a kicker) and
-the lower one the headline.
+the lower one the headline. The page's host spells the site's name ("zenhabits" of
+zenhabits.net is the blog "zenhabits"): such a heading is never the headline, and such a
+part of a head title marks the site's side of it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from urllib.parse import urlsplit
 
 from newscrawl.extract.blocks import Line
 from newscrawl.extract.head_hints import HeadHints
@@ -43,7 +46,7 @@ MIN_LEADING_CHARS = 7
 site's name leading a title written "站名 - 标题" ("新浪网", "CSDN博客")."""
 
 
-def choose_title(hints: HeadHints, heading_lines: Sequence[Line]) -> str:
+def choose_title(hints: HeadHints, heading_lines: Sequence[Line], url: str | None) -> str:
     """The headline among the page's `heading_lines` (its ``<h1>`` to ``<h3>`` lines, in page
     order): a subheading (``<h2>``, ``<h3>``) that a head title joins to the logo (the
     first ``<h1>`` when it is mostly a link, as a blog's name linking home is: "Post - Blog",
@@ -52,7 +55,9 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line]) -> str:
     separators, else the first ``<h1>``. Where a confirmed heading and a later one are the
     two parts of a head title ("TED Blog | Post", "Post « Blog": the blog's name in an
     ``<h1>`` or ``<h2>`` masthead, the post's headline below it), the first is the site's
-    name and the later one the headline."""
+    name and the later one the headline. A heading that spells the name of the `url`'s host
+    is the site's masthead, never the headline (`site_names`), and a ``<title>`` part that
+    spells it marks the site's side of the title (`_without_site`)."""
     head_titles = [title for title in (hints.og_title, hints.title) if title]
     h1_lines = [line for line in heading_lines if line.tag == "h1"]
     headings = [line.text for line in h1_lines]
@@ -81,8 +86,9 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line]) -> str:
                 found.append(heading)
         return found
 
-    confirmed_headings = confirmed(headings)
-    confirmed_subheadings = confirmed(subheadings)
+    sites = site_names(url)
+    confirmed_headings = _not_the_site(confirmed(headings), sites)
+    confirmed_subheadings = _not_the_site(confirmed(subheadings), sites)
     if confirmed_headings:
         others = [*confirmed_headings[1:], *confirmed_subheadings]
         return _below_the_site(confirmed_headings[0], others, first_at, head_titles)
@@ -90,7 +96,9 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line]) -> str:
         others = confirmed_subheadings[1:]
         return _below_the_site(confirmed_subheadings[0], others, first_at, head_titles)
     if hints.og_title:
-        return _without_site_suffix(hints.og_title)
+        return _without_site_suffix(_without_site(hints.og_title, sites) or hints.og_title)
+    if post_title := _without_site(hints.title, sites):
+        return _without_site_suffix(post_title)
     if hints.title:
         return max(_SITE_SEPARATOR_RE.split(hints.title), key=len).strip() or hints.title
     return headings[0] if headings else ""
@@ -154,6 +162,65 @@ def _two_parts_of(first: str, second: str, title: str) -> bool:
     return first != second and (
         (first in parts and second in parts) or _joined(first, second, _plain(title))
     )
+
+
+MIN_SITE_CHARS = 3
+"""A host label shorter than this ("co", "m") names no site."""
+
+
+def site_names(url: str | None) -> frozenset[str]:
+    """The names the `url`'s host spells for its site, in `_letters`: each label of the host
+    name but the last (the top-level domain) and ``www``, of `MIN_SITE_CHARS` or more
+    ("zenhabits" for zenhabits.net, "earlyretirementextreme" for its .com). A second-level
+    label ("co" of .co.uk, "com" of .com.au) is named too: no heading or title part spells
+    it alone, so the public suffix list is not needed here."""
+    if not url:
+        return frozenset()
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:  # an unparseable address ("http://[::1") names no site
+        return frozenset()
+    labels = host.split(".")[:-1]
+    return frozenset(
+        name for name in map(_letters, labels) if len(name) >= MIN_SITE_CHARS and name != "www"
+    )
+
+
+def _not_the_site(headings: list[str], sites: frozenset[str]) -> list[str]:
+    """`headings` but those that spell one of `sites` (the site's masthead)."""
+    if not sites:
+        return headings
+    return [heading for heading in headings if _letters(heading) not in sites]
+
+
+def _without_site(title: str, sites: frozenset[str]) -> str:
+    """The part of the head `title` on the headline's side of a part that spells the site's
+    name: the text before it ("Post – Site - tagline"), else the text after it ("Site |
+    Post"); "" where no part spells it, or the site's name is all there is."""
+    if not sites or not title:
+        return ""
+    start = 0
+    for separator in [*_SITE_SEPARATOR_RE.finditer(title), None]:
+        end = len(title) if separator is None else separator.start()
+        if _letters(title[start:end]) in sites:
+            before, after = title[:start], title[end:]
+            return before.strip(SEPARATOR_MARKS) or after.strip(SEPARATOR_MARKS)
+        if separator is not None:
+            start = separator.end()
+    return ""
+
+
+SEPARATOR_MARKS = " \t\n\r\f\v\xa0\u3000-|–—·:：»«›‹_｜"
+"""The separators and spaces that join a site's part to the rest of a head title."""
+
+
+_NOT_LETTERS_RE = re.compile(r"[\W_]+")
+
+
+def _letters(text: str) -> str:
+    """`text`'s letters and digits, lower-cased: how a host spells a name written with
+    spaces, capitals and marks ("Early Retirement Extreme", "9to5Mac")."""
+    return _NOT_LETTERS_RE.sub("", text.lower())
 
 
 def _without_site_suffix(title: str) -> str:
