@@ -586,6 +586,20 @@ def test_og_title_loses_the_part_that_spells_the_host(og_title: str) -> None:
     assert extract(html, SITE_URL, options=DEFAULT).title == HEADLINE
 
 
+def test_the_headline_as_shown_keeps_its_typographic_quotes() -> None:
+    """The head writes "It's" and 'Farce' where the page's heading shows "It’s" and
+    ‘Farce’: the heading is the headline the head names, and the title is as shown."""
+    shown = "It’s a ‘Farce’, the newsletter’s new platform"
+    html = titled_post(
+        "It's a 'Farce', the newsletter's new platform | Jane Doe Writes", "", f"<h1>{shown}</h1>"
+    ).replace(
+        "</head>",
+        "<meta property='og:title' content=\"It's a 'Farce', the newsletter's new platform\">"
+        "</head>",
+    )
+    assert extract(html, SITE_URL, options=DEFAULT).title == shown
+
+
 def test_an_address_that_does_not_parse_names_no_site() -> None:
     """The page's address is the caller's input: one that does not parse spells no site,
     and the title is the one without an address."""

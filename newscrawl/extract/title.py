@@ -264,6 +264,18 @@ def _leads(heading: str, title: str) -> bool:
     return separator is not None and separator.end() < len(title)
 
 
+TYPOGRAPHY = (("‘", "'"), ("’", "'"), ("‛", "'"), ("“", '"'), ("”", '"'), ("‟", '"'))
+"""Typographic quotes and their ASCII kin: a head title often writes "It's" where the
+heading shows "It’s"."""
+
+
 def _plain(text: str) -> str:
-    """Lower-cased without spaces, so line breaks and case in headings do not matter."""
-    return "".join(text.split()).lower()
+    """Lower-cased without spaces, typographic quotes as ASCII (`TYPOGRAPHY`), so line
+    breaks, case and a CMS's smart quotes in headings do not matter. (``str.replace`` per
+    quote: a tenth of ``str.translate``'s time on these short texts.)"""
+    plain = "".join(text.split()).lower()
+    if plain.isascii():
+        return plain
+    for typographic, ascii_kin in TYPOGRAPHY:
+        plain = plain.replace(typographic, ascii_kin)
+    return plain
