@@ -325,6 +325,12 @@ RULES: tuple[Rule, ...] = (
         ((title_module, "_logo_and_post", lambda *_a, **_k: ""),),
     ),
     Rule(
+        "container_in_region",
+        "the body region holds a line of the container the votes chose",
+        "a footer notice or sidebar box that joined the article outscoring a tiny post",
+        ((default, "_region_holding_container", lambda *args: args[4]),),
+    ),
+    Rule(
         "near_headline_votes",
         "within headline_window lines after the headline every line scoring over 0 votes",
         "tiny posts (a photo and its caption) losing their box to a longer sidebar blurb",

@@ -663,6 +663,28 @@ def test_a_one_line_post_under_its_headline_holds_its_container() -> None:
     assert article.body == caption
 
 
+def test_a_tiny_post_is_not_lost_to_a_longer_footer_notice_that_joined_it() -> None:
+    """A link post's one sentence under its linked headline, and a site footer's notices
+    (a sibling of the post's column, so it joins the article's elements; its lines vote
+    for the page's wrapper) longer than the post: the body holds a line of the container
+    the votes chose, so the footer alone never wins."""
+    post = "A perfect song by a band from the coast, thanks to a friend for the tip!"
+    menu = "".join(f"<li><a href='/tag/{number}'>Tag {number}</a></li>" for number in range(20))
+    html = (
+        "<html><head><title>Broken Arrows | Curious Mind</title></head><body><div id='wrap'>"
+        "<div id='content'><div class='post'><h2><a href='/p/7'>Broken Arrows</a></h2>"
+        f"<div class='story'><p>{post}</p></div>"
+        "<div class='feedback'><a href='#comments'>Comments (0)</a></div></div></div>"
+        f"<div id='menu'><ul>{menu}</ul></div><div class='credit'>"
+        "If you find anything interesting here and decide to share it, please link back.<br>"
+        "(c) 2012 Curious Mind | powered by WordPress"
+        "</div></div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert post in article.body
+    assert "link back" not in article.body
+
+
 TAGS = (
     *("hosting", "email", "deliverability", "small business", "platforms", "spam"),
     *("open rates", "sender address", "domains", "warm-up", "lists", "migration"),

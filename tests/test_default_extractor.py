@@ -11,8 +11,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from newscrawl.extract import Article, Options, extract
+from newscrawl.extract import Article, Options, default, extract
 
 DEFAULT = Options(method="default")
 PAPER = Options(method="paper")
@@ -439,3 +441,30 @@ def test_the_line_table_is_a_sequence_equal_to_its_tuple_and_agrees_with_the_bod
     assert table[0] == next(iter(table)) and table[-1].number == len(table)
     assert "\n".join(line.text for line in table if line.kept) == article.body
     assert extract(html, options=Options(with_metadata=False)) == article
+
+
+@given(
+    st.lists(st.tuples(st.integers(-50, 50), st.booleans()), max_size=14),
+)
+def test_the_best_region_holding_an_index_is_the_best_run_over_one(
+    cells: list[tuple[int, bool]],
+) -> None:
+    """`default.best_region_holding` against every run: the best sum among the runs that
+    hold an index marked `holding`, above zero, and a run that holds one."""
+    scores = [score for score, _ in cells]
+    holding = [mark for _, mark in cells]
+    sums = [
+        sum(scores[start : end + 1])
+        for start in range(len(scores))
+        for end in range(start, len(scores))
+        if any(holding[start : end + 1])
+    ]
+    best = max([total for total in sums if total > 0], default=None)
+    region = default.best_region_holding(scores, holding)
+    if best is None:
+        assert region is None
+    else:
+        assert region is not None
+        start, end = region
+        assert sum(scores[start : end + 1]) == best
+        assert any(holding[start : end + 1])

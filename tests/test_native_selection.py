@@ -389,7 +389,9 @@ def test_the_same_passes_and_selection_on_every_dataset_page(
         described = default._quoted_by("")
         _dropped, scores = default._score_lines(lines, noisy, OPTIONS, described)
         ends = default.subtree_ends(page.parents)
-        chosen = default.main_elements(page, ends, scores, headline, marks, OPTIONS, described)
+        _container, chosen = default.main_elements(
+            page, ends, scores, headline, marks, OPTIONS, described
+        )
         inside = default._inside_elements(chosen, ends)
         assert_passes_agree(lines, page.parents, scores, inside, noisy)
         with monkeypatch.context() as patched:

@@ -547,6 +547,30 @@ def best_region(scores: Sequence[int]) -> tuple[int, int] | None:
     return best_span
 
 
+def best_region_holding(scores: Sequence[int], holding: Sequence[bool]) -> tuple[int, int] | None:
+    """`best_region` among the runs that hold an index where `holding` is true: the best run
+    ending at each such index (as `best_region` runs, from the left) joined to the best run
+    right after it (from the right); None where no such run sums above zero."""
+    count = len(scores)
+    after = [0] * (count + 1)  # the best sum of a run starting at an index, 0 for none
+    after_end = list(range(-1, count))  # where that run ends (the index before it: none)
+    for index in range(count - 1, -1, -1):
+        if scores[index] + after[index + 1] > 0:
+            after[index] = scores[index] + after[index + 1]
+            after_end[index] = after_end[index + 1] if after[index + 1] > 0 else index
+    best, best_span = 0, None
+    running, start = 0, 0
+    for index, score in enumerate(scores):
+        if running <= 0:
+            running, start = score, index
+        else:
+            running += score
+        if holding[index] and running + after[index + 1] > best:
+            end = after_end[index + 1] if after[index + 1] > 0 else index
+            best, best_span = running + after[index + 1], (start, end)
+    return best_span
+
+
 def _region_over(
     lines: Sequence[Line], scores: Sequence[int], inside_element: Sequence[bool], options: Options
 ) -> tuple[int, int] | None:
@@ -568,17 +592,56 @@ def _region_over_python(
 ) -> tuple[int, int] | None:
     """`_region_over` in Python (`floor`: ``-Options.inside_line_cost``): the reference of
     the C one, and the fallback."""
-    return best_region(
-        [
-            (score if score > floor else floor) if inside_element[line.element] else -line.chars
-            for line, score in zip(lines, scores, strict=True)
-        ]
-    )
+    return best_region(_region_scores(lines, scores, inside_element, floor))
+
+
+def _region_scores(
+    lines: Sequence[Line], scores: Sequence[int], inside_element: Sequence[bool], floor: int
+) -> list[int]:
+    """Each line's score for the region: its score, at least `floor`, inside the article's
+    elements, minus its chars outside."""
+    return [
+        (score if score > floor else floor) if inside_element[line.element] else -line.chars
+        for line, score in zip(lines, scores, strict=True)
+    ]
+
+
+def _region_holding_container(
+    lines: Sequence[Line],
+    scores: Sequence[int],
+    inside_element: Sequence[bool],
+    options: Options,
+    region: tuple[int, int] | None,
+    container: int,
+    ends: Sequence[int],
+) -> tuple[int, int] | None:
+    """`region`, or where it holds no line of the `container` the votes chose (only lines
+    of a sibling or a lead that joined it), the best region that holds one. The container
+    is always part of the article, as readability always keeps its top candidate: a
+    footer's copyright notice that joined as a sibling outscored a tiny post under its
+    headline. Python, a pass over the lines: it runs only on such pages."""
+    if region is None or container == 0:
+        return region
+    last = ends[container]
+    if any(container <= lines[at].element <= last for at in range(region[0], region[1] + 1)):
+        return region  # the region's first line is the container's on most pages
+    holding = [container <= line.element <= last for line in lines]
+    floor = -options.inside_line_cost
+    return best_region_holding(_region_scores(lines, scores, inside_element, floor), holding)
 
 
 NEAR_HEADLINE_SCORE = 0
 """Within `Options.headline_window` lines after the headline, a line scoring over this votes
 for its container, paragraph or not (`main_elements`)."""
+
+
+class ArticleElements(NamedTuple):
+    """Where `main_elements` finds the article."""
+
+    container: int
+    """The element the paragraphs voted for (0: the whole page)."""
+    elements: set[int]
+    """The container and the relatives that joined it."""
 
 
 def main_elements(
@@ -589,7 +652,7 @@ def main_elements(
     marks: set[int],
     options: Options,
     described: Callable[[Line], bool],
-) -> set[int]:
+) -> ArticleElements:
     """The elements holding the article: the best container and its big relatives.
 
     Paragraphs (lines scoring over `Options.paragraph_score`) vote for their parent element
@@ -601,7 +664,7 @@ def main_elements(
     Articles split over sibling sections join it (`_sibling_sections`), and so do paragraphs
     that sit right beside one of its ancestors (a lead ``<p>`` before the body's ``<div>``)
     or open the article before it (`_lead_paragraphs`; `described` tests for a standfirst).
-    Returns ``{0}`` (the whole page) when no line votes. `ends`: `subtree_ends`.
+    The whole page (element 0) when no line votes. `ends`: `subtree_ends`.
     """
     lines, parents = page.lines, page.parents
     near = (
@@ -613,12 +676,13 @@ def main_elements(
     votes = _paragraph_votes(lines, scores, parents, near, in_landmark, options)
     best = max(votes, key=votes.__getitem__, default=0)
     if best == 0:
-        return {0}
+        return ArticleElements(0, {0})
     mass = subtree_scores(lines, scores, parents)
     if headline is None:
         best = first_post(best, votes, mass, parents, options)
     chosen = {best} | _sibling_sections(page, ends, best, mass, options)
-    return chosen | _lead_paragraphs(page, ends, scores, best, chosen, options, described)
+    leads = _lead_paragraphs(page, ends, scores, best, chosen, options, described)
+    return ArticleElements(best, chosen | leads)
 
 
 def _paragraph_votes(
@@ -979,12 +1043,15 @@ def select(
     described = _quoted_by(description)
     dropped, scores = _score_lines(lines, noisy, options, described)
     ends = subtree_ends(page.parents)
-    chosen = main_elements(page, ends, scores, headline, marks, options, described)
+    container, chosen = main_elements(page, ends, scores, headline, marks, options, described)
     for index in _ingredient_lines(lines, dropped, ingredients):
         scores[index] = max(scores[index], options.description_weight * lines[index].chars)
         chosen.add(_enclosing_list(page, lines[index].element))
     inside_element: list[bool] = _inside_elements(chosen, ends)
     region = _region_over(lines, scores, inside_element, options)
+    region = _region_holding_container(
+        lines, scores, inside_element, options, region, container, ends
+    )
     kept_rule = "in the best region"
     short_page = region is None and bool(lines) and _line_chars(lines) < options.short_page_chars
     if short_page:
