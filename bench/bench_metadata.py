@@ -254,20 +254,46 @@ def load_readability(shared: Path) -> list[Page]:
 
 def load_dragnet(shared: Path) -> list[Page]:
     """Body gold only, copied by hand from the rendered page: its first line is the gold
-    title (usually the headline, sometimes with a date or a count, sometimes a byline)."""
+    title (usually the headline, sometimes with a date or a count, sometimes a byline), and
+    a date written out in its first `DRAGNET_DATE_LINES` lines is the gold date (the
+    byline's, as shown; silent where none is)."""
     return [
         Page(
             page.id,
             page.html,
             decode_html(page.html).text,
             page.url,
-            "",
+            shown_date(str(page.gold)),
             "",
             str(page.gold).strip().split("\n", 1)[0],
             gold_zone=None,
         )
         for page in load_dataset("dragnet_dev", shared).pages
     ]
+
+
+DRAGNET_DATE_LINES = 4
+"""The gold's lines a byline's date is read from: the headline, the byline, a dateline."""
+_SHOWN_DATE_FORMATS = ("%B %d %Y", "%b %d %Y")
+_SHOWN_DATE_RE = re.compile(
+    r"\b(?:([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?|(\d{1,2})(?:st|nd|rd|th)?\s+"
+    r"([A-Za-z]{3,9})\.?),?\s+((?:19|20)\d\d)\b"
+)
+
+
+def shown_date(gold: str) -> str:
+    """The first date written with its month's name in the gold's opening lines, as
+    YYYY-MM-DD ("" for none): parsed here by ``datetime.strptime``, not by the extractor."""
+    opening = " ".join(gold.strip().split("\n")[:DRAGNET_DATE_LINES])
+    for match in _SHOWN_DATE_RE.finditer(opening):
+        month, day = (match[1], match[2]) if match[1] else (match[4], match[3])
+        for form in _SHOWN_DATE_FORMATS:
+            try:
+                shown = datetime.strptime(f"{month} {day} {match[5]}", form)
+            except ValueError:
+                continue
+            return shown.strftime("%Y-%m-%d")
+    return ""
 
 
 def load_scrapinghub(shared: Path) -> list[Page]:

@@ -213,3 +213,26 @@ def test_a_page_of_dated_lines_in_many_forms_is_read_once() -> None:
     )
     article = within_limit(extract, hostile_page(lines))
     assert article.title == "Storm closes the harbour" and article.body
+
+
+def line_dates(text: str) -> list[tuple[bool, str]]:
+    """Each date `dates._line_dates` reads in `text`, with whether a label introduces it."""
+    context = dates._Context(dates.SHANGHAI, None, None)
+    found = dates._line_dates(text, context, None)
+    return [(label, evidence.value.isoformat()) for label, evidence in found]
+
+
+@pytest.mark.parametrize(
+    ("hostile", "expected"),
+    [
+        ("2012" + "\xa0" * 200_000 + "-", []),  # a year, then spaces the date forms split two ways
+        ("on January 31, 2012" + " " * 200_000 + "x", [(True, "2012-01-31T00:00:00+08:00")]),
+    ],
+    ids=["spaces after a year", "spaces after a named date"],
+)
+def test_a_date_before_a_run_of_spaces_is_read_in_linear_time(
+    hostile: str, expected: list[tuple[bool, str]]
+) -> None:
+    """The date patterns' spaces around a separator are one run each, not two ways to
+    split one run (which took minutes on a line of a year and 200,000 spaces)."""
+    assert within_limit(line_dates, hostile) == expected

@@ -428,3 +428,65 @@ def test_a_dated_tag_repeated_a_thousand_times_reads_like_one() -> None:
     repeated = '<span data-pubtime="">x</span>' * 1000 + '<span data-pubtime="2022-03-04 05:06">'
     meta = extract_metadata(page(byline=repeated))
     assert meta.published == shanghai(2022, 3, 4, 5, 6)
+
+
+ENGLISH_BODY = "<p>" + "This is a sentence of the article, standing for its body. " * 8 + "</p>"
+
+
+def english_page(byline: str = "", head: str = "", after: str = "") -> str:
+    """An English blog post: headline, byline, body, then whatever follows."""
+    return (
+        f"<html><head><title>The Dangerous Hubris of Startups</title>{head}</head><body>"
+        f"<h1>The Dangerous Hubris of Startups</h1><div class='byline'>{byline}</div>"
+        f"<div class='entry'>{ENGLISH_BODY}</div>{after}</body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected", "precision"),
+    [
+        ("by randfish on January 31, 2011", (2011, 1, 31), "day"),
+        ("Posted on August 28th, 2012 • 23 Comments", (2012, 8, 28), "day"),
+        ("20 July 2012", (2012, 7, 20), "day"),
+        ("Saturday, Nov. 10, 2012", (2012, 11, 10), "day"),
+        ("November 4, 2012, 7:37 pm", (2012, 11, 4, 19, 37), "minute"),
+        ("By: Ann Parks | Posted: October 27, 2012 at 12:54 AM", (2012, 10, 27, 0, 54), "minute"),
+        ("Published Nov. 7, 2012 11:11 am Updated Nov. 8, 2012", (2012, 11, 7, 11, 11), "minute"),
+    ],
+)
+def test_english_bylines_name_the_month(
+    byline: str, expected: tuple[int, ...], precision: str
+) -> None:
+    """English blogs and news sites write the byline's month as a name."""
+    meta = extract_metadata(english_page(byline), zone=UTC)
+    assert meta.published == datetime(*expected, tzinfo=UTC)  # type: ignore[misc]
+    assert (meta.published_precision, meta.published_source) == (precision, "text:month name")
+
+
+@pytest.mark.parametrize(
+    "byline",
+    ["Updated November 4, 2012", "Founded February 28, 1998; 18 years ago", "Mayday 12 2012"],
+)
+def test_an_english_date_of_another_event_is_no_publish_date(byline: str) -> None:
+    """An update, a founding (an encyclopedia's infobox) or no month at all."""
+    assert extract_metadata(english_page(byline)).published is None
+
+
+def test_prose_far_from_the_headline_does_not_label_a_date_with_on() -> None:
+    """Away from the headline only a word that says what was done labels a date: a
+    sentence's "stepped down on April 3, 2014" is no byline, "This entry was posted on"
+    is."""
+    prose = "<p>He stepped down on April 3, 2014 and the board posted a statement.</p>"
+    assert extract_metadata(english_page(after=prose)).published is None
+    footer = "<p>This entry was posted on 23 October 2012 at 8:14 pm and is filed under News.</p>"
+    meta = extract_metadata(english_page(after=footer), zone=UTC)
+    assert meta.published == datetime(2012, 10, 23, 20, 14, tzinfo=UTC)
+
+
+def test_a_bylines_wall_time_is_read_in_the_structured_dates_zone() -> None:
+    """The byline shows "8:02 PM" and the head's time says 20:02 in UTC: the byline (what
+    readers see) is kept, in the zone the head gave, not the default zone."""
+    head = '<meta property="article:published_time" content="2015-04-16T20:02:01+00:00">'
+    meta = extract_metadata(english_page("April 16, 2015 8:02 PM", head=head))
+    assert meta.published == datetime(2015, 4, 16, 20, 2, tzinfo=UTC)
+    assert meta.published_source == "text:month name"

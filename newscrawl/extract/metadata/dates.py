@@ -10,9 +10,11 @@ at all does a month do: a labelled month near the headline (出版日期：1998�
 citing a print issue (——《某某月刊》1998年3月号), with precision "month".
 
 When a structured date and a visible one both exist and agree within a day, the visible
-time is kept: it is what readers see, and on the gold pages CMS meta times are sometimes
-index or update times (Sina: meta 05:54, byline and gold 00:26). When they disagree the structured
-date wins, since the byline search may have caught another article's date.
+time is kept (in the structured date's zone, where the visible one wrote none: an English
+byline's "8:02 PM" beside a meta time in UTC): it is what readers see, and on the gold
+pages CMS meta times are sometimes index or update times (Sina: meta 05:54, byline and
+gold 00:26). When they disagree the structured date wins, since the byline search may have
+caught another article's date.
 
 Times without a zone are read in Asia/Shanghai (the portals' zone), or the caller's zone.
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
@@ -117,7 +119,7 @@ _YEAR = "(?P<y>" + one_of([not_after(r"\d", "1") + "9", not_after(r"\d", "2") + 
 digit, not with the look-behind before it (`patterns.not_after`), so that the regex engine
 skips ahead to digits."""
 _YMD_RE = re.compile(
-    _YEAR + r"\s*(?:[-/.年]\s*|\s+(?=\d{1,2}/))(?P<m>\d{1,2})\s*[-/.月]\s*"
+    _YEAR + r"(?:\s*[-/.年]\s*|\s+(?=\d{1,2}/))(?P<m>\d{1,2})\s*[-/.月]\s*"
     r"(?P<d>\d{1,2})(?!\d)\s*日?" + _TIME
 )
 _MDY_RE = re.compile(
@@ -126,6 +128,39 @@ _MDY_RE = re.compile(
     + r"\d?)/(?P<d>\d{1,2})/(?P<y>(?:19|20)\d{2})(?!\d)"
     + _TIME
 )
+MONTH_NAMES = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+            ("september", "sept", "sep"), ("october", "oct"), ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}  # fmt: skip
+"""English month names and their abbreviations, lower case."""
+_NAMED_MONTH = r"(?P<month>" + "|".join(sorted(MONTH_NAMES, key=len, reverse=True)) + r")\.?"
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_NAMED_TIME = (
+    r"(?:(?:\s*(?:,|at\b|@|-|–)\s*|\s*)(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?"
+    r"\s*(?P<ampm>[AaPp]\.?[Mm]\.?(?![A-Za-z]))?)?"
+)
+_NAMED_MDY_RE = re.compile(
+    r"\b" + _NAMED_MONTH + r"\s+(?P<d>\d{1,2})" + _ORDINAL
+    + r",?\s+(?P<y>(?:19|20)\d{2})(?!\d)" + _NAMED_TIME,
+    re.IGNORECASE,
+)  # fmt: skip
+_NAMED_DMY_RE = re.compile(
+    r"(?<!\d)(?P<d>\d{1,2})" + _ORDINAL + r"\s+(?:of\s+)?" + _NAMED_MONTH
+    + r",?\s+(?P<y>(?:19|20)\d{2})(?!\d)" + _NAMED_TIME,
+    re.IGNORECASE,
+)  # fmt: skip
+"""English dates with the month's name ("January 31, 2011", "Aug. 28th, 2012 at 3:04pm",
+"20 July 2012"): the bylines of English blogs and news sites, which rarely write the
+month as a number. Read only in lines holding a year and none of the numeric forms."""
 _SHORT_YMD_RE = re.compile(
     "(?P<y>" + not_after(r"[\d/.-]", r"\d") + r"\d)(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)"
     r"(?P<d>\d{1,2})(?![\d/.-])" + _TIME
@@ -152,11 +187,14 @@ CHINESE_PUBLISH_WORDS = ("时间", "日期", "发布于", "发表于")
 """The publish labels of Chinese pages ("发布时间", "出版日期", "发表于"), which write a
 two-digit year first (`_SHORT_YMD_RE`): a label is only ever looked for, never read, so
 the words it ends in stand for it."""
-_PUBLISH_LABEL_RE = re.compile(
-    "|".join(CHINESE_PUBLISH_WORDS) + r"|posted\s*@?|published|publish|\bon\b", re.IGNORECASE
-)
+_WORD_LABELS = "|".join(CHINESE_PUBLISH_WORDS) + r"|posted\s*@?|published|publish"
+_PUBLISH_LABEL_RE = re.compile(_WORD_LABELS + r"|\bon\b", re.IGNORECASE)
+_WORD_LABEL_RE = re.compile(_WORD_LABELS, re.IGNORECASE)
+"""`_PUBLISH_LABEL_RE` but its bare "on": the labels that say what was done."""
 _REJECT_BEFORE_RE = re.compile(
-    r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:", re.I
+    r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:"
+    r"|updated|modified|born|founded|established|deadline|expire",
+    re.I,
 )
 _LABEL_KEY = Keyword(
     re.compile(
@@ -257,7 +295,12 @@ def published(
         return structured or month(header, page, context)
     if structured is None:
         return byline
-    agree = abs(byline.value - structured.value) <= AGREEMENT
+    if byline.value.tzinfo is zone:  # the byline wrote no zone: its wall time is the page's
+        wall = byline.value.replace(tzinfo=None) - structured.value.replace(tzinfo=None)
+        agree = abs(wall) <= AGREEMENT
+        byline = replace(byline, value=byline.value.replace(tzinfo=structured.value.tzinfo))
+    else:
+        agree = abs(byline.value - structured.value) <= AGREEMENT
     if agree and (byline.precision != "day" or structured.precision == "day"):
         return byline
     return structured
@@ -376,9 +419,12 @@ def labelled(
     texts: Sequence[str], context: _Context, structured: DateEvidence | None
 ) -> DateEvidence | None:
     """The first date anywhere in the visible text that a publish label introduces
-    (among the first `MAX_SEARCHED_LINES` candidate lines)."""
+    (among the first `MAX_SEARCHED_LINES` candidate lines). Away from the headline a bare
+    "on" is no label (`_WORD_LABEL_RE`): "This entry was posted on …" is a byline, "stepped
+    down on April 3, 2014" is prose."""
     for text in texts[:MAX_SEARCHED_LINES]:
-        for is_labelled, found in _line_dates(text[:MAX_SEARCHED_CHARS], context, structured):
+        lines = _line_dates(text[:MAX_SEARCHED_CHARS], context, structured, bare_on=False)
+        for is_labelled, found in lines:
             if is_labelled:
                 return found
     return None
@@ -439,7 +485,7 @@ def _month_value(match: re.Match[str], context: _Context) -> DateEvidence | None
 
 
 def _line_dates(
-    text: str, context: _Context, structured: DateEvidence | None
+    text: str, context: _Context, structured: DateEvidence | None, bare_on: bool = True
 ) -> list[tuple[bool, DateEvidence]]:
     """Every date of a line with whether a publish label introduces it. Each pattern runs
     only on lines holding what it cannot match without (a year; a colon; 今天 or 分钟前):
@@ -449,15 +495,23 @@ def _line_dates(
     with_year = ("19" in text or "20" in text) and _YEAR_HINT_RE.search(text) is not None
     for pattern, source in ((_YMD_RE, "text"), (_MDY_RE, "text:m/d/y")):
         for match in pattern.finditer(text) if with_year else ():
-            label = _label(text, match)
+            label = _label(text, match, bare_on)
             built = _build(match, context) if label is not None else None
             if label is not None and built is not None:
                 found.append((label, DateEvidence(built[0], built[1], source)))
+    for pattern in (_NAMED_MDY_RE, _NAMED_DMY_RE) if with_year and not found else ():
+        for match in pattern.finditer(text):
+            label = _label(text, match, bare_on)
+            groups = match.groupdict()
+            groups["m"] = str(MONTH_NAMES[match.group("month").lower()])
+            built = _built(groups, context) if label is not None else None
+            if label is not None and built is not None:
+                found.append((label, DateEvidence(built[0], built[1], "text:month name")))
     if found:
         return found
     for match in _SHORT_YMD_RE.finditer(text) if _has_chinese_publish_label(text) else ():
         before = text[max(0, match.start() - CONTEXT) : match.start()]
-        if not _has_chinese_publish_label(before) or not _label(text, match):
+        if not _has_chinese_publish_label(before) or not _label(text, match, bare_on):
             continue
         built = _build(match, context, _full_year(int(match.group("y")), context))
         if built is not None:
@@ -465,7 +519,7 @@ def _line_dates(
     if found:
         return found
     for match in _MD_TIME_RE.finditer(text) if ":" in text or "：" in text else ():
-        label = _label(text, match)
+        label = _label(text, match, bare_on)
         year, where = _guess_year(context, structured)
         if label is None or year is None:
             continue
@@ -475,7 +529,7 @@ def _line_dates(
             found.append((label, DateEvidence(built[0], built[1], source)))
     has_relative = "分钟前" in text or any(day in text for day in RELATIVE_DAYS)
     for match in _RELATIVE_RE.finditer(text) if has_relative else ():
-        label = _label(text, match)
+        label = _label(text, match, bare_on)
         relative = _relative(match, context)
         if label is not None and relative is not None:
             found.append((label, relative))
@@ -489,13 +543,14 @@ def _has_chinese_publish_label(text: str) -> bool:
     return any(word in text for word in CHINESE_PUBLISH_WORDS)
 
 
-def _label(text: str, match: re.Match[str]) -> bool | None:
-    """True when a publish label precedes the date, None when the context vetoes it."""
+def _label(text: str, match: re.Match[str], bare_on: bool = True) -> bool | None:
+    """True when a publish label precedes the date (a bare "on" only with `bare_on`), None
+    when the context vetoes it."""
     before = text[max(0, match.start() - CONTEXT) : match.start()]
     after = text[match.end() : match.end() + CONTEXT]
     if _REJECT_BEFORE_RE.search(before) or _REJECT_AFTER_RE.search(after):
         return None
-    if _PUBLISH_LABEL_RE.search(before):
+    if (_PUBLISH_LABEL_RE if bare_on else _WORD_LABEL_RE).search(before):
         return True
     # "于 2024-05-12 09:24:57 发布" (CSDN), but not "写于"/"建立于" (signatures, blog info).
     wide_after = text[match.end() : match.end() + 2 * CONTEXT]
@@ -529,18 +584,25 @@ def _guess_year(context: _Context, structured: DateEvidence | None) -> tuple[int
 def _build(
     match: re.Match[str], context: _Context, year: int | None = None
 ) -> tuple[datetime, Precision] | None:
-    groups = match.groupdict()
+    return _built(match.groupdict(), context, year)
+
+
+def _built(
+    groups: dict[str, str | None], context: _Context, year: int | None = None
+) -> tuple[datetime, Precision] | None:
+    """The date (and time) of a pattern's groups: y, m, d, and H, M, S, half, ampm, tz."""
     try:
-        day = date(year or int(groups["y"]), int(groups["m"]), int(groups["d"]))
+        day = date(year or int(groups["y"] or 0), int(groups["m"] or 0), int(groups["d"] or 0))
     except ValueError:
         return None
     if day.year < MIN_YEAR:
         return None
-    if groups.get("H") is None:
+    hour_text, minute_text, second_text = groups.get("H"), groups.get("M"), groups.get("S")
+    if hour_text is None or minute_text is None:
         value = datetime(day.year, day.month, day.day, tzinfo=context.zone)
         return _checked(value, "day", context)
-    hour, minute = int(groups["H"]), int(groups["M"])
-    second = int(groups["S"]) if groups.get("S") else None
+    hour, minute = int(hour_text), int(minute_text)
+    second = int(second_text) if second_text else None
     hour = _twelve_hour(hour, groups.get("half"), groups.get("ampm"))
     if hour > 23 or minute > 59 or (second or 0) > 59:
         return None
