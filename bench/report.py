@@ -50,6 +50,7 @@ SECTIONS = (
     Section("quality", "bench_quality.py", text=True),
     Section("speed", "bench_speed.py"),
     Section("instructions", "bench_instructions.py"),
+    Section("commits", "bench_commits.py"),
     Section("confidence", "calibrate_confidence.py"),
     Section("lodo", "lodo.py"),
     Section("learned-lines", "learn_lines.py"),
