@@ -536,15 +536,22 @@ def line_score(line: Line, dropped: bool, options: Options) -> int:
 def best_region(scores: Sequence[int]) -> tuple[int, int] | None:
     """First and last index of the contiguous run with the highest positive sum."""
     best, best_span = 0, None
+    for index, running, start in _best_runs_ending(scores):
+        if running > best:
+            best, best_span = running, (start, index)
+    return best_span
+
+
+def _best_runs_ending(scores: Sequence[int]) -> Iterator[tuple[int, int, int]]:
+    """For each index, the best sum of a run ending there and where that run starts
+    (Kadane's pass)."""
     running, start = 0, 0
     for index, score in enumerate(scores):
         if running <= 0:
             running, start = score, index
         else:
             running += score
-        if running > best:
-            best, best_span = running, (start, index)
-    return best_span
+        yield index, running, start
 
 
 def best_region_holding(scores: Sequence[int], holding: Sequence[bool]) -> tuple[int, int] | None:
@@ -559,12 +566,7 @@ def best_region_holding(scores: Sequence[int], holding: Sequence[bool]) -> tuple
             after[index] = scores[index] + after[index + 1]
             after_end[index] = after_end[index + 1] if after[index + 1] > 0 else index
     best, best_span = 0, None
-    running, start = 0, 0
-    for index, score in enumerate(scores):
-        if running <= 0:
-            running, start = score, index
-        else:
-            running += score
+    for index, running, start in _best_runs_ending(scores):
         if holding[index] and running + after[index + 1] > best:
             end = after_end[index + 1] if after[index + 1] > 0 else index
             best, best_span = running + after[index + 1], (start, end)
