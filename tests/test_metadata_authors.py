@@ -93,6 +93,13 @@ def test_a_hosting_disclaimer_is_no_author() -> None:
     assert author(english(disclaimer)) is None
 
 
+def test_an_email_link_beside_the_name_is_no_name() -> None:
+    """News bylines end in an "Email" link to the writer: alone in the byline element,
+    the word is no author."""
+    byline = "<div class='byline'>By <a href='mailto:x@example.com'>Email</a></div>"
+    assert author(english(byline)) is None
+
+
 def test_a_reporter_label_before_the_name_goes() -> None:
     assert author(chinese("<div>总台记者 张倩</div>")) == "张倩"
     assert author(chinese("<div>作者：姚峰 上海报道</div>")) == "姚峰"
@@ -109,6 +116,8 @@ def test_a_reporter_label_before_the_name_goes() -> None:
         ("中国国际经济交流中心世界经济研究部部长", None),
         ("郭励弘 我来说两句", "郭励弘"),
         ("the cards", None),
+        ("Email", None),
+        ("By Jane Roe | E-mail", "Jane Roe"),
     ],
 )
 def test_judge_author(candidate: str, expected: str | None) -> None:

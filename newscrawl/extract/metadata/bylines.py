@@ -84,6 +84,8 @@ UI_WORDS = frozenset(
         "comment",
         "comments",
         "login",
+        "email",
+        "e-mail",
         "fail",
         "cc",
         "ssh",
