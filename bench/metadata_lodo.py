@@ -15,10 +15,11 @@ candidate of a chain is tried (a chain that is not consulted at all, such as the
 fallbacks after a reporter credit, is not). A page's site is its `sites` folder, else its
 URL's host, else (zh_cwce has no URLs) the host most of its absolute links point to.
 
-LODO, on the four datasets with metadata gold (zh_cwce, sites, readability, and
-dragnet_dev's dates as its hand-copied text shows them under the headline; scored by
+LODO, on the three datasets with metadata gold (zh_cwce, sites, readability; scored by
 `bench_metadata`'s field measures, leaving out the values its `GOLD_ISSUES` lists as gold
-errors): a dataset's score is authors right - authors wrong +
+errors; dragnet_dev's dates, as its hand-copied text shows them, are a weak gold of 470
+pages that would outweigh the others' sum, so `bench_metadata` reports them apart): a
+dataset's score is authors right - authors wrong +
 dates right to the day - dates wrong - dates where the gold says none (a wrong value costs
 what a right one gains: none is better than a wrong one). For each held-out dataset a rule
 is dropped when dropping it raises the other datasets' summed score; its held-out gain
@@ -51,7 +52,6 @@ from bench_metadata import (
     Page,
     _measure_author,
     _measure_date,
-    load_dragnet,
     load_readability,
     load_sites,
     load_zh_cwce,
@@ -64,8 +64,8 @@ from newscrawl.extract.metadata.scripts import ScriptTimestamps, ScriptVariables
 
 ROOT = Path(__file__).resolve().parents[1]
 NEVER = re.compile(r"(?!)")
-GOLD_SETS = ("zh_cwce", "sites", "readability", "dragnet_dev")
-OTHER_SETS = ("scrapinghub", "trafilatura_dev")
+GOLD_SETS = ("zh_cwce", "sites", "readability")
+OTHER_SETS = ("scrapinghub", "trafilatura_dev", "dragnet_dev")
 _HOST_RE = re.compile(rb"""href=["']?https?://([\w.-]+)""")
 
 
@@ -318,7 +318,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "date vetoes",
         "published",
-        "修改/更新/评论 … before or after a date",
+        "修改/更新/评论, updated/founded … before or after a date",
         ((dates, "_REJECT_BEFORE_RE", NEVER), (dates, "_REJECT_AFTER_RE", NEVER)),
     ),
     Rule(
@@ -428,7 +428,6 @@ def load_pages(shared: Path) -> dict[str, list[Page]]:
         "zh_cwce": load_zh_cwce(shared),
         "sites": load_sites(shared),
         "readability": load_readability(shared),
-        "dragnet_dev": load_dragnet(shared),
     }
     for name in OTHER_SETS:
         pages[name] = [
