@@ -71,6 +71,7 @@ from pathlib import Path
 from lxml.html import document_fromstring
 from recorded import recorded
 
+from newscrawl.evaluation.datasets import Page as DatasetPage
 from newscrawl.evaluation.datasets import load_dataset
 from newscrawl.extract import extract
 from newscrawl.extract.decode import decode_html
@@ -238,18 +239,22 @@ def load_readability(shared: Path) -> list[Page]:
     """Its gold is mozilla/readability's expected metadata; null is silence, not "none"."""
     gold = json.loads((shared / "datasets" / "readability" / "gold.json").read_text("utf-8"))
     return [
-        Page(
-            page.id,
-            page.html,
-            decode_html(page.html).text,
-            page.url,
+        _offset_page(
+            page,
             gold[page.id]["published"] or "",
             "" if page.id in GOLD_NOT_A_NAME else gold[page.id]["byline"] or "",
             gold[page.id]["title"],
-            gold_zone=None,
         )
         for page in load_dataset("readability", shared).pages
     ]
+
+
+def _offset_page(page: DatasetPage, date: str, author: str, title: str) -> Page:
+    """A dataset page with its gold date, author and title; a gold time without an offset
+    is compared in the offset we found (both as the page wrote them)."""
+    return Page(
+        page.id, page.html, decode_html(page.html).text, page.url, date, author, title, None
+    )
 
 
 def load_dragnet(shared: Path) -> list[Page]:
@@ -258,16 +263,7 @@ def load_dragnet(shared: Path) -> list[Page]:
     a date written out in its first `DRAGNET_DATE_LINES` lines is the gold date (the
     byline's, as shown; silent where none is)."""
     return [
-        Page(
-            page.id,
-            page.html,
-            decode_html(page.html).text,
-            page.url,
-            shown_date(str(page.gold)),
-            "",
-            str(page.gold).strip().split("\n", 1)[0],
-            gold_zone=None,
-        )
+        _offset_page(page, shown_date(str(page.gold)), "", str(page.gold).strip().split("\n", 1)[0])
         for page in load_dataset("dragnet_dev", shared).pages
     ]
 
