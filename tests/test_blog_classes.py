@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from newscrawl.extract import Article, Options, extract
+from newscrawl.extract.title import site_names
 
 DEFAULT = Options(method="default", with_metadata=False)
 
@@ -598,6 +599,23 @@ def test_the_headline_as_shown_keeps_its_typographic_quotes() -> None:
         "</head>",
     )
     assert extract(html, SITE_URL, options=DEFAULT).title == shown
+
+
+@pytest.mark.parametrize(
+    ("url", "names"),
+    [
+        ("https://www.janedoewrites.com/2012/10/post/", {"janedoewrites"}),
+        ("http://news.example.org/a", {"news", "example"}),
+        ("https://my-blog.co.uk/", {"myblog"}),
+        (None, set()),
+    ],
+)
+def test_a_hosts_labels_but_the_last_and_www_are_the_names_it_spells(
+    url: str | None, names: set[str]
+) -> None:
+    """Letters and digits of each label but the top-level domain and "www"; a label
+    under three characters ("co") names no site."""
+    assert site_names(url) == names
 
 
 def test_an_address_that_does_not_parse_names_no_site() -> None:

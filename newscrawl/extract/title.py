@@ -7,9 +7,9 @@ Many blog themes set the post's headline in an ``<h2>`` or ``<h3>`` under a site
 ``<h1>`` (or in no ``<h1>`` at all): such a heading is the headline when the head agrees
 with it and no ``<h1>`` does. Where two headings the head confirms are the two parts of
 its title ("Blog: Post", "Post « Blog"), the upper one is the site's name (or a kicker) and
-the lower one the headline. The page's host spells the site's name ("zenhabits" of
-zenhabits.net is the blog "zenhabits"): such a heading is never the headline, and such a
-part of a head title marks the site's side of it.
+the lower one the headline. The page's host spells the site's name (janedoewrites.com is
+the blog "Jane Doe Writes"): such a heading is never the headline, and such a part of a
+head title marks the site's side of it.
 """
 
 from __future__ import annotations
@@ -171,8 +171,8 @@ MIN_SITE_CHARS = 3
 def site_names(url: str | None) -> frozenset[str]:
     """The names the `url`'s host spells for its site, in `_letters`: each label of the host
     name but the last (the top-level domain) and ``www``, of `MIN_SITE_CHARS` or more
-    ("zenhabits" for zenhabits.net, "earlyretirementextreme" for its .com). A second-level
-    label ("co" of .co.uk, "com" of .com.au) is named too: no heading or title part spells
+    ("janedoewrites" for www.janedoewrites.com; "news" and "example" for news.example.org).
+    A second-level label ("com" of .com.au) is named too: no heading or title part spells
     it alone, so the public suffix list is not needed here."""
     if not url:
         return frozenset()
