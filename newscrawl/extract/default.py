@@ -16,6 +16,8 @@ The paper's idea (body lines are long, punctuated and close together) made robus
    segment, Kadane's algorithm): the most body-like text wins, not the first long line, and
    a short ad or table inside the article costs less than the paragraphs after it bring.
    Distance is measured in lines that carry text, so markup between paragraphs is free.
+   The run holds a line of the container the paragraphs voted for: a sibling that joined
+   it (a footer's notice) never makes the whole body.
 4. Inside the region, link lines and boilerplate lines are dropped; so is the headline.
 
 Every line's features and the rule that kept or dropped it are returned for ``--explain``.
