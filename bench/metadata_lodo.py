@@ -305,7 +305,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "month-name dates",
         "published",
-        "January 31, 2011; 20 July 2012, 7:37 pm",
+        "January 31, 2011; 8. November 2021; 1er février 2022",
         ((dates, "_NAMED_MDY_RE", NEVER), (dates, "_NAMED_DMY_RE", NEVER)),
     ),
     Rule(

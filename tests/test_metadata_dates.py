@@ -490,3 +490,26 @@ def test_a_bylines_wall_time_is_read_in_the_structured_dates_zone() -> None:
     meta = extract_metadata(english_page("April 16, 2015 8:02 PM", head=head))
     assert meta.published == datetime(2015, 4, 16, 20, 2, tzinfo=UTC)
     assert meta.published_source == "text:month name"
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("von Anna Schmidt · 22. Oktober 2019", (2019, 10, 22)),
+        ("Veröffentlicht am 01. Dez. 2021 um 10:30", (2021, 12, 1, 10, 30)),
+        ("par Marie Dupont, le 1er février 2022 à 14h05", (2022, 2, 1, 14, 5)),
+        ("Por: Juan Pérez | 8 de noviembre de 2021", (2021, 11, 8)),
+    ],
+)
+def test_german_french_and_spanish_bylines_name_the_month(
+    byline: str, expected: tuple[int, ...]
+) -> None:
+    """The month's name in German, French and Spanish bylines, with their day marks
+    ("22.", "1er") and joining words ("de", "um", "à")."""
+    meta = extract_metadata(english_page(byline), zone=UTC)
+    assert meta.published == datetime(*expected, tzinfo=UTC)  # type: ignore[misc]
+    assert meta.published_source == "text:month name"
+
+
+def test_a_german_change_date_is_no_publish_date() -> None:
+    assert extract_metadata(english_page("Zuletzt geändert: 3. März 2020")).published is None

@@ -132,20 +132,28 @@ MONTH_NAMES = {
     name: number
     for number, names in enumerate(
         (
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
-            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
-            ("september", "sept", "sep"), ("october", "oct"), ("november", "nov"),
-            ("december", "dec"),
+            ("january", "jan", "januar", "janvier", "enero"),
+            ("february", "feb", "februar", "février", "fevrier", "febrero"),
+            ("march", "mar", "märz", "maerz", "mär", "mars", "marzo"),
+            ("april", "apr", "avril", "abril"),
+            ("may", "mai", "mayo"),
+            ("june", "jun", "juni", "juin", "junio"),
+            ("july", "jul", "juli", "juillet", "julio"),
+            ("august", "aug", "août", "aout", "agosto"),
+            ("september", "sept", "sep", "septembre", "septiembre", "setiembre"),
+            ("october", "oct", "oktober", "okt", "octobre", "octubre"),
+            ("november", "nov", "novembre", "noviembre"),
+            ("december", "dec", "dezember", "dez", "décembre", "decembre", "diciembre"),
         ),
         start=1,
     )
     for name in names
 }  # fmt: skip
-"""English month names and their abbreviations, lower case."""
+"""Month names and their abbreviations, lower case: English, German, French and Spanish."""
 _NAMED_MONTH = r"(?P<month>" + "|".join(sorted(MONTH_NAMES, key=len, reverse=True)) + r")\.?"
-_ORDINAL = r"(?:st|nd|rd|th)?"
+_ORDINAL = r"(?:st|nd|rd|th|\.|er)?"
 _NAMED_TIME = (
-    r"(?:(?:\s*(?:,|at\b|@|-|–)\s*|\s*)(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?"
+    r"(?:(?:\s*(?:,|at\b|@|-|–|um\b|à\b)\s*|\s*)(?P<H>\d{1,2})[:h](?P<M>\d{2})(?::(?P<S>\d{2}))?"
     r"\s*(?P<ampm>[AaPp]\.?[Mm]\.?(?![A-Za-z]))?)?"
 )
 _NAMED_MDY_RE = re.compile(
@@ -154,13 +162,14 @@ _NAMED_MDY_RE = re.compile(
     re.IGNORECASE,
 )  # fmt: skip
 _NAMED_DMY_RE = re.compile(
-    r"(?<!\d)(?P<d>\d{1,2})" + _ORDINAL + r"\s+(?:of\s+)?" + _NAMED_MONTH
-    + r",?\s+(?P<y>(?:19|20)\d{2})(?!\d)" + _NAMED_TIME,
+    r"(?<!\d)(?P<d>\d{1,2})" + _ORDINAL + r"\s+(?:of\s+|de\s+)?" + _NAMED_MONTH
+    + r",?\s+(?:de\s+)?(?P<y>(?:19|20)\d{2})(?!\d)" + _NAMED_TIME,
     re.IGNORECASE,
 )  # fmt: skip
-"""English dates with the month's name ("January 31, 2011", "Aug. 28th, 2012 at 3:04pm",
-"20 July 2012"): the bylines of English blogs and news sites, which rarely write the
-month as a number. Read only in lines holding a year and none of the numeric forms."""
+"""Dates with the month's name ("January 31, 2011", "Aug. 28th, 2012 at 3:04pm", "20 July
+2012", "8. November 2021", "1er février 2022", "8 de noviembre de 2021"): the bylines of
+English, German, French and Spanish sites, which rarely write the month as a number. Read
+only in lines holding a year and none of the numeric forms."""
 _SHORT_YMD_RE = re.compile(
     "(?P<y>" + not_after(r"[\d/.-]", r"\d") + r"\d)(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)"
     r"(?P<d>\d{1,2})(?![\d/.-])" + _TIME
@@ -187,13 +196,17 @@ CHINESE_PUBLISH_WORDS = ("时间", "日期", "发布于", "发表于")
 """The publish labels of Chinese pages ("发布时间", "出版日期", "发表于"), which write a
 two-digit year first (`_SHORT_YMD_RE`): a label is only ever looked for, never read, so
 the words it ends in stand for it."""
-_WORD_LABELS = "|".join(CHINESE_PUBLISH_WORDS) + r"|posted\s*@?|published|publish"
+_WORD_LABELS = (
+    "|".join(CHINESE_PUBLISH_WORDS)
+    + r"|posted\s*@?|published|publish|veröffentlicht|publié|publicado"
+)
 _PUBLISH_LABEL_RE = re.compile(_WORD_LABELS + r"|\bon\b", re.IGNORECASE)
 _WORD_LABEL_RE = re.compile(_WORD_LABELS, re.IGNORECASE)
 """`_PUBLISH_LABEL_RE` but its bare "on": the labels that say what was done."""
 _REJECT_BEFORE_RE = re.compile(
     r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:"
-    r"|updated|modified|born|founded|established|deadline|expire",
+    r"|updated|modified|born|founded|established|deadline|expire"
+    r"|geändert|geboren|gegründet|mis à jour|actualizado",
     re.I,
 )
 _LABEL_KEY = Keyword(
