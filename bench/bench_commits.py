@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from bench_instructions import instructions
+from bench_instructions import instructions_a_page
 from page_diff import checkout
 from recorded import recorded
 from synthetic_site import sample_articles
@@ -139,13 +139,12 @@ def timings(sides: dict[str, Path], pages: Path, alternations: int) -> dict[tupl
     return best
 
 
-def instructions_a_page(root: Path, metadata: bool) -> float:
-    """M instructions of one extraction of a page by the side at `root`: callgrind's count
-    of two passes over the pages minus one, by `bench_instructions`' worker and method."""
+def side_instructions(root: Path, metadata: bool) -> float:
+    """M instructions of one extraction of a page by the side at `root`, by
+    `bench_instructions`' worker and method."""
     with inside(root):
-        once, pages = instructions("synthetic", metadata, True, False, 1, INSTRUCTION_PAGES)
-        twice, _ = instructions("synthetic", metadata, True, False, 2, INSTRUCTION_PAGES)
-    return (twice - once) / pages / 1e6
+        per_page, _ = instructions_a_page("synthetic", metadata, True, False, INSTRUCTION_PAGES)
+    return per_page
 
 
 def table(figures: dict[tuple[str, str], float], sides: list[str], unit: str, digits: int) -> None:
@@ -207,7 +206,7 @@ def main() -> None:
                 "page (callgrind, as bench_instructions.py counts them, the collector off):\n"
             )
             counted = {
-                (side, mode): instructions_a_page(root, metadata)
+                (side, mode): side_instructions(root, metadata)
                 for side, root in sides.items()
                 for mode, metadata in MODES.items()
             }

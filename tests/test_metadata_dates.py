@@ -16,11 +16,20 @@ BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 
 
 def page(head: str = "", before: str = "", byline: str = "", after: str = "") -> str:
     """A small article page: nav, headline, byline, body, then whatever follows."""
+    return article_page(
+        "有轨电车之困：一边上马一边叫停_新闻中心", "有轨电车之困：一边上马一边叫停", BODY,
+        head=head, before=f"<div class='nav'>首页 | 国内</div>{before}", byline=byline, after=after,
+    )  # fmt: skip
+
+
+def article_page(
+    title: str, headline: str, body: str, *, head: str, before: str, byline: str, after: str
+) -> str:
+    """`head` and `before` the headline, its byline, the body, then `after`."""
     return (
-        f"<html><head><title>有轨电车之困：一边上马一边叫停_新闻中心</title>{head}</head>"
-        f"<body><div class='nav'>首页 | 国内</div>{before}"
-        f"<h1>有轨电车之困：一边上马一边叫停</h1><div class='byline'>{byline}</div>"
-        f"<div id='article'>{BODY}</div>{after}</body></html>"
+        f"<html><head><title>{title}</title>{head}</head><body>{before}"
+        f"<h1>{headline}</h1><div class='byline'>{byline}</div>"
+        f"<div id='article'>{body}</div>{after}</body></html>"
     )
 
 
@@ -435,10 +444,9 @@ ENGLISH_BODY = "<p>" + "This is a sentence of the article, standing for its body
 
 def english_page(byline: str = "", head: str = "", after: str = "") -> str:
     """An English blog post: headline, byline, body, then whatever follows."""
-    return (
-        f"<html><head><title>The Dangerous Hubris of Startups</title>{head}</head><body>"
-        f"<h1>The Dangerous Hubris of Startups</h1><div class='byline'>{byline}</div>"
-        f"<div class='entry'>{ENGLISH_BODY}</div>{after}</body></html>"
+    headline = "The Dangerous Hubris of Startups"
+    return article_page(
+        headline, headline, ENGLISH_BODY, head=head, before="", byline=byline, after=after
     )
 
 

@@ -400,9 +400,9 @@ def parse_value(value: str, context: _Context) -> tuple[datetime, Precision] | N
     value = value.strip()
     compact = _COMPACT_RE.match(value)
     if compact:
-        return _build(compact, context)
+        return _build(compact.groupdict(), context)
     match = _YMD_RE.search(value[:40])
-    return _build(match, context) if match else None
+    return _build(match.groupdict(), context) if match else None
 
 
 def visible(
@@ -509,15 +509,16 @@ def _line_dates(
     for pattern, source in ((_YMD_RE, "text"), (_MDY_RE, "text:m/d/y")):
         for match in pattern.finditer(text) if with_year else ():
             label = _label(text, match, bare_on)
-            built = _build(match, context) if label is not None else None
+            built = _build(match.groupdict(), context) if label is not None else None
             if label is not None and built is not None:
                 found.append((label, DateEvidence(built[0], built[1], source)))
     for pattern in (_NAMED_MDY_RE, _NAMED_DMY_RE) if with_year and not found else ():
         for match in pattern.finditer(text):
             label = _label(text, match, bare_on)
-            groups = match.groupdict()
-            groups["m"] = str(MONTH_NAMES[match.group("month").lower()])
-            built = _built(groups, context) if label is not None else None
+            month = str(MONTH_NAMES[match.group("month").lower()])
+            built = (
+                _build({**match.groupdict(), "m": month}, context) if label is not None else None
+            )
             if label is not None and built is not None:
                 found.append((label, DateEvidence(built[0], built[1], "text:month name")))
     if found:
@@ -526,7 +527,7 @@ def _line_dates(
         before = text[max(0, match.start() - CONTEXT) : match.start()]
         if not _has_chinese_publish_label(before) or not _label(text, match, bare_on):
             continue
-        built = _build(match, context, _full_year(int(match.group("y")), context))
+        built = _build(match.groupdict(), context, _full_year(int(match.group("y")), context))
         if built is not None:
             found.append((True, DateEvidence(built[0], built[1], "text:short-year")))
     if found:
@@ -536,7 +537,7 @@ def _line_dates(
         year, where = _guess_year(context, structured)
         if label is None or year is None:
             continue
-        built = _build(match, context, year)
+        built = _build(match.groupdict(), context, year)
         if built is not None:
             source = f"text:no-year, year from the {where}"
             found.append((label, DateEvidence(built[0], built[1], source)))
@@ -595,13 +596,7 @@ def _guess_year(context: _Context, structured: DateEvidence | None) -> tuple[int
 
 
 def _build(
-    match: re.Match[str], context: _Context, year: int | None = None
-) -> tuple[datetime, Precision] | None:
-    return _built(match.groupdict(), context, year)
-
-
-def _built(
-    groups: dict[str, str | None], context: _Context, year: int | None = None
+    groups: Mapping[str, str | None], context: _Context, year: int | None = None
 ) -> tuple[datetime, Precision] | None:
     """The date (and time) of a pattern's groups: y, m, d, and H, M, S, half, ampm, tz."""
     try:
