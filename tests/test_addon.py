@@ -246,6 +246,7 @@ def test_a_foreign_project_crawls_with_the_addon_alone(tmp_path: Path) -> None:
         (row,) = store.iter_articles()
     assert row["title"] == TITLE and row["canonical_url"].endswith(ARTICLE_PATH)
     assert first["stored"] == {"new": 1} and first["failed_run"] == []
+    assert first["coverage"]["author"] == 1.0
     assert re.search(r"'newscrawl/archive/records': [1-9]", first["log"])
     # The second crawl asks for the article again and the store answers: no download.
     assert second["skipped_seen"] == 1 and second["stored"] == {}

@@ -9,11 +9,14 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from scrapy import Spider
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
+from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 from spidermon import Monitor, MonitorSuite, monitors
 
+from newscrawl.monitoring.extension import RunSummaryExtension
 from newscrawl.monitoring.monitors import Thresholds, failures
 from newscrawl.monitoring.report import OneLineRunner, OneLineSpidermon
 from newscrawl.monitoring.summary import RunSummary, summarize, summary_line
@@ -35,8 +38,8 @@ def crawl_stats(**extra: Any) -> dict[str, Any]:
         "newscrawl/dropped/no text lines": 1,
         "newscrawl/skipped/not_html/pdf": 1,
         "newscrawl/failed/http_404": 1,
-        "spidermon_field_coverage/ArticleItem/published_at": 0.75,
-        "spidermon_field_coverage/ArticleItem/author": 0.5,
+        "newscrawl/articles_with/published_at": 6,
+        "newscrawl/articles_with/author": 4,
         "elapsed_time_seconds": 12.34,
         "finish_reason": "finished",
         **extra,
@@ -189,6 +192,24 @@ def test_publish_times_vanishing_is_degraded() -> None:
     summary = summary_of(100, coverage={"published_at": 0.1})
     outcome, [reason] = judge(summary, 0, None, usual())
     assert (outcome, reason) == ("degraded", "10% of articles have a publish time, usually 90%")
+
+
+def test_no_article_with_a_publish_time_is_a_coverage_of_zero_and_degraded() -> None:
+    stats = crawl_stats(item_scraped_count=100, **{"newscrawl/articles_with/published_at": 0})
+    summary = summarize(stats)
+    assert summary.coverage == {"published_at": 0.0, "author": 0.04}
+    outcome, [reason] = judge(summary, 0, None, usual())
+    assert (outcome, reason) == ("degraded", "0% of articles have a publish time, usually 90%")
+
+
+def test_the_summary_extension_counts_the_scraped_articles_with_each_covered_field() -> None:
+    crawler = get_crawler(Spider)
+    crawler.stats = MemoryStatsCollector(crawler)
+    extension = RunSummaryExtension.from_crawler(crawler)
+    for author in ("李明", None, ""):
+        extension.item_scraped({"title": "标题", "author": author, "published_at": "2024-05-10"})
+    assert crawler.stats.get_value("newscrawl/articles_with/author") == 1
+    assert crawler.stats.get_value("newscrawl/articles_with/published_at") == 3
 
 
 def test_a_crawl_that_exited_non_zero_failed_with_its_monitors_reasons() -> None:

@@ -5,6 +5,11 @@ Spidermon in ``EXTENSIONS``), so the verdict of `newscrawl.monitoring.monitors` 
 file too. It is logged when the engine has stopped, after Scrapy's stats dump and its
 "Spider closed" line: the run summary, then for a failed crawl ``crawl failed: <reasons>``,
 so a failed crawl's last line is why it failed.
+
+The share of articles with a publish time and an author is counted here, on each scraped
+item, for those two fields only: Spidermon's field coverage (``SPIDERMON_ADD_FIELD_COVERAGE``)
+counts every field of every item through the stats collector, a cost per article the size
+of a fifth of its extraction (BENCHMARKS.md, crawl speed), and is off by default.
 """
 
 from __future__ import annotations
@@ -12,12 +17,19 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
+from itemadapter import ItemAdapter
 from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 
-from newscrawl.monitoring.summary import RunSummary, summarize, summary_line
+from newscrawl.monitoring.summary import (
+    ARTICLES_WITH_PREFIX,
+    COVERED_FIELDS,
+    RunSummary,
+    summarize,
+    summary_line,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -37,9 +49,19 @@ class RunSummaryExtension:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         extension = cls(crawler)
+        crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(extension.engine_stopped, signal=signals.engine_stopped)
         return extension
+
+    def item_scraped(self, item: Any) -> None:
+        """Count the `COVERED_FIELDS` the article has a value in."""
+        stats = self.crawler.stats
+        assert stats is not None
+        article = ItemAdapter(item)
+        for name in COVERED_FIELDS:
+            if article.get(name):
+                stats.inc_value(f"{ARTICLES_WITH_PREFIX}{name}")
 
     def spider_closed(self, spider: Spider) -> None:
         stats = self.crawler.stats

@@ -30,8 +30,9 @@ ARTICLE_REQUESTS = "newscrawl/requests/article"
 """Article pages the spider asked for (the incremental skip's hits included)."""
 STORE_SKIPPED = f"{STORE_PREFIX}skipped_seen"
 """Article requests the incremental skip answered from the store (not fetched again)."""
-COVERAGE_PREFIX = "spidermon_field_coverage/ArticleItem/"
-"""Spidermon's per-field share of articles with a value (``SPIDERMON_ADD_FIELD_COVERAGE``)."""
+ARTICLES_WITH_PREFIX = "newscrawl/articles_with/"
+"""Stats key: the scraped articles with a value in each `COVERED_FIELDS` field
+(`newscrawl.monitoring.extension.RunSummaryExtension` counts them)."""
 COVERED_FIELDS = ("published_at", "author")
 """The metadata whose share across a run shows a layout change (dates and bylines vanish)."""
 OLD_FIELD_NAMES = {"published": "published_at"}
@@ -148,9 +149,9 @@ def summarize(stats: Mapping[str, Any]) -> RunSummary:
         skipped=_by_reason(stats, SKIPPED_PREFIX),
         failed=_by_reason(stats, FAILED_PREFIX),
         coverage={
-            name: round(float(stats[f"{COVERAGE_PREFIX}{name}"]), 4)
+            name: round(int(stats.get(f"{ARTICLES_WITH_PREFIX}{name}", 0)) / articles, 4)
             for name in COVERED_FIELDS
-            if articles and f"{COVERAGE_PREFIX}{name}" in stats
+            if articles
         },
         seconds=round(float(stats.get("elapsed_time_seconds", 0.0)), 1),
         finish_reason=str(stats.get("finish_reason", "")),
