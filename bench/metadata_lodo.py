@@ -73,6 +73,10 @@ def _none(*_args: Any, **_kwargs: Any) -> None:
     return None
 
 
+def _never(*_args: Any, **_kwargs: Any) -> bool:
+    return False
+
+
 def _nothing(*_args: Any, **_kwargs: Any) -> list[Any]:
     return []
 
@@ -307,6 +311,12 @@ RULES: tuple[Rule, ...] = (
         "published",
         "January 31, 2011; 8. November 2021; 1er février 2022",
         ((dates, "_NAMED_MDY_RE", NEVER), (dates, "_NAMED_DMY_RE", NEVER)),
+    ),
+    Rule(
+        "no masthead as the headline",
+        "published",
+        "the header is read under the post's heading, not the blog's name (dorfonlaw.org)",
+        ((lines, "spells_site", _never),),
     ),
     Rule(
         "year-less dates",

@@ -3,18 +3,23 @@ the keywords it looks up in them."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from newscrawl.extract import Options, extract
 from newscrawl.extract.blocks import page_lines
-from newscrawl.extract.metadata import extract_metadata
+from newscrawl.extract.metadata import KEYWORDS, extract_metadata
 from newscrawl.extract.metadata.lines import (
     Keyword,
+    PageText,
     VisibleLine,
     link_list_items,
     other_content_boxes,
+    title_index,
     visible_lines,
 )
+from newscrawl.extract.title import site_names
 
 BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 12 + "</p>"
 
@@ -82,3 +87,39 @@ def test_an_exact_keyword_is_words_without_a_letter_the_c_search_folds() -> None
     for folded in ("by", "来源ſ"):
         with pytest.raises(ValueError):
             Keyword.words(folded)
+
+
+BLOG_POST = (
+    "<html><head><title>Dorf on Law: Wasted Talent and the Middle Class</title></head><body>"
+    "<h1>Dorf on Law</h1><p>Thoughts on law, politics, economics and more from the two of "
+    "us, and now and then from others too</p>"
+    "<h2 class='date-header'>Thursday, August 09, 2012</h2>"
+    "<h3 class='post-title'>Wasted Talent and the Middle Class</h3>"
+    "<p>-- Posted by Neil H. Buchanan</p>"
+    + "<p>Late in the spring of this year, I posted some thoughts on public employment.</p>" * 6
+    + "</body></html>"
+)
+
+
+def headline_index(html: str, url: str | None) -> int | None:
+    page = page_lines(html)
+    visible = visible_lines(page, other_content_boxes(page))
+    found = title_index(
+        PageText.of(visible, KEYWORDS), visible, "Dorf on Law: Wasted Talent", site_names(url)
+    )
+    return None if found is None else found - texts(html).index("Dorf on Law")
+
+
+def test_the_headline_is_not_a_masthead_that_spells_the_site_name() -> None:
+    post = texts(BLOG_POST).index("Wasted Talent and the Middle Class")
+    assert headline_index(BLOG_POST, "http://www.dorfonlaw.org/wasted-talent.html") == post
+    # Without the address nothing says the masthead names the site: the first heading, and
+    # the blog's description under it ends the header before the date.
+    assert headline_index(BLOG_POST, None) == 0
+
+
+def test_a_date_above_a_blog_posts_headline_under_the_masthead_is_read() -> None:
+    meta = extract_metadata(BLOG_POST, "http://www.dorfonlaw.org/wasted-talent.html")
+    assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
+    elsewhere = extract_metadata(BLOG_POST, "http://www.example.org/wasted-talent.html")
+    assert elsewhere.published is None

@@ -190,7 +190,13 @@ def _not_the_site(headings: list[str], sites: frozenset[str]) -> list[str]:
     """`headings` but those that spell one of `sites` (the site's masthead)."""
     if not sites:
         return headings
-    return [heading for heading in headings if _letters(heading) not in sites]
+    return [heading for heading in headings if not spells_site(heading, sites)]
+
+
+def spells_site(text: str, sites: frozenset[str]) -> bool:
+    """Whether `text` spells one of the `site_names` `sites` ("Dorf on Law" for
+    dorfonlaw.org): a masthead, not a headline."""
+    return _letters(text) in sites
 
 
 def _without_site(title: str, sites: frozenset[str]) -> str:

@@ -28,6 +28,7 @@ from newscrawl.extract.metadata import bylines, dates, jsonld, lines, page_facts
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
 from newscrawl.extract.metadata.parse import Source, page_text
 from newscrawl.extract.metadata.scripts import PageScripts
+from newscrawl.extract.title import site_names
 
 KEYWORDS = dates.KEYWORDS + people.KEYWORDS
 """Every keyword the rules look up in the page's lines (found in one pass, `PageText`)."""
@@ -143,7 +144,7 @@ def _read(
     scripts = PageScripts([script.text for script in head.scripts if script.text], SCRIPT_NAMES)
     structured = dates.structured(dated, metas, ld_objects, scripts, url, fetched_at, zone)
     page_text = lines.PageText.of(visible, KEYWORDS)
-    title_at = lines.title_index(page_text, visible, head.title)
+    title_at = lines.title_index(page_text, visible, head.title, site_names(url))
     header: list[lines.VisibleLine] = []
     header_title_at: int | None = None
     if title_at is not None:

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from newscrawl.extract import native
 from newscrawl.extract.blocks import Line, PageLines
 from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII
+from newscrawl.extract.title import spells_site
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
 OTHER_CONTENT_WORDS = frozenset(
@@ -154,19 +155,29 @@ def _box_chars_python(lines: Sequence[Line], words: frozenset[str]) -> tuple[int
     return sum(map(_CHARS, lines)), chars
 
 
-def title_index(page: PageText, lines: list[VisibleLine], page_title: str) -> int | None:
-    """Index of the headline line: an h1-h3 that the <title> starts with; else the longest
-    line that is part of the <title> or holds its first segment (old table layouts have no
-    h1); else the first h1. Only the headings, and the lines that the <title> holds or that
-    hold its segment (picked by substring tests in ``map``), get a Python step. `page` is
-    `lines`' `PageText`."""
+def title_index(
+    page: PageText, lines: list[VisibleLine], page_title: str, sites: frozenset[str] = frozenset()
+) -> int | None:
+    """Index of the headline line: an h1-h3 that the <title> starts with, the first that
+    does not spell one of the site's names `sites` (`title.site_names`: a blog's masthead,
+    "Dorf on Law" above "Wasted Talent" under the <title> "Dorf on Law: Wasted Talent"),
+    else the first; else the longest line that is part of the <title> or holds its first
+    segment (old table layouts have no h1); else the first h1. Only the headings, and the
+    lines that the <title> holds or that hold its segment (picked by substring tests in
+    ``map``), get a Python step. `page` is `lines`' `PageText`."""
     title = _SPACE_RE.sub(" ", page_title).strip()
     segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
     texts, headings = page.texts, page.headings
+    masthead: int | None = None
     for i in headings:
         text = texts[i]
         if len(text) >= MIN_TITLE_CHARS and text[:12] in title:
-            return i
+            if not spells_site(text, sites):
+                return i
+            if masthead is None:
+                masthead = i
+    if masthead is not None:
+        return masthead
     candidates = map(contains, repeat(title), texts)
     if len(segment) >= 6:
         candidates = map(or_, candidates, map(contains, texts, repeat(segment)))
