@@ -521,3 +521,38 @@ def test_german_french_and_spanish_bylines_name_the_month(
 
 def test_a_german_change_date_is_no_publish_date() -> None:
     assert extract_metadata(english_page("Zuletzt geändert: 3. März 2020")).published is None
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("Posted by Josh Alper on November 13, 2012, 6:33 PM EST", (2012, 11, 13, 23, 33)),
+        ("July 24, 2012 4:16 AM PDT Follow @writer", (2012, 7, 24, 11, 16)),
+        ("by Cyrus Farivar - Nov 9, 2012 1:50 pm UTC", (2012, 11, 9, 13, 50)),
+        ("22. Oktober 2019 um 10:30 MESZ", (2019, 10, 22, 8, 30)),
+        ("November 13, 2012 6:33 PM (+01:00)", (2012, 11, 13, 17, 33)),
+    ],
+)
+def test_a_zone_written_after_a_bylines_time_is_its_zone(
+    byline: str, expected: tuple[int, ...]
+) -> None:
+    """A zone's abbreviation or offset after the time places it, whatever the page's zone."""
+    meta = extract_metadata(english_page(byline))
+    assert meta.published == datetime(*expected, tzinfo=UTC)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("zone_name", ["CST", "IST", "est"])
+def test_an_ambiguous_or_lower_case_zone_name_leaves_the_pages_zone(zone_name: str) -> None:
+    """CST is China's or US Central, IST India's, Israel's or Ireland's; a lower-case
+    "est" is a word (French "est")."""
+    meta = extract_metadata(english_page(f"November 13, 2012 6:33 PM {zone_name}"), zone=UTC)
+    assert meta.published == datetime(2012, 11, 13, 18, 33, tzinfo=UTC)
+
+
+def test_a_zoned_byline_time_agrees_with_a_structured_day_of_the_same_date() -> None:
+    """A head date without a time names no instant: "October 29, 2012 9:35 PM EDT" is
+    29 October wherever it is read, so the byline (with its time) is kept."""
+    head = '<meta name="dc.date.issued" content="2012-10-29">'
+    meta = extract_metadata(english_page("October 29, 2012 9:35 PM EDT", head=head))
+    assert meta.published == datetime(2012, 10, 30, 1, 35, tzinfo=UTC)
+    assert (meta.published_precision, meta.published_source) == ("minute", "text:month name")

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
@@ -152,9 +152,20 @@ MONTH_NAMES = {
 """Month names and their abbreviations, lower case: English, German, French and Spanish."""
 _NAMED_MONTH = r"(?P<month>" + "|".join(sorted(MONTH_NAMES, key=len, reverse=True)) + r")\.?"
 _ORDINAL = r"(?:st|nd|rd|th|\.|er)?"
+ZONE_NAMES = {
+    "utc": 0, "gmt": 0, "est": -5, "edt": -4, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8,
+    "pdt": -7, "bst": 1, "cet": 1, "cest": 2, "mez": 1, "mesz": 2, "jst": 9, "kst": 9,
+    "hkt": 8, "sgt": 8, "aest": 10, "aedt": 11,
+}  # fmt: skip
+"""Zone abbreviations a byline writes after its time ("6:33 PM EST"), as hours from UTC;
+read in capitals only (the French "à 14h05 est …" is a verb). The ambiguous ones are left
+out (CST: China's or US Central; IST: India's, Israel's or Ireland's), so the page's zone
+applies to them."""
+_ZONE_NAME = "(?-i:" + "|".join(ZONE_NAMES).upper() + r")(?![A-Za-z])"
 _NAMED_TIME = (
     r"(?:(?:\s*(?:,|at\b|@|-|–|um\b|à\b)\s*|\s*)(?P<H>\d{1,2})[:h](?P<M>\d{2})(?::(?P<S>\d{2}))?"
-    r"\s*(?P<ampm>[AaPp]\.?[Mm]\.?(?![A-Za-z]))?)?"
+    r"\s*(?P<ampm>[AaPp]\.?[Mm]\.?(?![A-Za-z]))?"
+    r"(?:\s*\(?(?P<tz>[+-]\d{2}:?\d{2}(?!\d)|" + _ZONE_NAME + "))?)?"
 )
 _NAMED_MDY_RE = re.compile(
     r"\b" + _NAMED_MONTH + r"\s+(?P<d>\d{1,2})" + _ORDINAL
@@ -308,10 +319,14 @@ def published(
         return structured or month(header, page, context)
     if structured is None:
         return byline
-    if byline.value.tzinfo is zone:  # the byline wrote no zone: its wall time is the page's
+    wrote_no_zone = byline.value.tzinfo is zone
+    if wrote_no_zone or structured.precision == "day":
+        # Wall times compared: the byline's is the page's where it wrote no zone, and a day
+        # without a time names no instant ("2012-10-29" beside "October 29, 2012 9:35 PM EST").
         wall = byline.value.replace(tzinfo=None) - structured.value.replace(tzinfo=None)
         agree = abs(wall) <= AGREEMENT
-        byline = replace(byline, value=byline.value.replace(tzinfo=structured.value.tzinfo))
+        if wrote_no_zone:
+            byline = replace(byline, value=byline.value.replace(tzinfo=structured.value.tzinfo))
     else:
         agree = abs(byline.value - structured.value) <= AGREEMENT
     if agree and (byline.precision != "day" or structured.precision == "day"):
@@ -636,12 +651,15 @@ def _twelve_hour(hour: int, half: str | None, ampm: str | None) -> int:
 
 
 def _zone(text: str | None) -> tzinfo | None:
-    """The zone of an offset such as ``+08:00``; None for none, or for one that is no zone
-    (``+88:00``, out of the ±24 h range: a corrupted page), so the default zone applies."""
+    """The zone of an offset such as ``+08:00`` or of a `ZONE_NAMES` name; None for none, or
+    for one that is no zone (``+88:00``, out of the ±24 h range: a corrupted page), so the
+    default zone applies."""
     if not text:
         return None
     if text == "Z":
         return ZoneInfo("UTC")
+    if (hours := ZONE_NAMES.get(text.lower())) is not None:
+        return timezone(timedelta(hours=hours))
     try:
         return datetime.strptime(text.replace(":", ""), "%z").tzinfo
     except ValueError:
