@@ -556,3 +556,19 @@ def test_a_zoned_byline_time_agrees_with_a_structured_day_of_the_same_date() -> 
     meta = extract_metadata(english_page("October 29, 2012 9:35 PM EDT", head=head))
     assert meta.published == datetime(2012, 10, 30, 1, 35, tzinfo=UTC)
     assert (meta.published_precision, meta.published_source) == ("minute", "text:month name")
+
+
+def test_a_byline_right_under_the_headline_keeps_its_date_in_a_list_of_links() -> None:
+    """A theme sets the post's details as a list linking its author and its categories:
+    the item right under the headline is the byline; a list further down is other pages'."""
+    details = (
+        "<ul class='meta'><li>By: <a href='/a'>Deborah Shane</a> on November 12th, 2012 at "
+        "5:30 am</li><li>In <a href='/c'>Networking</a> | <a href='/d'>No Comment</a></li></ul>"
+    )
+    meta = extract_metadata(english_page(details), zone=UTC)
+    assert meta.published == datetime(2012, 11, 12, 5, 30, tzinfo=UTC)
+    recent = (
+        "<p>Recent posts</p><ul><li><a href='/r1'>Week in Review</a> - November 5, 2012</li>"
+        "<li><a href='/r2'>A New Region</a> - November 1, 2012</li></ul>"
+    )
+    assert extract_metadata(english_page(recent)).published is None

@@ -428,12 +428,14 @@ def visible(
 ) -> DateEvidence | None:
     """The byline date in the header window: after the headline first, a publish label
     (发布时间：, 发表于) before an unlabelled date, and never a vetoed one (修改, 推荐) nor
-    one in a list of links (`lines.link_list_items`: other pages' dates)."""
+    one in a list of links (`lines.link_list_items`: other pages' dates) but the line right
+    under the headline, where the byline sits even when a theme sets the post's details as
+    a list that links its author and its categories."""
     best: tuple[tuple[bool, bool, int], DateEvidence] | None = None
     order = 0
     listed = link_list_items(header)
     for index, line in enumerate(header):
-        if index in listed:
+        if index in listed and index != title_at + 1:
             continue
         for labelled, found in _line_dates(line.text, context, structured):
             key = (index < title_at, not labelled, order)
