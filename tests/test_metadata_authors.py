@@ -204,3 +204,46 @@ def test_explain_names_where_each_value_came_from_and_what_was_refused(
 def test_a_script_props_author_is_read() -> None:
     script = '<script>this.props.headline="x";this.props.author="Erin Cunningham";</script>'
     assert author(english("", after=script)) == "Erin Cunningham"
+
+
+def test_a_blogs_platform_credit_is_no_author() -> None:
+    sidebar = "<div>Blog powered by TypePad</div><div>Hosted by Blogger</div>"
+    page = english("", title="Council approves transit plan").replace(
+        b"<h1>", sidebar.encode() + b"<h1>"
+    )
+    assert author(page) is None
+
+
+def test_the_headline_in_a_box_named_after_its_author_is_no_byline() -> None:
+    """TypePad puts ``entry-author-<blog>`` on the box that holds the post, headline and all."""
+    title = "Permission To Be Bad"
+    body = f"<p>{EN_PARAGRAPH}</p>" * 3
+    page = (
+        f"<html lang='en'><head><title>Everything Yoga: {title}</title></head><body>"
+        f"<h1>Everything Yoga</h1><h2 class='date-header'>November 05, 2012</h2>"
+        f"<div class='entry-author-everythingyoga entry'><h3 class='entry-header'>{title}</h3>"
+        f"<div class='entry-content'><div class='entry-body'><div>{body}</div></div></div>"
+        "</div></body></html>"
+    ).encode()
+    article = extract(page, "https://yoga.example.com/2012/11/permission.html")
+    assert article.metadata.author is None
+    assert article.metadata.published is not None
+
+
+def test_a_photos_credit_box_named_author_is_no_byline() -> None:
+    byline = (
+        "<figure><img src='a.jpg'><div class='article__image-author'>PAP/ Rafał Guz</div>"
+        "</figure><div class='article__author'>Michał Kolanko</div>"
+    )
+    assert author(english(byline)) == "Michał Kolanko"
+
+
+def test_a_byline_run_on_into_a_link_gives_way_to_the_meta_author() -> None:
+    """ "By Jason Paur" and an "Email Author" link with no space between: the meta tag
+    names the writer; a second name after a comma is kept."""
+    page = english("<div class='byline'>By Jason Paur<a href='/mail'>Email Author</a></div>")
+    meta = b"<meta name='author' content='Jason Paur'></head>"
+    assert author(page.replace(b"</head>", meta)) == "Jason Paur"
+    two = english("<div class='byline'>By Jessica Holly, Gail Levy</div>")
+    meta = b"<meta name='author' content='Jessica Holly'></head>"
+    assert author(two.replace(b"</head>", meta)) == "Jessica Holly, Gail Levy"

@@ -572,3 +572,20 @@ def test_a_byline_right_under_the_headline_keeps_its_date_in_a_list_of_links() -
         "<li><a href='/r2'>A New Region</a> - November 1, 2012</li></ul>"
     )
     assert extract_metadata(english_page(recent)).published is None
+
+
+def test_an_update_notice_is_no_publish_time() -> None:
+    """The day above the headline is the post's; "UPDATE October 30, 2012 at 10:20" under
+    it dates a correction."""
+    headline = "The Dangerous Hubris of Startups"
+    html = article_page(
+        headline,
+        headline,
+        ENGLISH_BODY,
+        head="",
+        before="<div>October 30, 2012</div>",
+        byline="UPDATE October 30, 2012 at 10:20: a reader wrote in.",
+        after="",
+    )
+    meta = extract_metadata(html)
+    assert (meta.published_precision, meta.published_source) == ("day", "text:month name")

@@ -101,25 +101,33 @@ BLOG_POST = (
 )
 
 
-def headline_index(html: str, url: str | None) -> int | None:
+def headline_index(html: str, url: str | None, page_title: str) -> int | None:
     page = page_lines(html)
     visible = visible_lines(page, other_content_boxes(page))
-    found = title_index(
-        PageText.of(visible, KEYWORDS), visible, "Dorf on Law: Wasted Talent", site_names(url)
-    )
+    found = title_index(PageText.of(visible, KEYWORDS), visible, page_title, site_names(url))
     return None if found is None else found - texts(html).index("Dorf on Law")
 
 
 def test_the_headline_is_not_a_masthead_that_spells_the_site_name() -> None:
     post = texts(BLOG_POST).index("Wasted Talent and the Middle Class")
-    assert headline_index(BLOG_POST, "http://www.dorfonlaw.org/wasted-talent.html") == post
-    # Without the address nothing says the masthead names the site: the first heading, and
-    # the blog's description under it ends the header before the date.
-    assert headline_index(BLOG_POST, None) == 0
+    url = "http://www.dorfonlaw.org/wasted-talent.html"
+    assert headline_index(BLOG_POST, url, "Dorf on Law: Wasted Talent") == post
+    # Without the address nothing says the masthead names the site: the first heading.
+    assert headline_index(BLOG_POST, None, "Dorf on Law: Wasted Talent") == 0
+
+
+def test_of_two_headings_the_title_joins_the_lower_one_is_the_headline() -> None:
+    """ "Blog: Post": the blog's name comes first on the page, the post's headline below."""
+    post = texts(BLOG_POST).index("Wasted Talent and the Middle Class")
+    title = "Dorf on Law: Wasted Talent and the Middle Class"
+    assert headline_index(BLOG_POST, None, title) == post
 
 
 def test_a_date_above_a_blog_posts_headline_under_the_masthead_is_read() -> None:
-    meta = extract_metadata(BLOG_POST, "http://www.dorfonlaw.org/wasted-talent.html")
-    assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
-    elsewhere = extract_metadata(BLOG_POST, "http://www.example.org/wasted-talent.html")
-    assert elsewhere.published is None
+    for url in ("http://www.dorfonlaw.org/wasted-talent.html", "http://example.org/w.html"):
+        meta = extract_metadata(BLOG_POST, url)
+        assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
+    # A title naming the blog alone anchors the header at its masthead, where the blog's
+    # description ends the header before the date.
+    blog_only = BLOG_POST.replace(": Wasted Talent and the Middle Class</title>", "</title>")
+    assert extract_metadata(blog_only, "http://example.org/w.html").published is None

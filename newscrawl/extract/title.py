@@ -132,7 +132,7 @@ def _below_the_site(
     masthead, comes first."""
     for other in others:
         if first_at[other] > first_at[heading] and any(
-            _two_parts_of(heading, other, title) for title in head_titles
+            two_parts_of(heading, other, title) for title in head_titles
         ):
             return other
     return heading
@@ -153,7 +153,7 @@ def _joined(first: str, second: str, title: str) -> bool:
     return False
 
 
-def _two_parts_of(first: str, second: str, title: str) -> bool:
+def two_parts_of(first: str, second: str, title: str) -> bool:
     """Whether `first` and `second` are two different parts of `title`: split at its
     separators, or the whole title joined by one of `LOGO_SEPARATORS` ("Blog: Post", a
     colon a headline may hold too, so only both parts whole)."""

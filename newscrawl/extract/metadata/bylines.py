@@ -215,9 +215,17 @@ def byline_elements(page: PageLines) -> set[int]:
 
 
 def _names_a_byline(attributes: str) -> bool:
-    """Whether a `BYLINE_ATTRIBUTES` value of the tag's `attributes` holds a byline word."""
+    """Whether a `BYLINE_ATTRIBUTES` value of the tag's `attributes` holds a byline word,
+    and not one of a photo's (`PHOTO_WORD_RE`: "article__image-author" is its credit)."""
     values = tag_attributes(attributes)
-    return any(_BYLINE_WORD_RE.search(values.get(name, "")) for name in BYLINE_ATTRIBUTES)
+    return any(
+        _BYLINE_WORD_RE.search(value) and not PHOTO_WORD_RE.search(value)
+        for value in (values.get(name, "") for name in BYLINE_ATTRIBUTES)
+    )
+
+
+PHOTO_WORD_RE = re.compile(r"photo|image|img|foto|picture|caption|credit", re.IGNORECASE)
+"""Words of an element's name that make its byline word a photo's credit."""
 
 
 PHOTO_CREDIT_RE = re.compile(

@@ -216,7 +216,7 @@ _WORD_LABEL_RE = re.compile(_WORD_LABELS, re.IGNORECASE)
 """`_PUBLISH_LABEL_RE` but its bare "on": the labels that say what was done."""
 _REJECT_BEFORE_RE = re.compile(
     r"修改|最后更新|更新时间|更新于|推荐|评论|回复|成文|出生|截止|报名|访问|\bre:"
-    r"|updated|modified|born|founded|established|deadline|expire"
+    r"|\bupdate\b|updated|modified|born|founded|established|deadline|expire"
     r"|geändert|geboren|gegründet|mis à jour|actualizado",
     re.I,
 )

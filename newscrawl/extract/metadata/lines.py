@@ -20,7 +20,7 @@ from typing import NamedTuple
 from newscrawl.extract import native
 from newscrawl.extract.blocks import Line, PageLines
 from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII
-from newscrawl.extract.title import spells_site
+from newscrawl.extract.title import spells_site, two_parts_of
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
 OTHER_CONTENT_WORDS = frozenset(
@@ -173,7 +173,9 @@ def title_index(
         text = texts[i]
         if len(text) >= MIN_TITLE_CHARS and text[:12] in title:
             if not spells_site(text, sites):
-                return i
+                return next(
+                    (j for j in headings if j > i and two_parts_of(text, texts[j], title)), i
+                )
             if masthead is None:
                 masthead = i
     if masthead is not None:

@@ -46,19 +46,25 @@ publisher, so it is the source."""
 _EDITOR_LABEL = r"(?:责任编辑|责编|编辑|编者|审核|校对)\s*[:：/／]"
 _EDITOR_RE = re.compile(_EDITOR_LABEL + r"\s*" + _NAME + _STOP)
 _AUTHOR_WORDS = ("作者", "撰文", "执笔", "编译", "记者", "评论员", "通讯员", "特约撰稿人")
+_NOT_A_PLATFORM = "".join(
+    f"(?<!{''.join(f'[{c.lower()}{c.upper()}]' for c in word)}\\s[bB][yY])"
+    for word in ("powered", "hosted")
+)
+"""After "by": not "powered by" nor "hosted by" (fixed-width look-behinds, any case)."""
 _AUTHOR_RE = re.compile(
     one_of(
         [
             *(word + r"\s*[:：]" for word in (*_AUTHOR_WORDS, "执笔人")),
             r"文\s*[/／]",
-            *(by + r"\s+" for by in any_case("by", word_start=True)),
+            *(by + _NOT_A_PLATFORM + r"\s+" for by in any_case("by", word_start=True)),
         ]
     )
     + r"\s*"
     + _NAME
     + _STOP
 )
-"""A labelled byline: "作者：张三", "记者：李四", "文/王五", "by 木子" (never "BY-SA")."""
+"""A labelled byline: "作者：张三", "记者：李四", "文/王五", "by 木子" (never "BY-SA", nor
+"powered by TypePad" or "hosted by …": the blog's platform)."""
 _AUTHOR_LABEL = one_of(
     [*(word + r"\s*[:：]" for word in (*_AUTHOR_WORDS, "执笔人")), r"文\s*[/／]"]
 )
@@ -246,10 +252,15 @@ def people(
     A reporter credit ("（记者 刘洋 陈静）") replaces a byline author that only repeats the
     outlet (Sina's "作者：新京报"), as the gold of the sites set does. `lead` holds the lines
     right under the headline (`title_at` in `page`): essays and papers put the bare writer
-    names there ("李明"). Every author candidate must pass `bylines.judge_author`; the first
-    that does is the author (none does: None, and `--explain` says so).
+    names there ("李明"). A byline element's text that is the headline itself (a blog
+    platform's ``entry-author-<name>`` class on the box that holds the post) is no byline,
+    and a byline that starts with the meta author and runs on ("Jason PaurEmail Author",
+    a link glued to the name) gives way to it.
+    Every author candidate must pass `bylines.judge_author`; the first that does is the
+    author (none does: None, and `--explain` says so).
     """
     header_text = [line.text for line in header]
+    headline = page.texts[title_at] if title_at is not None else None
     bylines = without_photo_credits(header_text)
     source, source_from = _first_found(
         ("header label", lambda: _first_line_match(_SOURCE_RE, header_text)),
@@ -269,7 +280,9 @@ def people(
         ("itemprop", lambda: structured(next(iter(markup.itemprop_authors), None))),
         (
             "byline element",
-            lambda: next((t for t in markup.byline_texts if t in header_text), None),
+            lambda: next(
+                (t for t in markup.byline_texts if t in header_text and t != headline), None
+            ),
         ),
         ("header label", lambda: _first_line_match(_AUTHOR_RE, bylines)),
         ("blog byline", lambda: _blog_byline(header_text)),
@@ -279,6 +292,9 @@ def people(
         ("reporter credit", lambda: _credit(page.having(_CREDIT_KEY, title_at or 0))),
         ("closing names", lambda: _trailing_names(page)),
     )
+    meta_name = _meta_author(metas)
+    if _runs_on(byline[0], meta_name):
+        byline = (meta_name, "meta")
     if credit[0] and (byline[0] is None or (source is not None and byline[0] in source)):
         author = credit
     else:
@@ -290,7 +306,7 @@ def people(
                     "label",
                     lambda: _first_line_match(_LABELLED_AUTHOR_RE, page.having(_AUTHOR_KEY)),
                 ),
-                ("meta", lambda: structured(_meta_author(metas))),
+                ("meta", lambda: structured(meta_name)),
                 ("script", lambda: _script_author(scripts)),
                 ("blog byline", lambda: _blog_byline(page.having(_BYLINE_KEY))),
                 ("blog owner", lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))),
@@ -486,6 +502,18 @@ def _first_meta(metas: Mapping[str, str], keys: Sequence[str]) -> str | None:
         if value and (name := _clean(value)):
             return name
     return None
+
+
+def _runs_on(name: str | None, meta_name: str | None) -> bool:
+    """Whether `name` is `meta_name` with letters glued on ("Jason PaurEmail Author": a
+    link's text after the name with no space between), not a second name after a comma."""
+    return bool(
+        name
+        and meta_name
+        and len(name) > len(meta_name)
+        and name.startswith(meta_name)
+        and name[len(meta_name)].isalpha()
+    )
 
 
 def _meta_author(metas: Mapping[str, str]) -> str | None:
