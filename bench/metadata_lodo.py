@@ -77,6 +77,10 @@ def _never(*_args: Any, **_kwargs: Any) -> bool:
     return False
 
 
+def _first_in_header(byline_texts: Any, header_text: Any, _headline: Any) -> str | None:
+    return next((text for text in byline_texts if text in header_text), None)
+
+
 def _nothing(*_args: Any, **_kwargs: Any) -> list[Any]:
     return []
 
@@ -217,6 +221,36 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("column names", "author", "某某网专栏 is no author", ((bylines, "_COLUMN_RE", NEVER),)),
     Rule(
+        "headline no byline",
+        "author",
+        "a byline box's text that is the headline (entry-author-<blog> on the post's box)",
+        ((people, "_byline_element_text", _first_in_header),),
+    ),
+    Rule(
+        "platform credits",
+        "author",
+        "powered by / hosted by … is no byline",
+        (
+            (
+                people,
+                "_AUTHOR_RE",
+                re.compile(people._AUTHOR_RE.pattern.replace(people._NOT_A_PLATFORM, "")),
+            ),
+        ),
+    ),
+    Rule(
+        "photo credit boxes",
+        "author",
+        "a byline word in a photo's box (article__image-author) is its credit",
+        ((bylines, "PHOTO_WORD_RE", NEVER),),
+    ),
+    Rule(
+        "meta over a run-on byline",
+        "author",
+        "'Jason PaurEmail Author' gives way to the meta author 'Jason Paur'",
+        ((people, "_runs_on", _never),),
+    ),
+    Rule(
         "photo credits",
         "author",
         "摄影/图 lines are not the byline",
@@ -311,6 +345,12 @@ RULES: tuple[Rule, ...] = (
         "published",
         "January 31, 2011; 8. November 2021; 1er février 2022",
         ((dates, "_NAMED_MDY_RE", NEVER), (dates, "_NAMED_DMY_RE", NEVER)),
+    ),
+    Rule(
+        "the lower of two title parts",
+        "published",
+        "of two headings the <title> joins ('Blog: Post'), the lower anchors the header",
+        ((lines, "two_parts_of", _never),),
     ),
     Rule(
         "no masthead as the headline",

@@ -280,9 +280,7 @@ def people(
         ("itemprop", lambda: structured(next(iter(markup.itemprop_authors), None))),
         (
             "byline element",
-            lambda: next(
-                (t for t in markup.byline_texts if t in header_text and t != headline), None
-            ),
+            lambda: _byline_element_text(markup.byline_texts, header_text, headline),
         ),
         ("header label", lambda: _first_line_match(_AUTHOR_RE, bylines)),
         ("blog byline", lambda: _blog_byline(header_text)),
@@ -502,6 +500,14 @@ def _first_meta(metas: Mapping[str, str], keys: Sequence[str]) -> str | None:
         if value and (name := _clean(value)):
             return name
     return None
+
+
+def _byline_element_text(
+    byline_texts: Sequence[str], header_text: Sequence[str], headline: str | None
+) -> str | None:
+    """The first byline element's text in the header but the headline itself (a blog
+    platform's ``entry-author-<name>`` class on the box that holds the post)."""
+    return next((t for t in byline_texts if t in header_text and t != headline), None)
 
 
 def _runs_on(name: str | None, meta_name: str | None) -> bool:
