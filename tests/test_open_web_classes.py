@@ -540,3 +540,64 @@ def test_a_long_clear_article_is_confident() -> None:
     assert kept_story(article, 0, 1, 2)
     assert article.confidence is not None and article.confidence >= 0.8
     assert article.confidence_reasons == ()
+
+
+STANDFIRST = (
+    "Riders will get a safer way into town, the council says, though the money is not all "
+    "there yet."
+)
+
+
+def deep(html: str, *classes: str) -> str:
+    """`html` inside nested ``<div>``s of `classes`, outermost first."""
+    for name in reversed(classes):
+        html = f"<div class='{name}'>{html}</div>"
+    return html
+
+
+def headed_story(under_headline: str) -> str:
+    """A header block holding the headline and `under_headline`, far up the page's tree from
+    the box that holds the story."""
+    header = deep(
+        f"<h1>Cycle path to be extended</h1>{under_headline}", "a", "b", "c", "d", "e", "f"
+    )
+    return page(deep(header + deep(story(0, 1, 2), "g", "h", "i", "j", "k", "body"), "site"))
+
+
+def test_a_standfirst_in_a_box_of_its_own_under_the_headline_is_kept() -> None:
+    """A sentence under the headline, in a box far from the story's and shorter than a
+    lead paragraph must be: it opens the article."""
+    article = extract(headed_story(f"<div class='intro'>{STANDFIRST}</div>"), options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert article.body.startswith(STANDFIRST)
+
+
+@pytest.mark.parametrize(
+    "under_headline",
+    [
+        f"<figure><img src='a.jpg'><figcaption>{STANDFIRST}</figcaption></figure>",
+        f"<div class='article-dates'>{STANDFIRST}</div>",
+        f"<h2>{STANDFIRST}</h2>",
+        "<div><a href='/other'>Another story entirely, from another day of the week</a></div>"
+        f"<div>{STANDFIRST}</div>",
+        f"<div class='printbox'>{STANDFIRST}</div>",
+        "<div>28.04.2021 - 07:18 | Source: the wire service | Reading time about four minutes"
+        " | Read aloud</div>",
+        "<div>Consider inviting your friends and colleagues to join us, and share the news.</div>",
+    ],
+    ids=[
+        "caption",
+        "dates-box",
+        "dek-heading",
+        "after-a-teaser-link",
+        "print-box",
+        "details-strip",
+        "call-to-action",
+    ],
+)
+def test_a_caption_a_dates_box_a_dek_or_a_teaser_under_the_headline_is_no_standfirst(
+    under_headline: str,
+) -> None:
+    article = extract(headed_story(under_headline), options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert article.body.startswith(STORY[0])

@@ -117,6 +117,7 @@ PARAMETERS = (
     "lead_levels",
     "inside_line_cost",
     "lead_link_share",
+    "standfirst_lines",
     "headline_window",
     "landmark_weight",
     "min_posts",
@@ -667,8 +668,9 @@ def main_elements(
     its container against a longer sidebar blurb further down. The winner is the container.
     Articles split over sibling sections join it (`_sibling_sections`), and so do paragraphs
     that sit right beside one of its ancestors (a lead ``<p>`` before the body's ``<div>``)
-    or open the article before it (`_lead_paragraphs`; `described` tests for a standfirst).
-    The whole page (element 0) when no line votes. `ends`: `subtree_ends`.
+    or open the article before it (`_lead_paragraphs`; `described` tests for a standfirst),
+    and a standfirst in a box of its own right under the headline (`_standfirst`). The
+    whole page (element 0) when no line votes. `ends`: `subtree_ends`.
     """
     lines, parents = page.lines, page.parents
     near = (
@@ -685,8 +687,9 @@ def main_elements(
     if headline is None:
         best = first_post(best, votes, mass, parents, options)
     chosen = {best} | _sibling_sections(page, ends, best, mass, options)
-    leads = _lead_paragraphs(page, ends, scores, best, chosen, options, described)
-    return ArticleElements(best, chosen | leads)
+    chosen |= _lead_paragraphs(page, ends, scores, best, chosen, options, described)
+    chosen |= _standfirst(page, ends, scores, headline, chosen, options)
+    return ArticleElements(best, chosen)
 
 
 def _paragraph_votes(
@@ -788,6 +791,77 @@ def _lead_paragraphs(
         ):
             leads.add(line.element)
     return leads
+
+
+NOT_STANDFIRST_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "li"})
+"""Headings and list items under the headline are a dek or a summary's points: the golds
+that keep a standfirst in a paragraph disagree on these."""
+NOT_PROSE_BOX_RE = re.compile(
+    r"caption|credit|figure|legend|date|time|byline|author|signature|meta|\bprint",
+    re.IGNORECASE,
+)
+"""Words in the attributes of a box (or of its two nearest ancestors) that name what sits
+under a headline and is not its standfirst: a photo's caption, the byline and dates, the
+notice only a printout shows."""
+MAX_STANDFIRST_BARS = 1
+"""A line with more "|" than this is a strip of details (date | source | reading time)."""
+
+
+def _standfirst(
+    page: PageLines,
+    ends: Sequence[int],
+    scores: Sequence[int],
+    headline: int | None,
+    chosen: set[int],
+    options: Options,
+) -> set[int]:
+    """The elements of the prose right under the headline before the article's elements
+    start: a standfirst in a box of its own, further from the container than
+    `_lead_paragraphs` looks or scoring under `Options.lead_score`.
+
+    From the headline down, until a line of the article's elements, a link line of a
+    sentence's length (another page's teaser; not a share button) or
+    `Options.standfirst_lines` lines: a line scoring over
+    `Options.paragraph_score` with at most `Options.lead_link_share` of links joins, unless
+    it is a heading or a list item (`NOT_STANDFIRST_TAGS`), in a caption, byline, date or
+    print box (`NOT_PROSE_BOX_RE`), a strip of details split by bars, a photo credit or a
+    call to action ("join us")."""
+    if headline is None or 0 in chosen:
+        return set()
+    lines = page.lines
+    inside = _inside_elements(chosen, ends)
+    found: set[int] = set()
+    for index in range(headline + 1, min(len(lines), headline + 1 + options.standfirst_lines)):
+        line = lines[index]
+        if inside[line.element] or (
+            line.chars >= options.prose_link_chars and _is_link_line(line, options)
+        ):
+            break
+        if (
+            scores[index] > options.paragraph_score
+            and line.link_chars <= options.lead_link_share * line.chars
+            and line.tag not in NOT_STANDFIRST_TAGS
+            and line.text.count("|") <= MAX_STANDFIRST_BARS
+            and not _in_a_box_named(page, line.element, NOT_PROSE_BOX_RE)
+            and not _is_photo_credit(line.text)
+            and not _is_call_to_action(line.text)
+        ):
+            found.add(line.element)
+    return found
+
+
+def _in_a_box_named(page: PageLines, element: int, words: re.Pattern[str]) -> bool:
+    """Whether `element` or one of its two nearest ancestors is a ``figure`` or
+    ``figcaption`` or has `words` in its attributes."""
+    for _ in range(3):
+        if page.tags[element] in ("figure", "figcaption") or words.search(
+            page.attributes.get(element, "")
+        ):
+            return True
+        element = page.parents.get(element, 0)
+        if element == 0:
+            return False
+    return False
 
 
 def _ancestors(element: int, parents: dict[int, int], levels: int) -> dict[int, int]:

@@ -105,6 +105,11 @@ class Options:
     lead_link_share: float = 0.25
     """Such a paragraph joins only with at most this share of link text (readability's
     rule for sibling paragraphs)."""
+    standfirst_lines: int = 6
+    """How many lines under the headline a standfirst in a box of its own is looked for
+    (see `default._standfirst`): further down, under a copy of the headline at the top of
+    a blog's page, sit its tagline and menus (measured: BENCHMARKS.md, "Where the defaults
+    come from")."""
     inside_line_cost: int = 100
     """The most a dropped line (links, boilerplate) inside the article's elements counts
     against the body region: a link list or a caption between the intro and the body
@@ -165,6 +170,7 @@ class Options:
             "section_levels",
             "lead_score",
             "lead_levels",
+            "standfirst_lines",
             "inside_line_cost",
             "headline_window",
             "landmark_weight",
