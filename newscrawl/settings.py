@@ -90,8 +90,9 @@ SPIDERMON_ENABLED = True
 SPIDERMON_SPIDER_CLOSE_MONITORS = ("newscrawl.monitoring.monitors.CrawlSuite",)
 SPIDERMON_ADD_FIELD_COVERAGE = False
 """Spidermon's share of articles with each field (spidermon_field_coverage/ArticleItem/<field>),
-for coverage monitors: on, it costs about 85 µs an article. The run summary counts the
-publish time's and the author's share itself (`newscrawl.monitoring.extension`)."""
+for coverage monitors: on, it updates the stats once per field of every article (its cost
+is in CHANGELOG.md). The run summary counts the publish time's and the author's share
+itself (`newscrawl.monitoring.extension`)."""
 SPIDERMON_FIELD_COVERAGE_SKIP_NONE = True
 NEWSCRAWL_FAIL_MAX_FAILED_SHARE = 0.5
 """A crawl fails (exit status 1) when more than this share of its requests failed for good

@@ -8,8 +8,8 @@ so a failed crawl's last line is why it failed.
 
 The share of articles with a publish time and an author is counted here, on each scraped
 item, for those two fields only: Spidermon's field coverage (``SPIDERMON_ADD_FIELD_COVERAGE``)
-counts every field of every item through the stats collector, a cost per article the size
-of a fifth of its extraction (BENCHMARKS.md, crawl speed), and is off by default.
+counts every field of every item through the stats collector, a stats update per field
+of every article (its cost is in CHANGELOG.md), and is off by default.
 """
 
 from __future__ import annotations

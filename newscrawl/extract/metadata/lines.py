@@ -160,11 +160,12 @@ def title_index(
 ) -> int | None:
     """Index of the headline line: an h1-h3 that the <title> starts with, the first that
     does not spell one of the site's names `sites` (`title.site_names`: a blog's masthead,
-    "Dorf on Law" above "Wasted Talent" under the <title> "Dorf on Law: Wasted Talent"),
-    else the first; else the longest line that is part of the <title> or holds its first
-    segment (old table layouts have no h1); else the first h1. Only the headings, and the
-    lines that the <title> holds or that hold its segment (picked by substring tests in
-    ``map``), get a Python step. `page` is `lines`' `PageText`."""
+    "Dorf on Law" for dorfonlaw.org), else the first; where a lower heading is the other
+    part of the <title> with it ("Blog: Post", `title.two_parts_of`), that lower one. Else
+    the longest line that is part of the <title> or holds its first segment (old table
+    layouts have no h1); else the first h1. Only the headings, and the lines that the
+    <title> holds or that hold its segment (picked by substring tests in ``map``), get a
+    Python step. `page` is `lines`' `PageText`."""
     title = _SPACE_RE.sub(" ", page_title).strip()
     segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
     texts, headings = page.texts, page.headings

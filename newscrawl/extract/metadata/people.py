@@ -254,10 +254,10 @@ def people(
     right under the headline (`title_at` in `page`): essays and papers put the bare writer
     names there ("李明"). A byline element's text that is the headline itself (a blog
     platform's ``entry-author-<name>`` class on the box that holds the post) is no byline,
-    and a byline that starts with the meta author and runs on ("Jason PaurEmail Author",
-    a link glued to the name) gives way to it.
-    Every author candidate must pass `bylines.judge_author`; the first that does is the
-    author (none does: None, and `--explain` says so).
+    and a byline that starts with the meta author and runs on ("Jason PaurEmail Author", a
+    link glued to the name) gives way to it. Every author candidate must pass
+    `bylines.judge_author`; the first that does is the author (none does: None, and
+    `--explain` says so).
     """
     header_text = [line.text for line in header]
     headline = page.texts[title_at] if title_at is not None else None
