@@ -73,12 +73,16 @@ def _none(*_args: Any, **_kwargs: Any) -> None:
     return None
 
 
+_BYLINE_ELEMENT_TEXT = people._byline_element_text
+
+
 def _never(*_args: Any, **_kwargs: Any) -> bool:
     return False
 
 
 def _first_in_header(byline_texts: Any, header_text: Any, _headline: Any) -> str | None:
-    return next((text for text in byline_texts if text in header_text), None)
+    """`people._byline_element_text` told of no headline: any byline text in the header."""
+    return _BYLINE_ELEMENT_TEXT(byline_texts, header_text, None)
 
 
 def _nothing(*_args: Any, **_kwargs: Any) -> list[Any]:

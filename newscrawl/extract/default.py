@@ -853,15 +853,10 @@ def _standfirst(
 def _in_a_box_named(page: PageLines, element: int, words: re.Pattern[str]) -> bool:
     """Whether `element` or one of its two nearest ancestors is a ``figure`` or
     ``figcaption`` or has `words` in its attributes."""
-    for _ in range(3):
-        if page.tags[element] in ("figure", "figcaption") or words.search(
-            page.attributes.get(element, "")
-        ):
-            return True
-        element = page.parents.get(element, 0)
-        if element == 0:
-            return False
-    return False
+    return any(
+        page.tags[box] in ("figure", "figcaption") or words.search(page.attributes.get(box, ""))
+        for box in _ancestors(element, page.parents, 3).values()
+    )
 
 
 def _ancestors(element: int, parents: dict[int, int], levels: int) -> dict[int, int]:
