@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from newscrawl.extract.blocks import Line
@@ -168,12 +169,14 @@ MIN_SITE_CHARS = 3
 """A host label shorter than this ("co", "m") names no site."""
 
 
+@lru_cache(maxsize=4)
 def site_names(url: str | None) -> frozenset[str]:
     """The names the `url`'s host spells for its site, in `_letters`: each label of the host
     name but the last (the top-level domain) and ``www``, of `MIN_SITE_CHARS` or more
     ("janedoewrites" for www.janedoewrites.com; "news" and "example" for news.example.org).
     A second-level label ("com" of .com.au) is named too: no heading or title part spells
-    it alone, so the public suffix list is not needed here."""
+    it alone, so the public suffix list is not needed here. The last few are kept: the
+    body's title and the metadata's headline ask for the same page's."""
     if not url:
         return frozenset()
     try:
