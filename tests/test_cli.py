@@ -343,8 +343,9 @@ def test_explain_text_shows_kept_and_dropped_lines_with_rules(
 
 
 def test_explain_text_shows_the_fallback_l(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "160")  # wide enough for the whole row, whatever runs the test
     path = write(tmp_path / "short.html", short_line_page())
     assert main(["extract", str(path), "--method", "paper", "--format", "text", "--explain"]) == 0
     out = capsys.readouterr().out
