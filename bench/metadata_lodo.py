@@ -363,6 +363,18 @@ RULES: tuple[Rule, ...] = (
         ((lines, "spells_site", _never),),
     ),
     Rule(
+        "a deck over the byline",
+        "published",
+        "a sentence or two under the headline, a short line under it: the header goes on",
+        ((lines, "_deck_over_a_byline", _never),),
+    ),
+    Rule(
+        "structured time says more",
+        "published",
+        "its seconds, or in UTC the instant of a byline time whole half hours off ('8:03 a.m.')",
+        ((dates, "_structured_says_more", _never),),
+    ),
+    Rule(
         "year-less dates",
         "published",
         "06-15 09:30, the year from other evidence",
@@ -407,6 +419,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("HEADER_LINES_AFTER", ((lines, "HEADER_LINES_AFTER"),), (6, 12, 20)),
     Parameter("HEADER_CHARS_AFTER", ((lines, "HEADER_CHARS_AFTER"),), (300, 600, 1000)),
     Parameter("MIN_TITLE_CHARS", ((lines, "MIN_TITLE_CHARS"),), (4, 6, 10)),
+    Parameter("DECK_SENTENCES", ((lines, "DECK_SENTENCES"),), (1, 2, 3)),
     Parameter("BODY_LINE_CHARS", ((lines, "BODY_LINE_CHARS"), (dates, "BODY_LINE_CHARS")),
               (60, 90, 150)),
     Parameter("AGREEMENT", ((dates, "AGREEMENT"),), _days(0, 1, 3)),

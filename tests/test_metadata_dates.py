@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -492,11 +492,53 @@ def test_prose_far_from_the_headline_does_not_label_a_date_with_on() -> None:
 
 
 def test_a_bylines_wall_time_is_read_in_the_structured_dates_zone() -> None:
-    """The byline shows "8:02 PM" and the head's time says 20:02 in UTC: the byline (what
+    """The byline shows "8:02 PM" and the head's time says 20:05 in UTC: the byline (what
     readers see) is kept, in the zone the head gave, not the default zone."""
-    head = '<meta property="article:published_time" content="2015-04-16T20:02:01+00:00">'
+    head = '<meta property="article:published_time" content="2015-04-16T20:05:01+00:00">'
     meta = extract_metadata(english_page("April 16, 2015 8:02 PM", head=head))
     assert meta.published == datetime(2015, 4, 16, 20, 2, tzinfo=UTC)
+    assert meta.published_source == "text:month name"
+
+
+def test_a_structured_time_that_says_the_bylines_minute_keeps_its_seconds() -> None:
+    head = '<meta property="article:published_time" content="2015-04-16T20:02:01+00:00">'
+    meta = extract_metadata(english_page("April 16, 2015 8:02 PM", head=head))
+    assert meta.published == datetime(2015, 4, 16, 20, 2, 1, tzinfo=UTC)
+    assert (meta.published_precision, meta.published_source) == (
+        "second",
+        "meta:article:published_time",
+    )
+
+
+@pytest.mark.parametrize(
+    ("byline", "structured", "expected"),
+    [
+        # Written in New York's local time, stated in UTC: one instant.
+        ("Nov 13, 2019 4:26 pm", "2019-11-13T21:26:50Z", (2019, 11, 13, 21, 26, 50)),
+        ("November 19, 2019 8:03 a.m.", "2019-11-19T13:03:00+00:00", (2019, 11, 19, 13, 3)),
+        # India, half an hour off the hour.
+        ("20 November 2019 10:18", "2019-11-20T04:48:01Z", (2019, 11, 20, 4, 48, 1)),
+    ],
+)
+def test_a_zone_less_byline_time_whole_half_hours_from_a_zoned_structured_time_is_that_time(
+    byline: str, structured: str, expected: tuple[int, ...]
+) -> None:
+    """A byline writes its time in the site's local zone and names none; the head states
+    the same instant in UTC. Their wall clocks differ by the zones' offset, whole
+    half hours: the head's instant is the time, not the byline's wall time moved into the
+    head's zone (hours off)."""
+    head = f'<meta property="article:published_time" content="{structured}">'
+    meta = extract_metadata(english_page(byline, head=head))
+    assert meta.published == datetime(*expected, tzinfo=UTC)  # type: ignore[misc]
+    assert meta.published_source == "meta:article:published_time"
+
+
+def test_a_byline_hours_off_a_structured_time_in_another_zone_stays_the_time() -> None:
+    """A CMS that writes its UTC clock with the site's offset ("04:31:13-06:00" for 22:31
+    the evening before, local): the byline is what readers see, read in that offset."""
+    head = '<meta property="article:published_time" content="2019-11-20T04:31:13-06:00">'
+    meta = extract_metadata(english_page("Nov 19, 2019, 10:31 pm", head=head))
+    assert meta.published == datetime(2019, 11, 19, 22, 31, tzinfo=timezone(timedelta(hours=-6)))
     assert meta.published_source == "text:month name"
 
 
@@ -529,6 +571,7 @@ def test_a_german_change_date_is_no_publish_date() -> None:
         ("Posted by Josh Alper on November 13, 2012, 6:33 PM EST", (2012, 11, 13, 23, 33)),
         ("July 24, 2012 4:16 AM PDT Follow @writer", (2012, 7, 24, 11, 16)),
         ("by Cyrus Farivar - Nov 9, 2012 1:50 pm UTC", (2012, 11, 9, 13, 50)),
+        ("By HNN Staff | November 18, 2019 at 2:26 PM HST", (2019, 11, 19, 0, 26)),
         ("22. Oktober 2019 um 10:30 MESZ", (2019, 10, 22, 8, 30)),
         ("November 13, 2012 6:33 PM (+01:00)", (2012, 11, 13, 17, 33)),
     ],

@@ -3,7 +3,7 @@ the keywords it looks up in them."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -127,7 +127,73 @@ def test_a_date_above_a_blog_posts_headline_under_the_masthead_is_read() -> None
     for url in ("http://www.dorfonlaw.org/wasted-talent.html", "http://example.org/w.html"):
         meta = extract_metadata(BLOG_POST, url)
         assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
-    # A title naming the blog alone anchors the header at its masthead, where the blog's
-    # description ends the header before the date.
+    # A title naming the blog alone anchors the header at its masthead; the blog's
+    # description under it is one sentence over a short line, read past as a deck.
     blog_only = BLOG_POST.replace(": Wasted Talent and the Middle Class</title>", "</title>")
-    assert extract_metadata(blog_only, "http://example.org/w.html").published is None
+    meta = extract_metadata(blog_only, "http://example.org/w.html")
+    assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
+
+
+def news_page(under_headline: str) -> str:
+    """A news article: headline, `under_headline`, then three paragraphs of body."""
+    headline = "Samsung Galaxy Tab banned in EU in fresh patent twist"
+    paragraph = (
+        "<p>A German court has extended the ban to the whole union, a spokesman said on "
+        "Tuesday, and the company will appeal the ruling. The decision follows months of "
+        "argument over the design of the device and its smaller sibling.</p>"
+    )
+    return (
+        f"<html><head><title>{headline}</title></head><body><h1>{headline}</h1>"
+        f"{under_headline}{paragraph * 3}</body></html>"
+    )
+
+
+DECK = (
+    "<p class='dek'>Mixed news for Samsung: while its redesigned tablet can go on sale, its "
+    "smaller model will see a sales ban extended to the entire EU.</p>"
+)
+
+
+def test_a_deck_under_the_headline_does_not_end_the_header_before_the_byline() -> None:
+    """News sites set a sentence or two of summary between the headline and the byline; the
+    byline's name and time under it are the article's."""
+    byline = "<div class='byline'>by Zack Whittaker</div><div>July 24, 2012 4:16 AM PDT</div>"
+    meta = extract_metadata(news_page(DECK + byline))
+    assert meta.author == "Zack Whittaker"
+    assert meta.published == datetime(2012, 7, 24, 11, 16, tzinfo=UTC)
+
+
+def test_a_one_paragraph_posts_prose_is_no_deck() -> None:
+    """A short post's paragraph under the headline, prose after it: the header ends there,
+    and a "by" in the prose ("sold by Cameta") is no byline."""
+    post = (
+        "<p>This is the very first time the new lens is in stock via a camera shop on Amazon. "
+        "Only two of them are left. In Germany it has been in stock for days now.</p>"
+        "<p>P.S.: A long list of the new cameras is sold by Cameta on Amazon (Click here)</p>"
+    )
+    assert extract_metadata(news_page(post)).author is None
+    # Nor is a long paragraph with a short line under it.
+    many = "<p>" + "This is a sentence of the article, standing for its body. " * 4 + "</p>"
+    assert extract_metadata(news_page(many + "<p>by Cameta</p>")).author is None
+
+
+def test_a_masthead_over_a_long_description_is_passed_for_the_posts_heading() -> None:
+    """A blog's description under its masthead longer than a deck ends a header anchored
+    there; the masthead spells the site's name, so the post's heading anchors it."""
+    description = (
+        "<p>Thoughts on law, politics and economics from the two of us. Now and then from "
+        "others too. We write when we can, which is not often. Comments are welcome.</p>"
+    )
+    long_blurb = BLOG_POST.replace(
+        "<p>Thoughts on law, politics, economics and more from the two of us, and now and "
+        "then from others too</p>",
+        description,
+    )
+    assert description in long_blurb
+    # The title's second part is not the post's heading: the two-parts rule has no say.
+    page = long_blurb.replace(
+        ": Wasted Talent and the Middle Class</title>", ": Wasted Talent</title>"
+    )
+    meta = extract_metadata(page, "http://www.dorfonlaw.org/wasted-talent.html")
+    assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
+    assert extract_metadata(page, "http://example.org/w.html").published is None

@@ -14,7 +14,9 @@ time is kept (in the structured date's zone, where the visible one wrote none: a
 byline's "8:02 PM" beside a meta time in UTC): it is what readers see, and on the gold
 pages CMS meta times are sometimes index or update times (Sina: meta 05:54, byline and
 gold 00:26). When they disagree the structured date wins, since the byline search may have
-caught another article's date.
+caught another article's date; so does a structured time that says the same or more: the
+byline's time to the second, or, in UTC, a zone-less byline time whole half hours from it,
+the same instant on the site's clock ("8:03 a.m." beside "13:03Z").
 
 Times without a zone are read in Asia/Shanghai (the portals' zone), or the caller's zone.
 """
@@ -154,8 +156,8 @@ _NAMED_MONTH = r"(?P<month>" + "|".join(sorted(MONTH_NAMES, key=len, reverse=Tru
 _ORDINAL = r"(?:st|nd|rd|th|\.|er)?"
 ZONE_NAMES = {
     "utc": 0, "gmt": 0, "est": -5, "edt": -4, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8,
-    "pdt": -7, "bst": 1, "cet": 1, "cest": 2, "mez": 1, "mesz": 2, "jst": 9, "kst": 9,
-    "hkt": 8, "sgt": 8, "aest": 10, "aedt": 11,
+    "pdt": -7, "akst": -9, "akdt": -8, "hst": -10, "bst": 1, "cet": 1, "cest": 2, "mez": 1,
+    "mesz": 2, "jst": 9, "kst": 9, "hkt": 8, "sgt": 8, "aest": 10, "aedt": 11,
 }  # fmt: skip
 """Zone abbreviations a byline writes after its time ("6:33 PM EST"), as hours from UTC;
 read in capitals only (the French "à 14h05 est …" is a verb). The ambiguous ones are left
@@ -319,6 +321,8 @@ def published(
         return structured or month(header, page, context)
     if structured is None:
         return byline
+    if _structured_says_more(byline, structured, zone):
+        return structured
     wrote_no_zone = byline.value.tzinfo is zone
     if wrote_no_zone or structured.precision == "day":
         # Wall times compared: the byline's is the page's where it wrote no zone, and a day
@@ -332,6 +336,31 @@ def published(
     if agree and (byline.precision != "day" or structured.precision == "day"):
         return byline
     return structured
+
+
+TIMED = ("minute", "second")
+ZONES_APART = timedelta(hours=14)
+"""The farthest two zones' wall clocks are apart (UTC+14 and UTC)."""
+
+
+def _structured_says_more(byline: DateEvidence, structured: DateEvidence, zone: tzinfo) -> bool:
+    """Whether the structured time is the byline's time, told with more: its seconds, or
+    its zone where the byline wrote none. A zone-less byline time whole half hours from a
+    structured time in UTC, not more than `ZONES_APART`, is that instant on the site's
+    local clock ("8:03 a.m." beside "13:03:41Z"). A byline minutes off its CMS time (an
+    index or update time: Sina's meta 05:54, its byline 00:26) is not, nor one hours off a
+    structured time in another zone: CMSs write UTC clocks with the site's offset
+    ("04:31:13-06:00" beside "10:31 pm"), and the byline stays the time."""
+    if byline.precision not in TIMED or structured.precision not in TIMED:
+        return False
+    minute = structured.value.replace(second=0, microsecond=0)
+    if byline.value.tzinfo is not zone:
+        return structured.precision == "second" and byline.value == minute
+    wall = byline.value.replace(tzinfo=None) - minute.replace(tzinfo=None)
+    if not wall:
+        return structured.precision == "second"
+    in_utc = structured.value.tzinfo is not zone and not structured.value.utcoffset()
+    return in_utc and abs(wall) <= ZONES_APART and not wall % timedelta(minutes=30)
 
 
 def _structured(

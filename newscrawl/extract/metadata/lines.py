@@ -202,17 +202,41 @@ def title_index(
 
 def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
     """The lines around the headline where bylines sit: a few before it, and after it until
-    the body starts (a long sentence), a line budget or a character budget runs out."""
+    the body starts (a long sentence, unless it is a deck over the byline), a line budget
+    or a character budget runs out."""
     window = lines[max(0, index - HEADER_LINES_BEFORE) : index + 1]
     chars = 0
-    for line in lines[index + 1 : index + 1 + HEADER_LINES_AFTER]:
-        if len(line.text) >= BODY_LINE_CHARS and any(mark in line.text for mark in BODY_MARKS):
+    after = lines[index + 1 : index + 1 + HEADER_LINES_AFTER]
+    for at, line in enumerate(after):
+        if _reads_as_body(line.text):
+            if at == 0 and _deck_over_a_byline(after):
+                continue
             break
         window.append(line)
         chars += len(line.text)
         if chars >= HEADER_CHARS_AFTER:
             break
     return window
+
+
+def _reads_as_body(text: str) -> bool:
+    """A line this long with sentence punctuation: the body, or a deck over the byline."""
+    return len(text) >= BODY_LINE_CHARS and any(mark in text for mark in BODY_MARKS)
+
+
+DECK_SENTENCES = 2
+_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|[。！？]")
+
+
+def _deck_over_a_byline(after: Sequence[VisibleLine]) -> bool:
+    """Whether the first of the lines under the headline is a deck (a sentence or two of
+    summary) with a short line under it, where news sites set the byline: the header goes
+    on past it. A one-paragraph post's paragraph runs longer, or has prose under it."""
+    return (
+        len(after) > 1
+        and len(after[1].text) < BODY_LINE_CHARS
+        and len(_SENTENCE_END_RE.findall(after[0].text)) <= DECK_SENTENCES
+    )
 
 
 FOLDED_LETTER_RE = re.compile(f"[A-Za-z{''.join(CASE_FOLDS_TO_ASCII)}]")
