@@ -363,6 +363,12 @@ RULES: tuple[Rule, ...] = (
         ((lines, "spells_site", _never),),
     ),
     Rule(
+        "headline in other case or marks",
+        "published",
+        "the <title> writes the heading in its own case, or with ASCII quotes and dashes",
+        ((lines, "folded", str),),
+    ),
+    Rule(
         "a deck over the byline",
         "published",
         "a sentence or two under the headline, a short line under it: the header goes on",

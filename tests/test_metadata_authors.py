@@ -118,6 +118,7 @@ def test_a_reporter_label_before_the_name_goes() -> None:
         ("the cards", None),
         ("Email", None),
         ("By Jane Roe | E-mail", "Jane Roe"),
+        ("posted by Sofia ●", "Sofia"),
     ],
 )
 def test_judge_author(candidate: str, expected: str | None) -> None:

@@ -197,3 +197,49 @@ def test_a_masthead_over_a_long_description_is_passed_for_the_posts_heading() ->
     meta = extract_metadata(page, "http://www.dorfonlaw.org/wasted-talent.html")
     assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
     assert extract_metadata(page, "http://example.org/w.html").published is None
+
+
+@pytest.mark.parametrize(
+    ("heading", "page_title"),
+    [
+        ("Finding Your Vintage Style Part 2", "Finding your Vintage Style Part 2 | How Does She"),
+        ("Melaka – Why It’s Worth A Visit", "Melaka - Why It's Worth A Visit ● As We Travel"),
+    ],
+    ids=["case", "dash-and-quote"],
+)
+def test_a_heading_the_title_writes_in_other_case_or_punctuation_is_the_headline(
+    heading: str, page_title: str
+) -> None:
+    """A head title that writes the headline in its own case, or with ASCII marks where
+    the heading has a CMS's dashes and quotes, still names the heading: the header window
+    is anchored there, not at the site's name a menu away, and the byline under it is
+    read."""
+    html = (
+        f"<html><head><title>{page_title}</title></head><body>"
+        f"<div class='logo'>{page_title.split(' ● ')[-1].split(' | ')[-1]}</div><ul>"
+        + "".join(f"<li><a href='/c{i}'>Category {i}</a></li>" for i in range(14))
+        + "</ul>"
+        f"<h1>{heading}</h1><div class='meta'>November 9, 2012 by Cristi</div>"
+        + "<p>This is a sentence of the article, standing for its body. </p>" * 6
+        + "</body></html>"
+    )
+    meta = extract_metadata(html, "http://www.example.org/post/")
+    assert meta.published is not None and meta.published.date() == date(2012, 11, 9)
+    assert meta.author == "Cristi"
+
+
+def test_an_exact_heading_comes_before_one_that_matches_only_folded() -> None:
+    """A masthead whose words recur in the title in lower case ("Foreign Policy Magazine"
+    in "… for American foreign policy") is no match while the headline matches as written."""
+    headline = "What the election means for American foreign policy"
+    html = (
+        f"<html><head><title>{headline} | Stephen M. Walt</title></head><body>"
+        f"<h1>Foreign Policy Magazine</h1><p>AUGUST 9, 2012</p><h1>{headline}</h1>"
+        "<h2>Posted By Stephen M. Walt Thursday, August 9, 2012 - 10:40 AM</h2>"
+        + "<p>This is a sentence of the article, standing for its body. </p>" * 6
+        + "</body></html>"
+    )
+    page = page_lines(html)
+    visible = visible_lines(page, other_content_boxes(page))
+    found = title_index(PageText.of(visible, KEYWORDS), visible, f"{headline} | Walt", frozenset())
+    assert found is not None and visible[found].text == headline

@@ -307,7 +307,7 @@ def judge_author(
     name = _without_contributors(cut)
     if cut and not name:
         return None, "a contributor line, not the byline"
-    name = name.strip(" \t:：·-—|,，;；")
+    name = name.strip(" \t:：·•●-—|,，;；")
     words = [word for word in name.split() if word.casefold() not in UI_WORDS]
     name = _REPORT_SUFFIX_RE.sub("", " ".join(words)).strip()
     if name.endswith(".") and not name.endswith(" Jr.") and name[-2:-1].isalpha():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress, count, groupby, repeat
 from operator import attrgetter, contains, or_
@@ -20,7 +20,7 @@ from typing import NamedTuple
 from newscrawl.extract import native
 from newscrawl.extract.blocks import Line, PageLines
 from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII
-from newscrawl.extract.title import spells_site, two_parts_of
+from newscrawl.extract.title import folded, spells_site, two_parts_of
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3"})
 OTHER_CONTENT_WORDS = frozenset(
@@ -161,7 +161,10 @@ def title_index(
     """Index of the headline line: an h1-h3 that the <title> starts with, the first that
     does not spell one of the site's names `sites` (`title.site_names`: a blog's masthead,
     "Dorf on Law" for dorfonlaw.org), else the first; where a lower heading is the other
-    part of the <title> with it ("Blog: Post", `title.two_parts_of`), that lower one. Else
+    part of the <title> with it ("Blog: Post", `title.two_parts_of`), that lower one. A
+    heading the <title> holds only in other case or with ASCII quotes and dashes
+    (`title.folded`: "Finding your …", "Melaka - Why It's") counts where none matches as
+    written (a masthead's words recur in lower case in many titles). Else
     the longest line that is part of the <title> or holds its first segment (old table
     layouts have no h1); else the first h1. Only the headings, and the lines that the
     <title> holds or that hold its segment (picked by substring tests in ``map``), get a
@@ -169,18 +172,12 @@ def title_index(
     title = _SPACE_RE.sub(" ", page_title).strip()
     segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
     texts, headings = page.texts, page.headings
-    masthead: int | None = None
-    for i in headings:
-        text = texts[i]
-        if len(text) >= MIN_TITLE_CHARS and text[:12] in title:
-            if not spells_site(text, sites):
-                return next(
-                    (j for j in headings if j > i and two_parts_of(text, texts[j], title)), i
-                )
-            if masthead is None:
-                masthead = i
-    if masthead is not None:
-        return masthead
+    headline, masthead = _title_heading(texts, headings, title, sites, str)
+    if headline is None:
+        headline, folded_masthead = _title_heading(texts, headings, title, sites, folded)
+        masthead = folded_masthead if masthead is None else masthead
+    if headline is not None or masthead is not None:
+        return headline if headline is not None else masthead
     candidates = map(contains, repeat(title), texts)
     if len(segment) >= 6:
         candidates = map(or_, candidates, map(contains, texts, repeat(segment)))
@@ -198,6 +195,29 @@ def title_index(
     if best_at is not None:
         return best_at
     return next((i for i in headings if lines[i].tag == "h1"), None)
+
+
+def _title_heading(
+    texts: Sequence[str],
+    headings: Sequence[int],
+    title: str,
+    sites: frozenset[str],
+    fold: Callable[[str], str],
+) -> tuple[int | None, int | None]:
+    """The first heading whose first 12 characters the <title> holds, `fold`ed alike, that
+    does not spell a site name (or the lower of two title parts, `two_parts_of`), and the
+    first that does (a masthead)."""
+    masthead: int | None = None
+    folded_title = fold(title)
+    for i in headings:
+        text = texts[i]
+        if len(text) >= MIN_TITLE_CHARS and fold(text[:12]) in folded_title:
+            if not spells_site(text, sites):
+                lower = (j for j in headings if j > i and two_parts_of(text, texts[j], title))
+                return next(lower, i), masthead
+            if masthead is None:
+                masthead = i
+    return None, masthead
 
 
 def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
