@@ -69,7 +69,7 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line], url: str | Non
     first_at: dict[str, int] = {}
     for at, line in enumerate(heading_lines):
         first_at.setdefault(line.text, at)
-    plain_titles = [plain(title) for title in head_titles]
+    plain_titles = [_plain(title) for title in head_titles]
 
     def confirmed(candidates: Sequence[str]) -> list[str]:
         found = [
@@ -78,7 +78,7 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line], url: str | Non
             if len(heading) > 1 and any(_agree(heading, title) for title in head_titles)
         ]
         for heading in candidates[MAX_HEADINGS:]:  # a part of a head title, no more
-            plain_heading = plain(heading)
+            plain_heading = _plain(heading)
             if (
                 len(heading) > 1
                 and any(plain_heading in title for title in plain_titles)
@@ -112,12 +112,12 @@ LOGO_SEPARATORS = ("-", "|", "–", "—", "·", ":", "：", "»", "«", "›", 
 def _logo_and_post(head_titles: Sequence[str], logo: str, subheadings: Sequence[str]) -> str:
     """The first of `subheadings` that a head title joins to `logo` with one of
     `LOGO_SEPARATORS` ("sub SEP logo" or "logo SEP sub", whitespace and case aside), or ""."""
-    plain_logo = plain(logo)
+    plain_logo = _plain(logo)
     if len(plain_logo) < 2:
         return ""
-    titles = [plain(title) for title in head_titles]
+    titles = [_plain(title) for title in head_titles]
     for subheading in subheadings:
-        plain_sub = plain(subheading)
+        plain_sub = _plain(subheading)
         if len(plain_sub) < 2 or plain_sub == plain_logo:
             continue
         if any(_joined(plain_sub, plain_logo, title) for title in titles):
@@ -158,10 +158,10 @@ def two_parts_of(first: str, second: str, title: str) -> bool:
     """Whether `first` and `second` are two different parts of `title`: split at its
     separators, or the whole title joined by one of `LOGO_SEPARATORS` ("Blog: Post", a
     colon a headline may hold too, so only both parts whole)."""
-    parts = {plain(part) for part in _SITE_SEPARATOR_RE.split(title)}
-    first, second = plain(first), plain(second)
+    parts = {_plain(part) for part in _SITE_SEPARATOR_RE.split(title)}
+    first, second = _plain(first), _plain(second)
     return first != second and (
-        (first in parts and second in parts) or _joined(first, second, plain(title))
+        (first in parts and second in parts) or _joined(first, second, _plain(title))
     )
 
 
@@ -256,7 +256,7 @@ def _agree(heading: str, title: str, holding: bool = True) -> bool:
     "Title in Vases")."""
     if _leads(heading, title):
         return True
-    heading, title = plain(heading), plain(title)
+    heading, title = _plain(heading), _plain(title)
     if not heading or not title:
         return False
     if heading in title:
@@ -290,7 +290,7 @@ def _as_ascii(text: str, marks: tuple[tuple[str, str], ...]) -> str:
     return text
 
 
-def plain(text: str) -> str:
+def _plain(text: str) -> str:
     """Lower-cased without spaces, typographic quotes as ASCII (`TYPOGRAPHY`), so line
     breaks, case and a CMS's smart quotes in headings do not matter. (An ASCII text, most
     headings, takes no second call: this runs for every heading and head title pair.)"""

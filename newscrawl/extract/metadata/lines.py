@@ -176,8 +176,9 @@ def title_index(
     if headline is None:
         headline, folded_masthead = _title_heading(texts, headings, title, sites, folded)
         masthead = folded_masthead if masthead is None else masthead
-    if headline is not None or masthead is not None:
-        return headline if headline is not None else masthead
+    found = headline if headline is not None else masthead
+    if found is not None:
+        return found
     candidates = map(contains, repeat(title), texts)
     if len(segment) >= 6:
         candidates = map(or_, candidates, map(contains, texts, repeat(segment)))
