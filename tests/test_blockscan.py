@@ -546,3 +546,22 @@ def test_the_ints_of_lines_are_shared_across_pages_and_right_beyond_the_shared_r
     assert [line.chars for line in first.lines] == [300, 5000]
     assert first.lines[0].chars is second.lines[0].chars
     assert first.lines[1].chars == second.lines[1].chars == 5000
+
+
+@pytest.mark.parametrize(
+    ("classes", "noise"),
+    [
+        ("no-sidebars", None),
+        ("page no_comments", None),
+        ("no-sidebars sidebar-first", "sidebar"),
+        ("nosidebar", "sidebar"),
+        ("no-ads", None),
+        ("footer", "footer"),
+    ],
+)
+def test_a_class_that_says_no_box_names_none(classes: str, noise: str | None) -> None:
+    """Drupal's ``<body class="no-sidebars">`` says the page has no sidebar: "no-" or
+    "no_" before a word, in C and Python alike."""
+    page = f'<div class="{classes}"><p>Hello, world.</p></div>'
+    assert_same(page)
+    assert blocks.page_lines(page).lines[0].noise == noise

@@ -243,3 +243,19 @@ def test_an_exact_heading_comes_before_one_that_matches_only_folded() -> None:
     visible = visible_lines(page, other_content_boxes(page))
     found = title_index(PageText.of(visible, KEYWORDS), visible, f"{headline} | Walt", frozenset())
     assert found is not None and visible[found].text == headline
+
+
+def test_a_page_whose_body_class_says_no_sidebars_keeps_its_headline_and_date() -> None:
+    """Drupal writes its layout on ``<body>`` ("no-sidebars", "one-sidebar sidebar-first"):
+    "no-sidebars" names no sidebar box, so the headline and the date under it are read."""
+    headline = "Photo Gallery: Behind the Scenes in June 2012"
+    html = (
+        f"<html><head><title>{headline} | The White House</title></head>"
+        "<body class='not-front page-node no-sidebars'>"
+        "<div class='footer'>" + "<p><a href='/x'>Elsewhere on the site</a></p>" * 40 + "</div>"
+        f"<h2>{headline}</h2><div class='post-info'>Colleen Curtis</div><div>July 19, 2012</div>"
+        + "<p>This is a sentence of the article, standing for its body. </p>" * 3
+        + "</body></html>"
+    )
+    meta = extract_metadata(html, "http://www.example.gov/blog/2012/07/19/photo-gallery")
+    assert meta.published is not None and meta.published.date() == date(2012, 7, 19)

@@ -986,9 +986,18 @@ native_hidden(Scan *s, Py_ssize_t start, Py_ssize_t end)
     return 0;
 }
 
+/* Whether the place `i` of [start, end) follows "no-" or "no_": a class that says the
+ * box is not there ("no-sidebars", Drupal's layout class on <body>). */
+static inline int
+negated(Scan *s, Py_ssize_t start, Py_ssize_t i)
+{
+    return i - start >= 3 && LOW(s, i - 3) == 'n' && LOW(s, i - 2) == 'o' &&
+           (CH(s, i - 1) == '-' || CH(s, i - 1) == '_');
+}
+
 /* NOISE_WORD_RE.search on ASCII [start, end): the word (borrowed from the tables), or
- * NULL. At each place the words are tried in blocks.py's order, the standalone ones only
- * with no ASCII letter before or after. */
+ * NULL. At each place not `negated` the words are tried in blocks.py's order, the
+ * standalone ones only with no ASCII letter before or after. */
 static PyObject *
 native_noise_in(Scan *s, Py_ssize_t start, Py_ssize_t end)
 {
@@ -996,6 +1005,9 @@ native_noise_in(Scan *s, Py_ssize_t start, Py_ssize_t end)
      * (distinct class strings such as "line number12 index11" are one per element). */
     for (Py_ssize_t i = next_marked(s, start, end, noise_first_read); i < end;
          i = next_marked(s, i + 1, end, noise_first_read)) {
+        if (negated(s, start, i)) {
+            continue;
+        }
         Py_UCS4 c = LOW(s, i); /* ASCII: `next_marked` */
         for (int k = noise_words.from[c]; k < noise_words.from[c + 1]; k++) {
             int w = noise_words.by[k];

@@ -289,7 +289,8 @@ def _noise_word_re() -> re.Pattern[str]:
     """`NOISE_WORDS` then `STANDALONE_NOISE_WORDS` then `CJK_NOISE_WORDS`, the first two
     grouped by first letter (``a(?:dvert|uthor)|b(?:...)``): the same matches in the same
     order of preference (words with different first letters never compete for one place),
-    and the regex engine skips ahead to a possible first letter."""
+    and the regex engine skips ahead to a possible first letter. An ASCII word after "no-"
+    or "no_" names a box that is not there (Drupal's ``<body class="no-sidebars">``)."""
     groups: dict[str, list[str]] = {}
     for word in NOISE_WORDS:
         groups.setdefault(word[0], []).append(re.escape(word[1:]))
@@ -298,7 +299,8 @@ def _noise_word_re() -> re.Pattern[str]:
         for first, rests in groups.items()
     )
     standalone = "|".join(map(re.escape, STANDALONE_NOISE_WORDS))
-    return re.compile(f"{anywhere}|(?<![a-z])(?:{standalone})(?![a-z])|{'|'.join(CJK_NOISE_WORDS)}")
+    ascii_words = f"(?<!no-)(?<!no_)(?:{anywhere}|(?<![a-z])(?:{standalone})(?![a-z]))"
+    return re.compile(f"{ascii_words}|{'|'.join(CJK_NOISE_WORDS)}")
 
 
 def _class_id_re() -> re.Pattern[str]:
