@@ -302,6 +302,12 @@ RULES: tuple[Rule, ...] = (
         ((dates, "_structured", _none),),
     ),
     Rule(
+        "microformat times",
+        "published",
+        "an <abbr>'s title: itemprop=datePublished, or class=published (hAtom)",
+        ((dates, "_abbr_title", _none),),
+    ),
+    Rule(
         "script times",
         "published",
         "date strings in script variables",

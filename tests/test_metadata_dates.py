@@ -114,6 +114,63 @@ def test_itemprop_date_published_in_page_order_with_time_elements() -> None:
     assert meta.published_source == "span"
 
 
+def blog_post(byline: str, after: str = "") -> str:
+    """An English blog post whose byline is `byline`, then `after`."""
+    body = "<p>" + "I rebuilt the old greenhouse behind the house this winter. " * 8 + "</p>"
+    return article_page(
+        "Rebuilding a greenhouse", "Rebuilding a greenhouse", body,
+        head="", before="", byline=byline, after=after,
+    )  # fmt: skip
+
+
+def test_an_abbr_marked_date_published_gives_its_title() -> None:
+    # Blogger: the machine-readable time is the abbr's title, its text a short clock time.
+    byline = (
+        "Posted at <abbr class='published' itemprop='datePublished' "
+        "title='2012-08-09T08:57:00-05:00'>8:57 AM</abbr>"
+    )
+    meta = extract_metadata(blog_post(byline))
+    assert meta.published == datetime(2012, 8, 9, 8, 57, tzinfo=timezone(timedelta(hours=-5)))
+    assert meta.published_source == "abbr"
+
+
+def test_a_microformats_published_abbr_gives_its_title() -> None:
+    byline = 'Posted on <abbr class="published" title="2012-09-16T19:05:06+0000">Sunday</abbr>'
+    meta = extract_metadata(blog_post(byline))
+    assert meta.published == datetime(2012, 9, 16, 19, 5, 6, tzinfo=UTC)
+    assert meta.published_source == "microformat"
+
+
+def test_a_microformats_abbr_comes_after_the_tags_the_page_dates_itself_with() -> None:
+    # A feed of tweets marks each one up as an hAtom entry of its own.
+    byline = (
+        '<time datetime="2012-11-07T16:25:02Z">1 hour ago</time>'
+        '<abbr class="published updated" title="2012-11-07T17:12:00+0000">tweet</abbr>'
+    )
+    meta = extract_metadata(blog_post(byline))
+    assert meta.published == datetime(2012, 11, 7, 16, 25, 2, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "abbr",
+    [
+        '<abbr title="Really Simple Syndication">RSS</abbr>',  # no published class
+        '<abbr class="updated" title="2012-07-26T11:19:03+00:00">July 26</abbr>',  # an edit
+        '<span class="published" title="2012-07-26T11:19:03+00:00">tooltip</span>',  # no abbr
+    ],
+)
+def test_other_abbr_and_title_attributes_date_nothing(abbr: str) -> None:
+    assert extract_metadata(blog_post(abbr)).published is None
+
+
+def test_a_microformats_abbr_in_a_sidebar_is_another_posts_date() -> None:
+    sidebar = (
+        '<div class="sidebar"><h3>Recent posts</h3><ul><li>Seed catalogues '
+        '<abbr class="published" title="2012-01-02T10:00:00+00:00">Jan 2</abbr></li></ul></div>'
+    )
+    assert extract_metadata(blog_post("", after=sidebar)).published is None
+
+
 def test_csdn_like_script_variable() -> None:
     script = '<script>var username = "x"; var postTime = "2024-11-19 16:16:18";</script>'
     meta = extract_metadata(page(after=script))

@@ -51,10 +51,11 @@ bound keeps the scan linear on pages of thousands of unclosed elements."""
 
 DATED_TEXT_CHARS = 200
 """How much text after a dated tag is kept: a date written out is short."""
-DATED_TAGS = frozenset({"time"})
+DATED_TAGS = frozenset({"time", "abbr"})
 DATED_ATTRIBUTE_WORDS = ("itemprop", "data-")
 """What makes a start tag a `DatedTag`: its name, or one of these words in its attributes
-(in any ASCII case)."""
+(in any ASCII case). ``<abbr>`` is microformats' machine-readable date: its ``title`` holds
+the time (``<abbr class="published" title="2012-08-09T08:57:00-05:00">8:57 AM</abbr>``)."""
 
 _INLINE, _BLOCK, _LINK, _BREAK, _VOID, _SKIP, _RAW, _PRE, _CELL = range(9)
 

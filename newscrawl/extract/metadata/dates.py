@@ -1,8 +1,9 @@
 """The publication time of a page, with its precision and the evidence it came from.
 
 Structured evidence in order of trust: schema.org JSON-LD `datePublished`, `<meta>` tags,
-`<time datetime>`/`itemprop=datePublished`, attributes such as `data-publishtime`, inline
-script variables (CSDN's `postTime`, cnblogs' `currentPostDateAdded`). Then the visible
+`<time datetime>`/`itemprop=datePublished`, attributes such as `data-publishtime`,
+microformats' `<abbr class="published" title>`, inline script variables (CSDN's
+`postTime`, cnblogs' `currentPostDateAdded`). Then the visible
 byline next to the headline; failing that, the first publish-labelled date anywhere
 (发表于, posted @: blogs put it below the post), and on pages whose headline cannot be
 found, the first date with a time above the body text. Only when the page has no full date
@@ -395,6 +396,7 @@ def _structured_values(
     tags = _read_tags(dated)
     yield from _time_values(tags)
     yield from _attribute_values(tags)
+    yield from _microformat_values(tags)
     for script, held in scripts.holding(SCRIPT_NAMES):
         # A Unix time is to the second: before a written date.
         yield from (
@@ -422,13 +424,39 @@ def _read_tags(dated: Sequence[DatedTag]) -> list[_Tag]:
 
 
 def _time_values(tags: list[_Tag]) -> Iterator[tuple[str, str]]:
-    """`<time datetime>` and ``itemprop=datePublished`` tags, in page order."""
+    """`<time datetime>` and ``itemprop=datePublished`` tags, in page order. An ``<abbr>``
+    gives its ``title``: the abbr pattern of microformats (Blogger's templates) writes the
+    machine-readable time there and a short one as its text ("8:57 AM")."""
     for tag, attributes, text in tags:
         if (tag == "time" and "datetime" in attributes) or (
             attributes.get("itemprop") == "datePublished"
         ):
-            raw = attributes.get("datetime") or attributes.get("content")
+            raw = (
+                attributes.get("datetime")
+                or attributes.get("content")
+                or _abbr_title(tag, attributes)
+            )
             yield tag, unescape(raw) if raw else unescape(text)
+
+
+PUBLISHED_CLASSES = frozenset({"published", "dt-published"})
+"""The class of a microformats publish time: hAtom's, and microformats2's."""
+
+
+def _microformat_values(tags: list[_Tag]) -> Iterator[tuple[str, str]]:
+    """The ``title`` of ``<abbr class="published">`` tags (hAtom, the publish time of
+    WordPress themes and blogs of the 2000s), in page order. After the other tags: a
+    page can embed other hAtom entries (a feed of tweets), so a date the page marks up
+    for itself comes first."""
+    for tag, attributes, _ in tags:
+        title = _abbr_title(tag, attributes)
+        if title and not PUBLISHED_CLASSES.isdisjoint(attributes.get("class", "").split()):
+            yield "microformat", unescape(title)
+
+
+def _abbr_title(tag: str, attributes: Mapping[str, str]) -> str | None:
+    """An ``<abbr>``'s ``title``, where microformats write a machine-readable value."""
+    return attributes.get("title") if tag == "abbr" else None
 
 
 def _attribute_values(tags: list[_Tag]) -> Iterator[tuple[str, str]]:
