@@ -85,6 +85,10 @@ def _first_in_header(byline_texts: Any, header_text: Any, _headline: Any) -> str
     return _BYLINE_ELEMENT_TEXT(byline_texts, header_text, None)
 
 
+def _always(*_args: Any, **_kwargs: Any) -> bool:
+    return True
+
+
 def _nothing(*_args: Any, **_kwargs: Any) -> list[Any]:
     return []
 
@@ -241,6 +245,12 @@ RULES: tuple[Rule, ...] = (
                 re.compile(people._AUTHOR_RE.pattern.replace(people._NOT_A_PLATFORM, "")),
             ),
         ),
+    ),
+    Rule(
+        "by after another word",
+        "author",
+        "a thing's credit is no byline: Web Toolbar by Wibiya, Subscribe by RSS",
+        ((people, "_labels_a_writer", _always),),
     ),
     Rule(
         "photo credit boxes",

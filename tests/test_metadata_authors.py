@@ -215,6 +215,38 @@ def test_a_blogs_platform_credit_is_no_author() -> None:
     assert author(page) is None
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Web Toolbar by Wibiya",  # a widget's credit
+        "Subscribe by RSS",  # a call to subscribe
+        "The winner will receive a sewing machine by Bernina.",  # a maker
+    ],
+)
+def test_by_after_another_word_credits_a_thing_not_a_writer(line: str) -> None:
+    assert author(english(f"<div>{line}</div>")) is None
+
+
+def test_a_blog_named_with_by_is_no_byline_and_the_posts_own_comes_next() -> None:
+    header = "<div>Angry by Choice</div><div>Posted on August 5, 2012 by The Lorax</div>"
+    assert author(english(header)) == "The Lorax"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("By Dan Cross", "Dan Cross"),
+        ("Article by Steph, filed under Cities", "Steph"),
+        ("Posted August 8th, 2012 at 11:08 am by Rebecca Bollwitt", "Rebecca Bollwitt"),
+        ("2/26/2015 7:11 AM PST BY Tmz Staff", "Tmz Staff"),
+        ("November 4, 2012 — By Long Zheng", "Long Zheng"),
+        ("Written by Grant Tinsley, PhD", "Grant Tinsley"),
+    ],
+)
+def test_by_opening_a_byline_names_the_writer(line: str, expected: str) -> None:
+    assert author(english(f"<div>{line}</div>")) == expected
+
+
 def test_the_headline_in_a_box_named_after_its_author_is_no_byline() -> None:
     """TypePad puts ``entry-author-<blog>`` on the box that holds the post, headline and all."""
     title = "Permission To Be Bad"

@@ -23,6 +23,7 @@ from newscrawl.extract.metadata.bylines import (
     structured,
     without_photo_credits,
 )
+from newscrawl.extract.metadata.dates import ZONE_NAMES
 from newscrawl.extract.metadata.lines import Keyword, PageText, VisibleLine
 from newscrawl.extract.metadata.patterns import any_case, one_of
 from newscrawl.extract.metadata.scripts import (
@@ -282,7 +283,7 @@ def people(
             "byline element",
             lambda: _byline_element_text(markup.byline_texts, header_text, headline),
         ),
-        ("header label", lambda: _first_line_match(_AUTHOR_RE, bylines)),
+        ("header label", lambda: _first_line_match(_AUTHOR_RE, bylines, _labels_a_writer)),
         ("blog byline", lambda: _blog_byline(header_text)),
     )
     # Credits go with the article: lines above its headline are menus ("记者调查 民意调查").
@@ -532,15 +533,46 @@ def _meta_author(metas: Mapping[str, str]) -> str | None:
     return name
 
 
-def _first_line_match(pattern: re.Pattern[str], texts: Sequence[str]) -> str | None:
-    """The first labelled name; an attribute (`size="20"`) shown as text is no name, nor is
-    the next label after an empty one ("来源： 作者：", cells of a table row)."""
+def _first_line_match(
+    pattern: re.Pattern[str],
+    texts: Sequence[str],
+    labels: Callable[[str, re.Match[str]], bool] | None = None,
+) -> str | None:
+    """The first labelled name whose label `labels` accepts (all, for None); an attribute
+    (`size="20"`) shown as text is no name, nor is the next label after an empty one
+    ("来源： 作者：", cells of a table row)."""
     for text in texts:
         for match in pattern.finditer(text):
+            if labels is not None and not labels(text, match):
+                continue
             name = _clean(match.group("name"))
             if name and not text[match.end("name") :].lstrip().startswith(("=", ":", "：")):
                 return name
     return None
+
+
+WRITING_WORDS = frozenset(
+    {"article", "authored", "column", "created", "edited", "essay", "post", "posted",
+     "produced", "published", "reported", "review", "story", "text", "words", "written"}
+)  # fmt: skip
+"""Words after which an English "by" names who wrote ("Posted by", "Story by")."""
+CLOCK_WORDS = frozenset({"am", "pm", *ZONE_NAMES})
+"""Words that end a time ("11:08 am", "7:11 AM PST"), after which "by" names the writer."""
+_LAST_WORD_RE = re.compile(r"[^\W\d_]+$")
+
+
+def _labels_a_writer(text: str, match: re.Match[str]) -> bool:
+    """Whether the label of an `_AUTHOR_RE` match in `text` names the writer: any label
+    but an English "by" does; "by" does where it opens the line or follows a mark, a
+    digit, a `WRITING_WORDS` word or a time (`CLOCK_WORDS`): "— By", "October 19, 2019
+    by", "Article by", "11:08 am by". After another word it credits a thing, or is part
+    of a name: "Web Toolbar by Wibiya", "Subscribe by RSS", "a sewing machine by
+    Bernina", a blog called "Angry by Choice"."""
+    start = match.start()
+    if text[start : start + 2].lower() != "by":
+        return True
+    last_word = _LAST_WORD_RE.search(text[:start].rstrip())
+    return last_word is None or last_word[0].lower() in WRITING_WORDS | CLOCK_WORDS
 
 
 def _credit(texts: Sequence[str]) -> str | None:
