@@ -274,6 +274,33 @@ def test_heading_anchor_and_generated_class_names_are_not_boilerplate_words() ->
     assert kept_story(article, 0, 1, 2)
 
 
+def test_a_word_inside_a_hash_in_an_id_or_class_is_no_boilerplate_word() -> None:
+    """Org-mode's section ids (``orgd7109ad``: "ad" between hex digits) and Drupal's
+    ``js-view-dom-id-<hash>`` hold a boilerplate word by accident."""
+    html = page(
+        "<h1>Cycle path to be extended</h1>"
+        f"<div id='outline-container-org1f2e3d4' class='outline-2'>{story(0)}</div>"
+        f"<div id='outline-container-orgd7109ad' class='outline-2'><h2>Costs</h2>{story(1)}</div>"
+        f"<div class='view js-view-dom-id-4c62ad38b3e1'>{story(2)}</div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+
+
+def test_a_boilerplate_word_beside_a_hash_still_names_its_box() -> None:
+    advert = (
+        "Save twenty percent on every bicycle in our spring sale, this week only, at all "
+        "of our stores and online with free delivery to your door."
+    )
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0, 1, 2)}</div>"
+        f"<div class='sidebar sb-4f5e6d7c8'><p>{advert}</p></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "spring sale" not in article.body
+
+
 def test_photo_credit_and_cookie_notice_are_left_out() -> None:
     html = page(
         f"<h1>Cycle path to be extended</h1><div class='text'>{story(0)}"

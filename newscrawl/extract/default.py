@@ -444,6 +444,9 @@ _ATTRIBUTE_VALUE_RE = re.compile(
 """A class or id value of a tag's attribute text (``blocks._CLASS_ID_RE``, naming which)."""
 _ATOMIC_CLASS_RE = re.compile(r"[a-z]{1,3}\d*")
 _HASH_ID_RE = re.compile(r"[0-9a-f]{3,12}")
+_HEX_RUN_RE = re.compile(r"[0-9a-f]{6,}")
+"""A run of hexadecimal digits long enough to be a hash where it holds a decimal digit
+(``orgd7109ad``, an org-mode heading's id): a word inside it is there by accident."""
 _GENERATED_CLASS_PART_RE = re.compile(r"__[a-z0-9-]{4,8}$|^(?:css|sc|jsx)-[a-z0-9]+$")
 """The hash a CSS-in-JS build adds to a class name (``ImageText_Container__Gg7MW``,
 ``css-1x2y3z``): its letters spell nothing."""
@@ -507,7 +510,11 @@ def _named_by_accident(attributes: str, first_text: str) -> bool:
         if kind == "id":
             slug = _SLUG_WORD_RE.findall(first_text.lower())
             from_text = bool(slug) and _SLUG_WORD_RE.findall(value) == slug
-            if not from_text and not _HASH_ID_RE.fullmatch(value):
+            if (
+                not from_text
+                and not _HASH_ID_RE.fullmatch(value)
+                and NOISE_WORD_RE.search(_without_hashes(value[:MAX_CLASS_CHARS]))
+            ):
                 return False
         elif not _classes_named_by_accident(value):
             return False
@@ -519,11 +526,21 @@ def _named_by_accident(attributes: str, first_text: str) -> bool:
 def _classes_named_by_accident(value: str) -> bool:
     """Whether a class list's boilerplate word sits only in generated names (the class
     rules of `_named_by_accident`; cached as `_attribute_values` is)."""
-    words = [_GENERATED_CLASS_PART_RE.sub("", word) for word in value.split()]
+    words = [_without_hashes(_GENERATED_CLASS_PART_RE.sub("", word)) for word in value.split()]
     atomic = [word for word in words if _ATOMIC_CLASS_RE.fullmatch(word)]
     if len(words) >= 6 and len(atomic) >= 0.6 * len(words):
         words = [word for word in words if word not in atomic]
     return not any(NOISE_WORD_RE.search(word) for word in words)
+
+
+def _without_hashes(value: str) -> str:
+    """`value` with each `_HEX_RUN_RE` run that holds a decimal digit cut out (a space in
+    its place, so the words on either side stay apart)."""
+    return _HEX_RUN_RE.sub(_space_if_hash, value)
+
+
+def _space_if_hash(run: re.Match[str]) -> str:
+    return " " if any(map(str.isdigit, run[0])) else run[0]
 
 
 def line_score(line: Line, dropped: bool, options: Options) -> int:
