@@ -284,6 +284,12 @@ RULES: tuple[Rule, ...] = (
         ((default, "_series_prose", lambda _page, _boxes, prose: prose),),
     ),
     Rule(
+        "bare_header",
+        "a sibling box holding the headline and no paragraph after it does not join",
+        "short posts whose header box (deck, byline, date, caption) outweighs a fifth of them",
+        ((default, "_a_bare_header", _never),),
+    ),
+    Rule(
         "article_holders",
         "never takes a box holding the headline or a landmark for boilerplate",
         "page-wide boxes named 'sidebar_right', 'has-ads' around the article",

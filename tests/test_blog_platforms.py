@@ -289,13 +289,8 @@ PLATFORMS: dict[str, Callable[[Sequence[str]], str]] = {
 }
 LENGTHS = {"six paragraphs": 6, "two paragraphs": 2, "one paragraph": 1}
 KNOWN_FAILURES = {
-    ("substack", "one paragraph"): "the subtitle and date above a one-paragraph post join it",
-    ("ghost", "two paragraphs"): "the article header (excerpt, date line, caption) joins",
-    ("ghost", "one paragraph"): "the article header (excerpt, date line, caption) joins",
-    **{
-        ("tumblr", length): "the blog's description above the post joins as a lead paragraph"
-        for length in LENGTHS
-    },
+    ("tumblr", length): "the blog's description above the post joins as a lead paragraph"
+    for length in LENGTHS
 }
 
 

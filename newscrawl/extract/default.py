@@ -703,7 +703,7 @@ def main_elements(
     mass = subtree_scores(lines, scores, parents)
     if headline is None:
         best = first_post(best, votes, mass, parents, options)
-    chosen = {best} | _sibling_sections(page, ends, best, mass, options)
+    chosen = {best} | _sibling_sections(page, ends, best, mass, scores, headline, options)
     chosen |= _lead_paragraphs(page, ends, scores, best, chosen, options, described)
     chosen |= _standfirst(page, ends, scores, headline, chosen, options)
     return ArticleElements(best, chosen)
@@ -890,14 +890,22 @@ def _ancestors(element: int, parents: dict[int, int], levels: int) -> dict[int, 
 
 
 def _sibling_sections(
-    page: PageLines, ends: Sequence[int], best: int, mass: Sequence[int], options: Options
+    page: PageLines,
+    ends: Sequence[int],
+    best: int,
+    mass: Sequence[int],
+    scores: Sequence[int],
+    headline: int | None,
+    options: Options,
 ) -> set[int]:
     """Siblings of the container `best` or of its ancestors that hold more of the article.
 
     Up to `Options.sibling_levels` ancestors up, every sibling subtree holding at least
     `Options.sibling_share` of the winner's score joins (readability's sibling rule),
     unless over `Options.sibling_link_share` of its text is links (a feed of teasers,
-    each a linked headline and its summary, beside a short article). Up to
+    each a linked headline and its summary, beside a short article) or it is the article's
+    header box (`_a_bare_header`: beside a short post, its deck, byline and caption reach
+    the share). Up to
     `Options.section_levels` up, so does a sibling of the same kind as the ancestor beside
     it (same tag, same first class word: a CMS's repeated ``<section class="step">``),
     holding a paragraph's worth of text (`Options.paragraph_score`) with few links
@@ -919,6 +927,7 @@ def _sibling_sections(
                 parent in near
                 and mass[element] >= threshold
                 and link_share[element] <= options.sibling_link_share
+                and not _a_bare_header(page, ends, element, scores, headline, options)
             )
             if big or (
                 mass[element] > options.paragraph_score
@@ -927,6 +936,30 @@ def _sibling_sections(
             ):
                 chosen.add(element)
     return chosen
+
+
+def _a_bare_header(
+    page: PageLines,
+    ends: Sequence[int],
+    element: int,
+    scores: Sequence[int],
+    headline: int | None,
+    options: Options,
+) -> bool:
+    """Whether `element` holds the `headline` line and no paragraph after it (no line
+    scoring over `Options.paragraph_score`): an article's header box (its deck, byline,
+    date and photo caption), whose prose `_standfirst` weighs line by line."""
+    if headline is None:
+        return False
+    lines, last = page.lines, ends[element]
+    if not element <= lines[headline].element <= last:
+        return False
+    index = headline + 1
+    while index < len(lines) and element <= lines[index].element <= last:
+        if scores[index] > options.paragraph_score:
+            return False
+        index += 1
+    return True
 
 
 def children(element: int, ends: Sequence[int]) -> Iterator[int]:
