@@ -58,6 +58,7 @@ from bench_metadata import (
 )
 from recorded import recorded
 
+import newscrawl.extract.metadata as metadata_module
 from newscrawl.evaluation.datasets import load_dataset
 from newscrawl.extract.metadata import Metadata, bylines, dates, extract_metadata, lines, people
 from newscrawl.extract.metadata.scripts import ScriptTimestamps, ScriptVariables
@@ -316,6 +317,12 @@ RULES: tuple[Rule, ...] = (
         "published",
         "an <abbr>'s title: itemprop=datePublished, or class=published (hAtom)",
         ((dates, "_abbr_title", _none),),
+    ),
+    Rule(
+        "post footers",
+        "published",
+        "a footer box holding itemprop=author or an <abbr> publish time closes the post",
+        ((metadata_module, "_post_footers", _no_items),),
     ),
     Rule(
         "script times",

@@ -163,6 +163,27 @@ def test_other_abbr_and_title_attributes_date_nothing(abbr: str) -> None:
     assert extract_metadata(blog_post(abbr)).published is None
 
 
+BLOGGER_FOOTER = (
+    "<div class='post-footer'><div class='post-footer-line'>Posted by <span class='fn' "
+    "itemprop='author'>ZapperZ</span> at <a class='timestamp-link'><abbr class='published' "
+    "itemprop='datePublished' title='2012-08-09T08:57:00-05:00'>8:57 AM</abbr></a></div></div>"
+)
+
+
+def test_a_posts_footer_with_a_microformats_time_dates_the_post() -> None:
+    # Blogger closes each post with "Posted by … at …" in a box named a footer.
+    meta = extract_metadata(blog_post("", after=BLOGGER_FOOTER))
+    assert meta.published == datetime(2012, 8, 9, 8, 57, tzinfo=timezone(timedelta(hours=-5)))
+    assert meta.author == "ZapperZ"
+
+
+def test_a_footer_without_microformats_dates_nothing() -> None:
+    footer = (
+        "<div class='footer'>Last updated <time datetime='2019-01-02T03:04:05Z'>Jan 2</time></div>"
+    )
+    assert extract_metadata(blog_post("", after=footer)).published is None
+
+
 def test_a_microformats_abbr_in_a_sidebar_is_another_posts_date() -> None:
     sidebar = (
         '<div class="sidebar"><h3>Recent posts</h3><ul><li>Seed catalogues '

@@ -260,7 +260,7 @@ def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
         return []
     names: list[str] = []
     for i, tag in enumerate(dated):
-        if not _may_name_an_author(folded[i]) or not _ITEMPROP_AUTHOR_RE.search(tag.attributes):
+        if not _may_name_an_author(folded[i]) or not marks_an_author(tag.attributes):
             continue
         text = tag.text.strip()
         if not text and i + 1 < len(dated) and "name" in dated[i + 1].attributes.lower():
@@ -268,6 +268,11 @@ def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
         if text:
             names.append(text)
     return names
+
+
+def marks_an_author(attributes: str) -> bool:
+    """Whether a tag's raw `attributes` say ``itemprop="author"``."""
+    return _ITEMPROP_AUTHOR_RE.search(attributes) is not None
 
 
 def _may_name_an_author(folded: str) -> bool:
