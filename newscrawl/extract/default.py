@@ -444,9 +444,10 @@ _ATTRIBUTE_VALUE_RE = re.compile(
 """A class or id value of a tag's attribute text (``blocks._CLASS_ID_RE``, naming which)."""
 _ATOMIC_CLASS_RE = re.compile(r"[a-z]{1,3}\d*")
 _HASH_ID_RE = re.compile(r"[0-9a-f]{3,12}")
-_HEX_RUN_RE = re.compile(r"[0-9a-f]{6,}")
-"""A run of hexadecimal digits long enough to be a hash where it holds a decimal digit
-(``orgd7109ad``, an org-mode heading's id): a word inside it is there by accident."""
+_HASH_RUN_RE = re.compile(r"(?<![0-9a-f])(?=[0-9a-f]{6})[a-f]*+[0-9][0-9a-f]*+")
+"""A run of six or more hexadecimal digits holding a decimal one: a hash (``orgd7109ad``,
+an org-mode heading's id), inside which a word is there by accident. Tried only where a
+run starts, its repeats possessive: linear in the value's length."""
 _GENERATED_CLASS_PART_RE = re.compile(r"__[a-z0-9-]{4,8}$|^(?:css|sc|jsx)-[a-z0-9]+$")
 """The hash a CSS-in-JS build adds to a class name (``ImageText_Container__Gg7MW``,
 ``css-1x2y3z``): its letters spell nothing."""
@@ -534,13 +535,9 @@ def _classes_named_by_accident(value: str) -> bool:
 
 
 def _without_hashes(value: str) -> str:
-    """`value` with each `_HEX_RUN_RE` run that holds a decimal digit cut out (a space in
-    its place, so the words on either side stay apart)."""
-    return _HEX_RUN_RE.sub(_space_if_hash, value)
-
-
-def _space_if_hash(run: re.Match[str]) -> str:
-    return " " if any(map(str.isdigit, run[0])) else run[0]
+    """`value` with each `_HASH_RUN_RE` hash cut out (a space in its place, so the words on
+    either side stay apart)."""
+    return _HASH_RUN_RE.sub(" ", value)
 
 
 def line_score(line: Line, dropped: bool, options: Options) -> int:
