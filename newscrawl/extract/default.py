@@ -902,13 +902,12 @@ def _sibling_sections(
     unless over `Options.sibling_link_share` of its text is links (a feed of teasers,
     each a linked headline and its summary, beside a short article) or it is the article's
     header box (`_a_bare_header`: beside a short post, its deck, byline and caption reach
-    the share). Up to
-    `Options.section_levels` up, so does a sibling of the same kind as the ancestor beside
-    it (same tag, same first class word: a CMS's repeated ``<section class="step">``),
-    holding a paragraph's worth of text (`Options.paragraph_score`) with few links
-    (`Options.section_link_share`): an article split into many small sections, each far
-    under the share, loses no section. Only the children of those ancestors are visited
-    (`children`).
+    the share). Up to `Options.section_levels` up, so does a sibling of the same kind as
+    the ancestor beside it (same tag, same first class word: a CMS's repeated ``<section
+    class="step">``), holding a paragraph's worth of text (`Options.paragraph_score`) with
+    few links (`Options.section_link_share`): an article split into many small sections,
+    each far under the share, loses no section. Only the children of those ancestors are
+    visited (`children`).
     """
     parents = page.parents
     near = _ancestors(best, parents, options.sibling_levels)

@@ -116,11 +116,11 @@ def extract_metadata(
             body_lines = blocks.page_lines(markup)
         other_content = lines.other_content_boxes(body_lines)
         visible = lines.visible_lines(body_lines, other_content)
-        dated = body_lines.dated[:MAX_DATED_TAGS]
-        closing = _post_footers(dated)
+        tags = body_lines.dated[:MAX_DATED_TAGS]
+        closing = _post_footers(tags)
         dated = [
             tag
-            for tag in dated
+            for tag in tags
             if tag.noise_element not in other_content or tag.noise_element in closing
         ]
         scan = _Found(dated, visible, bylines.byline_texts(body_lines, other_content))
@@ -131,18 +131,15 @@ def extract_metadata(
 
 def _post_footers(dated: list[DatedTag]) -> set[int]:
     """The footer boxes that close a post, not the page: those holding an
-    ``itemprop=author`` tag or a microformats publish time (``<abbr class="published">``,
-    ``<abbr itemprop="datePublished">``). Blog platforms write the post's "Posted by
-    <author> at <time>" in a box named a footer (Blogger's ``post-footer``), which the other
-    content boxes hold otherwise; a page's footer, or a teaser's, marks up neither."""
+    ``itemprop=author`` tag or a microformats publish time (`dates.marks_a_publish_time`).
+    Blog platforms write the post's "Posted by <author> at <time>" in a box named a footer
+    (Blogger's ``post-footer``), which would otherwise count as other content; a page's
+    footer, or a teaser's, marks up neither."""
     return {
         tag.noise_element
         for tag in dated
         if tag.noise == "footer"
-        and (
-            (tag.tag == "abbr" and "published" in tag.attributes.lower())
-            or bylines.marks_an_author(tag.attributes)
-        )
+        and (dates.marks_a_publish_time(tag) or bylines.marks_an_author(tag.attributes))
     }
 
 

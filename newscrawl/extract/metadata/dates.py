@@ -450,8 +450,23 @@ def _microformat_values(tags: list[_Tag]) -> Iterator[tuple[str, str]]:
     for itself comes first."""
     for tag, attributes, _ in tags:
         title = _abbr_title(tag, attributes)
-        if title and not PUBLISHED_CLASSES.isdisjoint(attributes.get("class", "").split()):
+        if title and _published_class(attributes):
             yield "microformat", unescape(title)
+
+
+def marks_a_publish_time(tag: DatedTag) -> bool:
+    """Whether a dated tag is a microformats publish time: an ``<abbr>`` with a ``title``,
+    marked ``itemprop=datePublished`` or of a `PUBLISHED_CLASSES` class."""
+    if tag.tag != "abbr":
+        return False
+    attributes = tag_attributes(tag.attributes)
+    return bool(_abbr_title(tag.tag, attributes)) and (
+        attributes.get("itemprop") == "datePublished" or _published_class(attributes)
+    )
+
+
+def _published_class(attributes: Mapping[str, str]) -> bool:
+    return not PUBLISHED_CLASSES.isdisjoint(attributes.get("class", "").split())
 
 
 def _abbr_title(tag: str, attributes: Mapping[str, str]) -> str | None:
