@@ -60,7 +60,15 @@ from recorded import recorded
 
 import newscrawl.extract.metadata as metadata_module
 from newscrawl.evaluation.datasets import load_dataset
-from newscrawl.extract.metadata import Metadata, bylines, dates, extract_metadata, lines, people
+from newscrawl.extract.metadata import (
+    Metadata,
+    bylines,
+    dates,
+    extract_metadata,
+    jsonld,
+    lines,
+    people,
+)
 from newscrawl.extract.metadata.scripts import ScriptTimestamps, ScriptVariables
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,6 +260,42 @@ RULES: tuple[Rule, ...] = (
         "author",
         "a thing's credit is no byline: Web Toolbar by Wibiya, Subscribe by RSS",
         ((people, "_labels_a_writer", _always),),
+    ),
+    Rule(
+        "label alone",
+        "author",
+        "a byline label in an element of its own (Von, By) gives way to the name after it",
+        ((people, "is_label_alone", _never),),
+    ),
+    Rule(
+        "placeholders",
+        "author",
+        "a template's word where a name goes (Name, publisher, Guest Author, Herr)",
+        ((bylines, "NOT_A_PERSON", frozenset()),),
+    ),
+    Rule(
+        "number words",
+        "author",
+        "a word of digits is a date or a count (Dezember 10), no name",
+        ((bylines, "_NUMBER_WORD_RE", NEVER),),
+    ),
+    Rule(
+        "slash separators",
+        "author",
+        "a byline's name ends at / or // (By Ed Silverman // November 6th)",
+        (
+            (
+                bylines,
+                "_CUT_RE",
+                re.compile(bylines._CUT_RE.pattern.replace("|/{1,2}", ""), re.IGNORECASE),
+            ),
+        ),
+    ),
+    Rule(
+        "JSON-LD entities",
+        "author",
+        "HTML entities in a JSON-LD name decoded (O&#039;Donnell)",
+        ((jsonld, "unescape", _unchanged),),
     ),
     Rule(
         "photo credit boxes",

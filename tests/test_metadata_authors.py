@@ -1,4 +1,4 @@
-"""Never a wrong author: each wrong-author class of issue 17 on a page written here.
+"""Never a wrong author: each wrong-author class seen on dev pages, on a page written here.
 
 Every page gives either its real author or none; a name caught by "by …" in prose, a button,
 a label fragment, an ad widget, a disclaimer or the site's own name is never the author.
@@ -119,6 +119,19 @@ def test_a_reporter_label_before_the_name_goes() -> None:
         ("Email", None),
         ("By Jane Roe | E-mail", "Jane Roe"),
         ("posted by Sofia ●", "Sofia"),
+        ("Autor Mark Newton:", "Mark Newton"),
+        ("Von", None),
+        ("By :", None),
+        ("By Ed Silverman // November 6th, 2012 // 6:25 pm", "Ed Silverman"),
+        ("Posted by Alexandra Grigorescu / November 13, 2012", "Alexandra Grigorescu"),
+        ("/ Cory Doctorow / 10:08 am Fri Jul 19, 2013", "Cory Doctorow"),
+        ("Dezember 10, 2019 · von freeman1984", None),
+        ("Name", None),
+        ("publisher", None),
+        ("Guest Author", None),
+        ("Herr", None),
+        ("anónimo", None),
+        ("Creator Name", "Creator Name"),
     ],
 )
 def test_judge_author(candidate: str, expected: str | None) -> None:
@@ -280,3 +293,35 @@ def test_a_byline_run_on_into_a_link_gives_way_to_the_meta_author() -> None:
     two = english("<div class='byline'>By Jessica Holly, Gail Levy</div>")
     meta = b"<meta name='author' content='Jessica Holly'></head>"
     assert author(two.replace(b"</head>", meta)) == "Jessica Holly, Gail Levy"
+
+
+@pytest.mark.parametrize("label", ["By", "By:", "Von", "par", "Autor"])
+def test_a_label_in_an_element_of_its_own_gives_way_to_the_name_after_it(label: str) -> None:
+    """Themes write the label in a block of its own (``<div>Von</div> <a>Name</a>``,
+    ``<dt>By</dt><dd><a>Name</a></dd>``): two lines, the name second."""
+    name = "<a href='/author/pc'>Patrick Czerny</a>"
+    by_div = f"<div class='post-author-name'><div class='author-by'>{label}</div> {name}</div>"
+    by_term = f"<dl class='storyBlogByline'><dt>{label} </dt><dd>{name}</dd></dl>"
+    assert author(english(by_div)) == "Patrick Czerny"
+    assert author(english(by_term)) == "Patrick Czerny"
+
+
+def test_an_entity_in_a_json_ld_name_is_decoded() -> None:
+    """CMSs escape the name for HTML before writing it into the JSON."""
+    ld = (
+        '<script type="application/ld+json">{"@context":"https://schema.org",'
+        '"@type":"NewsArticle","author":{"@type":"Person","name":"Lindsey O&#039;Donnell"}}'
+        "</script></head>"
+    )
+    assert author(english("").replace(b"</head>", ld.encode())) == "Lindsey O'Donnell"
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<meta name='author' content='publisher'>",  # a CMS's default
+        '<script>var labels = {"author":"Name","email":"E-Mail"};</script>',  # a form's
+    ],
+)
+def test_a_templates_placeholder_is_no_author(markup: str) -> None:
+    assert author(english("").replace(b"</head>", markup.encode() + b"</head>")) is None

@@ -33,25 +33,54 @@ BYLINE_LEVELS = 3
 MAX_BYLINE_CHARS = 120
 """A byline element holds little text; more, and it is a biography or a wrapper."""
 _LEAD_LABEL_RE = re.compile(
-    r"^(?:by|written by|posted by|von|par|por|作者|撰文|文|记者|编译|执笔)\s*[:：/／]?\s+|"
+    r"^(?:by|written by|posted by|von|par|por|autor|author|auteur|作者|撰文|文|记者|编译|执笔)"
+    r"\s*[:：/／]?(?:\s+|$)|"
     r"^(?:作者|撰文|文|记者|编译|执笔)\s*[:：/／]\s*|"
     r"^[\u4e00-\u9fff]{0,8}?(?:记者|通讯员|评论员|特约撰稿人)\s*[:：]?\s*",
     re.IGNORECASE,
 )
-"""A label before the name: "By ", "作者：", "文/", "本报记者 ", "晨报记者 "."""
+"""A label before the name: "By ", "Von ", "Autor ", "作者：", "文/", "本报记者 ", "晨报记者
+"; or the whole text, where the name is the next element's ("Von" then "<a>Jane
+Roe</a>")."""
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _CUT_RE = re.compile(
-    r"\s+(?:[-–—|｜•·]|on|updated|published|posted)\s+.*$|\s*[|｜•·]\s*.*$|[,，]\s*\d.*$|"
+    r"\s+(?:[-–—|｜•·]|/{1,2}|on|updated|published|posted)\s+.*$|\s*[|｜•·]\s*.*$|[,，]\s*\d.*$|"
     rf"\s*\d{{1,4}}\s*(?:[-/.年月]|{_MONTH}\b).*$|\s*\b{_MONTH}\s+\d.*$|"
     r"\s*\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b.*$",
     re.IGNORECASE,
 )
 _WEEKDAY_RE = re.compile(r"(?:mon|tue|wed|thu|fri|sat|sun)\.?,?", re.IGNORECASE)
-"""What follows the name on a byline line: " - Mar 2, 2015", " | Staff", ", 10:04 AM",
-" July 10", " Monday, March 3"; a weekday alone is a date's, not a name."""
+"""What follows the name on a byline line: " - Mar 2, 2015", " | Staff", " // Nov 6th",
+", 10:04 AM", " July 10", " Monday, March 3"; a weekday alone is a date's, not a name."""
+_NUMBER_WORD_RE = re.compile(r"(?<!\S)\d+(?!\S)")
+"""A word of digits alone: a day or a count ("Dezember 10"), never part of a name."""
 PLACEHOLDER_NAMES = frozenset({"网络", "互联网", "网友", "未知", "佚名", "匿名"})
 """What a page writes where it does not know the writer or the source ("来源：网络",
 "作者：佚名"): no one's name, so the field stays empty."""
+NOT_A_PERSON = frozenset(
+    {
+        "name",
+        "author",
+        "publisher",
+        "user",
+        "guest",
+        "guest author",
+        "unknown",
+        "anonymous",
+        "anonym",
+        "anonyme",
+        "anónimo",
+        "anonimo",
+        "herr",
+        "frau",
+        "mr",
+        "mrs",
+        "ms",
+    }
+)
+"""What a template writes where a name goes (a form's "Name", a CMS's "publisher" or
+"Guest Author") or a title with no name after it ("Herr"): no one's name, compared whole
+in lower case ("Creator Name" is a name)."""
 UI_WORDS = frozenset(
     {
         "关注",
@@ -312,13 +341,20 @@ def judge_author(
     name = _without_contributors(cut)
     if cut and not name:
         return None, "a contributor line, not the byline"
-    name = name.strip(" \t:：·•●-—|,，;；")
+    name = name.strip(" \t:：·•●-—|,，;；/／")
     words = [word for word in name.split() if word.casefold() not in UI_WORDS]
     name = _REPORT_SUFFIX_RE.sub("", " ".join(words)).strip()
     if name.endswith(".") and not name.endswith(" Jr.") and name[-2:-1].isalpha():
         name = name[:-1] if len(name.split()[-1]) > 2 else name
-    if not name or name.casefold() in UI_WORDS or _WEEKDAY_RE.fullmatch(name):
+    if (
+        not name
+        or name.casefold() in UI_WORDS
+        or _WEEKDAY_RE.fullmatch(name)
+        or _NUMBER_WORD_RE.search(name)
+    ):
         return None, "a label, a button or a date, no name"
+    if name.casefold() in NOT_A_PERSON:
+        return None, "a placeholder, no one's name"
     if _LINK_RE.search(name) or _NOT_A_NAME_RE.search(name):
         return None, "a link or a label"
     if JOB_TITLE_RE.search(name):
@@ -334,6 +370,12 @@ def judge_author(
     ):
         return None, "not a capitalised name (prose caught by a byline pattern?)"
     return name, ""
+
+
+def is_label_alone(text: str) -> bool:
+    """Whether `text` is a byline's label and nothing more ("Von", "By:", "本报记者"): the
+    name is in the next element."""
+    return not _LEAD_LABEL_RE.sub("", text.strip(), count=1)
 
 
 def _without_contributors(name: str) -> str:

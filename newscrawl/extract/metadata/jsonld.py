@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from html import unescape
 from typing import Any
 
 from newscrawl.extract.head import JSON_LD, Script
@@ -62,9 +63,12 @@ def article_objects(scripts: Iterable[Script]) -> list[dict[str, Any]]:
 
 
 def names(value: object) -> list[str]:
-    """Person/organisation names of an `author`/`publisher` value (str, dict or list)."""
+    """Person/organisation names of an `author`/`publisher` value (str, dict or list),
+    HTML entities decoded: CMSs escape a name for HTML before writing it into the JSON
+    ("O&#039;Donnell")."""
     if isinstance(value, str):
-        return [value.strip()] if value.strip() else []
+        name = unescape(value).strip() if "&" in value else value.strip()
+        return [name] if name else []
     if isinstance(value, dict):
         return names(value.get("name"))
     if isinstance(value, list):

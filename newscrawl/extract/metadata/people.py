@@ -20,6 +20,7 @@ from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.bylines import (
     PLACEHOLDER_NAMES,
     first_author,
+    is_label_alone,
     structured,
     without_photo_credits,
 )
@@ -507,8 +508,16 @@ def _byline_element_text(
     byline_texts: Sequence[str], header_text: Sequence[str], headline: str | None
 ) -> str | None:
     """The first byline element's text in the header but the headline itself (a blog
-    platform's ``entry-author-<name>`` class on the box that holds the post)."""
-    return next((t for t in byline_texts if t in header_text and t != headline), None)
+    platform's ``entry-author-<name>`` class on the box that holds the post) and a label
+    alone (``<span>Von</span> <a>Jane Roe</a>``: the name follows)."""
+    return next(
+        (
+            text
+            for text in byline_texts
+            if text in header_text and text != headline and not is_label_alone(text)
+        ),
+        None,
+    )
 
 
 def _runs_on(name: str | None, meta_name: str | None) -> bool:
