@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import json
 import multiprocessing
+import re
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
@@ -26,8 +27,9 @@ from newscrawl.discovery.model import MalformedListError
 from newscrawl.extract import default, extract
 from newscrawl.extract.blocks import page_lines
 from newscrawl.extract.clean import FEW_AMPERSANDS, unescape
-from newscrawl.extract.metadata import MAX_DATED_TAGS, dates, extract_metadata
-from newscrawl.extract.metadata.bylines import byline_elements
+from newscrawl.extract.metadata import MAX_DATED_TAGS, dates, extract_metadata, people
+from newscrawl.extract.metadata.bylines import byline_elements, judge_author, outlet_names
+from newscrawl.extract.title import two_parts_of
 
 LIMIT_SECONDS = 60.0
 """Far above what any of these pages takes now (milliseconds), far below what they took."""
@@ -236,3 +238,55 @@ def test_a_date_before_a_run_of_spaces_is_read_in_linear_time(
     """The date patterns' spaces around a separator are one run each, not two ways to
     split one run (which took minutes on a line of a year and 200,000 spaces)."""
     assert within_limit(line_dates, hostile) == expected
+
+
+def author_name(candidate: str) -> str | None:
+    return judge_author(candidate, latin_page=True)[0]
+
+
+@pytest.mark.parametrize(
+    ("candidate", "expected"),
+    [
+        ("By Jane" + " " * 60_000 + "Roe", "Jane Roe"),
+        ("Jane" + " \t" * 30_000 + "Roe", "Jane Roe"),
+        ("Jane" + " " * 60_000 + "- March 2, 2015", "Jane"),
+    ],
+    ids=["spaces", "spaces and tabs", "spaces before a date"],
+)
+def test_a_byline_with_a_long_run_of_spaces_is_judged_in_linear_time(
+    candidate: str, expected: str
+) -> None:
+    """What follows a name is cut where a run of spaces starts, not at each of its spaces
+    (a byline of 8,000 spaces took five seconds)."""
+    assert within_limit(author_name, candidate) == expected
+
+
+def site_names(title: str) -> frozenset[str]:
+    return outlet_names(None, title, None)
+
+
+def test_a_title_with_a_long_run_of_spaces_is_split_in_linear_time() -> None:
+    """A separator's spaces are one run (a title of 20,000 spaces took eight seconds)."""
+    title = "Storm" + " " * 100_000 + "closes the harbour - Daily News"
+    assert "dailynews" in within_limit(site_names, title)
+
+
+def title_parts(title: str) -> bool:
+    return two_parts_of("Storm closes the harbour", "Daily News", title)
+
+
+def a_writers_label(text: str) -> bool:
+    return people._labels_a_writer(text, re.search("by", text))
+
+
+def test_a_title_separator_after_a_long_run_of_spaces_is_found_in_linear_time() -> None:
+    """The site separators are never tried inside a run of spaces (a title of 30,000
+    line breaks did not finish in two seconds)."""
+    title = "Storm" + "\r\n" * 100_000 + "closes the harbour | Daily News"
+    assert within_limit(title_parts, title)
+
+
+def test_the_word_before_by_is_found_in_linear_time() -> None:
+    """The last word before a "by" is sought only where a word starts (a 20,000-letter
+    word before a comma took three seconds)."""
+    assert within_limit(a_writers_label, "a" * 200_000 + ", by Jane Roe")

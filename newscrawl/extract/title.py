@@ -23,13 +23,14 @@ from newscrawl.extract.blocks import Line
 from newscrawl.extract.head_hints import HeadHints
 
 _SITE_SEPARATOR_RE = re.compile(
-    r"\s+[-|–—·:：»«›‹]\s+|\s*(?:--|[_|｜–]|(?<!—)—(?!—))\s*|\s+-|-\s+"
-    r"|(?<=[^\x00-\x7f])-(?=[^\x00-\x7f])"
+    r"(?:(?<!\s)|(?!\s))(?:\s++[-|–—·:：»«›‹]\s++|\s*+(?:--|[_|｜–]|(?<!—)—(?!—))\s*+|\s++-)"
+    r"|-\s++|(?<=[^\x00-\x7f])-(?=[^\x00-\x7f])"
 )
 """Where a site name is joined to a headline: spaced dashes, bars and colons, ``--``, ``_``,
 a single ``—``, and a bare ``-`` between two non-ASCII characters ("…城！-新华网"; "COVID-19"
 keeps its own). A run of ``——`` is the Chinese dash (破折号) inside the headline, leading its
-subtitle ("…力量——热烈祝贺…开幕_市政府网"), not a separator."""
+subtitle ("…力量——热烈祝贺…开幕_市政府网"), not a separator. Never tried inside a run of
+spaces, its repeats possessive: linear in the title's length."""
 SUBHEADING_TAGS = frozenset({"h2", "h3"})
 """Headings that can hold the headline when no ``<h1>`` does."""
 MAX_SUFFIX_CHARS = 12

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from newscrawl.extract import native
 from newscrawl.extract.blocks import DatedTag, Line, PageLines
 from newscrawl.extract.clean import tag_attributes
+from newscrawl.extract.metadata.lines import TITLE_SEPARATOR_RE
 from newscrawl.extract.needles import texts_holding
 
 _ELEMENT = attrgetter("element")
@@ -42,16 +43,19 @@ _LEAD_LABEL_RE = re.compile(
 """A label before the name: "By ", "Von ", "Autor ", "作者：", "文/", "本报记者 ", "晨报记者
 "; or the whole text, where the name is the next element's ("Von" then "<a>Jane
 Roe</a>")."""
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*+\.?"
 _CUT_RE = re.compile(
-    r"\s+(?:[-–—|｜•·]|/{1,2}|on|updated|published|posted)\s+.*$|\s*[|｜•·]\s*.*$|[,，]\s*\d.*$|"
-    rf"\s*\d{{1,4}}\s*(?:[-/.年月]|{_MONTH}\b).*$|\s*\b{_MONTH}\s+\d.*$|"
-    r"\s*\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b.*$",
+    r"(?<!\s)(?:\s++(?:[-–—|｜•·]|/{1,2}|on|updated|published|posted)\s++.*+$|"
+    r"\s*+[|｜•·]\s*+.*+$|"
+    rf"\s*+\d{{1,4}}\s*+(?:[-/.年月]|{_MONTH}\b).*+$|\s*+\b{_MONTH}\s++\d.*+$|"
+    r"\s*+\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b.*+$)|"
+    r"[,，]\s*+\d.*+$",
     re.IGNORECASE,
 )
 _WEEKDAY_RE = re.compile(r"(?:mon|tue|wed|thu|fri|sat|sun)\.?,?", re.IGNORECASE)
 """What follows the name on a byline line: " - Mar 2, 2015", " | Staff", " // Nov 6th",
-", 10:04 AM", " July 10", " Monday, March 3"; a weekday alone is a date's, not a name."""
+", 10:04 AM", " July 10", " Monday, March 3"; a weekday alone is a date's, not a name. Tried only
+where a run of spaces starts, its repeats possessive: linear in the candidate's length."""
 _NUMBER_WORD_RE = re.compile(r"(?<!\S)\d+(?!\S)")
 """A word of digits alone: a day or a count ("Dezember 10"), never part of a name."""
 PLACEHOLDER_NAMES = frozenset({"网络", "互联网", "网友", "未知", "佚名", "匿名"})
@@ -123,8 +127,9 @@ UI_WORDS = frozenset(
 )
 """Words next to a name in bylines (buttons, counters, label fragments) and placeholders
 that are no one's name; compared in lower case."""
-_REPORT_SUFFIX_RE = re.compile(r"\s*\S{0,6}(?:报道|摄影|摄|供图|整理)$")
-"""A dateline or role after the name: "李明 上海报道", "张三 摄"."""
+_REPORT_SUFFIX_RE = re.compile(r"(?:(?<!\s)|(?!\s))\s*+\S{0,6}(?:报道|摄影|摄|供图|整理)$")
+"""A dateline or role after the name: "李明 上海报道", "张三 摄". Never tried inside a run of
+spaces: linear in the name's length."""
 CONTRIBUTION_MARKS = ("对此文", "对本文", "对此稿")
 """What a contributor line says ("张三对此文亦有贡献"): the names it holds helped, and are
 not the byline."""
@@ -314,7 +319,7 @@ def outlet_names(site_name: str | None, title: str, url: str | None) -> frozense
     labels. An author equal to one of them, or the start of one ("网易" of "网易政务"), is
     the site naming itself."""
     names = {site_name or ""}
-    segments = re.split(r"\s*(?:[_|｜]|--|—|\s-\s)\s*", title.strip())
+    segments = TITLE_SEPARATOR_RE.split(title.strip())
     if len(segments) > 1:
         names.add(segments[-1])
     if url:

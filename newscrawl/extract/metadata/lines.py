@@ -48,8 +48,9 @@ about *other* content, whose dates (in lines and in dated tags) and names are no
 article's. Share bars, toolbars and breadcrumbs are boilerplate for the body but may hold
 the byline, so they stay."""
 _SPACE_RE = re.compile(r"[\s\u3000\xa0]+")
-_TITLE_SPLIT_RE = re.compile(r"\s*(?:[_|｜]|--|—|\s-\s)\s*")
-"""Separators between a <title>'s headline and the site name ("标题_新浪网", "标题 - 网易")."""
+TITLE_SEPARATOR_RE = re.compile(r"(?:(?<!\s)|(?!\s))(?:\s*+(?:[_|｜]|--|—)\s*+|\s++-\s++)")
+"""Separators between a <title>'s headline and the site name ("标题_新浪网", "标题 - 网易").
+Never tried inside a run of spaces, its repeats possessive: linear in the title's length."""
 HEADER_LINES_BEFORE = 3
 HEADER_LINES_AFTER = 12
 HEADER_CHARS_AFTER = 600
@@ -170,7 +171,7 @@ def title_index(
     <title> holds or that hold its segment (picked by substring tests in ``map``), get a
     Python step. `page` is `lines`' `PageText`."""
     title = _SPACE_RE.sub(" ", page_title).strip()
-    segment = _TITLE_SPLIT_RE.split(title, maxsplit=1)[0].strip()
+    segment = TITLE_SEPARATOR_RE.split(title, maxsplit=1)[0].strip()
     texts, headings = page.texts, page.headings
     headline, masthead = _title_heading(texts, headings, title, sites, str)
     if headline is None:
