@@ -426,7 +426,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "no masthead as the headline",
         "published",
-        "the header is read under the post's heading, not the blog's name (dorfonlaw.org)",
+        "the header is read under the post's heading or title line, not the blog's name",
         ((lines, "spells_site", _never),),
     ),
     Rule(

@@ -129,6 +129,7 @@ def test_a_reporter_label_before_the_name_goes() -> None:
         ("Name", None),
         ("publisher", None),
         ("Guest Author", None),
+        ("Guest Posts", None),
         ("Herr", None),
         ("anónimo", None),
         ("Creator Name", "Creator Name"),
@@ -254,6 +255,7 @@ def test_a_blog_named_with_by_is_no_byline_and_the_posts_own_comes_next() -> Non
         ("2/26/2015 7:11 AM PST BY Tmz Staff", "Tmz Staff"),
         ("November 4, 2012 — By Long Zheng", "Long Zheng"),
         ("Written by Grant Tinsley, PhD", "Grant Tinsley"),
+        ("By Walter O'Brien/NJ.com", "Walter O'Brien"),
     ],
 )
 def test_by_opening_a_byline_names_the_writer(line: str, expected: str) -> None:

@@ -134,6 +134,25 @@ def test_a_date_above_a_blog_posts_headline_under_the_masthead_is_read() -> None
     assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
 
 
+def test_a_posts_title_that_is_no_heading_beats_the_masthead() -> None:
+    """The post's title in a ``<div>`` under the site's name in an ``<h1>``: the title
+    line, not the masthead, anchors the header, and the date under it is read."""
+    post = BLOG_POST.replace(
+        "<h3 class='post-title'>Wasted Talent and the Middle Class</h3>",
+        "<div class='post-title'>Wasted Talent and the Middle Class</div>",
+    ).replace("<h2 class='date-header'>Thursday, August 09, 2012</h2>", "")
+    post = post.replace("<p>-- Posted by", "<p>Posted on August 9, 2012 by")
+    title = "Wasted Talent and the Middle Class | Dorf on Law"
+    url = "http://www.dorfonlaw.org/wasted-talent.html"
+    assert headline_index(post, url, title) == texts(post).index(
+        "Wasted Talent and the Middle Class"
+    )
+    meta = extract_metadata(
+        post.replace("Dorf on Law: Wasted Talent and the Middle Class", title), url
+    )
+    assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
+
+
 def news_page(under_headline: str) -> str:
     """A news article: headline, `under_headline`, then three paragraphs of body."""
     headline = "Samsung Galaxy Tab banned in EU in fresh patent twist"

@@ -69,6 +69,8 @@ NOT_A_PERSON = frozenset(
         "user",
         "guest",
         "guest author",
+        "guest post",
+        "guest posts",
         "unknown",
         "anonymous",
         "anonym",

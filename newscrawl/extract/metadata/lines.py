@@ -161,15 +161,16 @@ def title_index(
 ) -> int | None:
     """Index of the headline line: an h1-h3 that the <title> starts with, the first that
     does not spell one of the site's names `sites` (`title.site_names`: a blog's masthead,
-    "Dorf on Law" for dorfonlaw.org), else the first; where a lower heading is the other
-    part of the <title> with it ("Blog: Post", `title.two_parts_of`), that lower one. A
-    heading the <title> holds only in other case or with ASCII quotes and dashes
-    (`title.folded`: "Finding your …", "Melaka - Why It's") counts where none matches as
-    written (a masthead's words recur in lower case in many titles). Else
-    the longest line that is part of the <title> or holds its first segment (old table
-    layouts have no h1); else the first h1. Only the headings, and the lines that the
-    <title> holds or that hold its segment (picked by substring tests in ``map``), get a
-    Python step. `page` is `lines`' `PageText`."""
+    "Dorf on Law" for dorfonlaw.org); where a lower heading is the other part of the
+    <title> with it ("Blog: Post", `title.two_parts_of`), that lower one. A heading the
+    <title> holds only in other case or with ASCII quotes and dashes (`title.folded`:
+    "Finding your …", "Melaka - Why It's") counts where none matches as written (a
+    masthead's words recur in lower case in many titles). Else the longest line that is
+    part of the <title> or holds its first segment (old table layouts have no h1, and a
+    post's title may be no heading under a masthead that is one); else the masthead; else
+    the first h1. Only the headings, and the lines that the <title> holds or that hold its
+    segment (picked by substring tests in ``map``), get a Python step. `page` is `lines`'
+    `PageText`."""
     title = _SPACE_RE.sub(" ", page_title).strip()
     segment = TITLE_SEPARATOR_RE.split(title, maxsplit=1)[0].strip()
     texts, headings = page.texts, page.headings
@@ -177,9 +178,8 @@ def title_index(
     if headline is None:
         headline, folded_masthead = _title_heading(texts, headings, title, sites, folded)
         masthead = folded_masthead if masthead is None else masthead
-    found = headline if headline is not None else masthead
-    if found is not None:
-        return found
+    if headline is not None:
+        return headline
     candidates = map(contains, repeat(title), texts)
     if len(segment) >= 6:
         candidates = map(or_, candidates, map(contains, texts, repeat(segment)))
@@ -196,6 +196,8 @@ def title_index(
             best, best_at = key, i
     if best_at is not None:
         return best_at
+    if masthead is not None:
+        return masthead
     return next((i for i in headings if lines[i].tag == "h1"), None)
 
 

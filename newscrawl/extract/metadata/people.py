@@ -34,14 +34,24 @@ from newscrawl.extract.metadata.scripts import (
     state_author_names,
 )
 
-_NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\"'"
+_NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\""
 """Characters no name contains: separators, brackets, and markup leaking from broken templates
 (`来源： size="20"`)."""
-_STOP = r"(?=\s*(?:[/／" + _NOT_IN_NAME + r"]|来源|作者|记者|编辑|责编|时间|日期|发布|\d{4}|$))"
-_NAME = r"(?P<name>[^\s\d" + _NOT_IN_NAME + r"][^\d" + _NOT_IN_NAME + r"]{0,29}?)"
+_LONE_QUOTE = r"(?<![^\W\d_])'|'(?![^\W\d_])"
+"""A quote that is not an apostrophe between two letters ("O'Brien"): no name holds it."""
+_STOP = (
+    r"(?=\s*(?:[/／" + _NOT_IN_NAME + r"]|" + _LONE_QUOTE + r"|来源|作者|记者|编辑|责编|时间|日期"
+    r"|发布|\d{4}|$))"
+)
+_NAME = (
+    r"(?P<name>[^\s\d'" + _NOT_IN_NAME + r"]"
+    r"(?:[^\d'" + _NOT_IN_NAME + r"]|(?<=[^\W\d_])'(?=[^\W\d_])){0,29}?)"
+)
+"""A name after a label: up to 30 characters, none of `_NOT_IN_NAME` and no quote but an
+apostrophe between letters ("Walter O'Brien")."""
 _SOURCE_WORDS = ("来源", "来自", "出处", "稿源", "发文机关", "发布机构", "发文单位", "发布单位")
 _SOURCE_LABEL = one_of([*_SOURCE_WORDS, *any_case("source")], r"\s*[:：]")
-_SOURCE_RE = re.compile(_SOURCE_LABEL + r"\s*[\[【]?\s*(?P<name>[^\s" + _NOT_IN_NAME + r"]{2,30})")
+_SOURCE_RE = re.compile(_SOURCE_LABEL + r"\s*[\[【]?\s*(?P<name>[^\s'" + _NOT_IN_NAME + r"]{2,30})")
 """Outlet names have no spaces: "来源: 总台环球资讯广播 北京" ends before the IP location.
 Government notices name their issuing body instead (发文机关：某某省人民政府): it is the
 publisher, so it is the source."""
