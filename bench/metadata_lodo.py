@@ -94,6 +94,11 @@ def _first_in_header(byline_texts: Any, header_text: Any, _headline: Any) -> str
     return _BYLINE_ELEMENT_TEXT(byline_texts, header_text, None)
 
 
+def _lines_alone(header: Any) -> Iterator[tuple[int, str]]:
+    """`dates._header_texts` without its date badges: each header line alone."""
+    return ((index, line.text.strip()) for index, line in enumerate(header))
+
+
 def _always(*_args: Any, **_kwargs: Any) -> bool:
     return True
 
@@ -416,6 +421,12 @@ RULES: tuple[Rule, ...] = (
         "published",
         "January 31, 2011; 8. November 2021; 1er février 2022",
         ((dates, "_NAMED_MDY_RE", NEVER), (dates, "_NAMED_DMY_RE", NEVER)),
+    ),
+    Rule(
+        "date badges",
+        "published",
+        "three short header lines joined: a day, a month and a year in boxes of their own",
+        ((dates, "_header_texts", _lines_alone),),
     ),
     Rule(
         "the lower of two title parts",

@@ -192,6 +192,36 @@ def test_a_microformats_abbr_in_a_sidebar_is_another_posts_date() -> None:
     assert extract_metadata(blog_post("", after=sidebar)).published is None
 
 
+@pytest.mark.parametrize(
+    ("badge", "expected"),
+    [
+        (("11", "July", "2012"), "2012-07-11"),
+        (("Oct", "30", "2012"), "2012-10-30"),
+    ],
+    ids=["day month year", "month day year"],
+)
+def test_a_date_badge_of_three_boxes_dates_the_post(
+    badge: tuple[str, str, str], expected: str
+) -> None:
+    """Blog themes set the date above the headline as a day, a month and a year in boxes
+    of their own, one line each."""
+    boxes = "".join(f"<div class='part'>{part}</div>" for part in badge)
+    body = "<p>" + "I rebuilt the old greenhouse behind the house this winter. " * 8 + "</p>"
+    post = article_page(
+        "Rebuilding a greenhouse", "Rebuilding a greenhouse", body,
+        head="", before=f"<div class='date'>{boxes}</div>", byline="", after="",
+    )  # fmt: skip
+    published = extract_metadata(post, "https://blog.example.org/greenhouse").published
+    assert published is not None and published.date().isoformat() == expected
+
+
+def test_three_short_lines_that_make_no_date_date_nothing() -> None:
+    menu = "<div>Home</div><div>About</div><div>12</div>"
+    assert extract_metadata(blog_post("", after=""), None).published is None
+    post = blog_post("").replace("<h1>", f"{menu}<h1>")
+    assert extract_metadata(post, "https://blog.example.org/greenhouse").published is None
+
+
 def test_csdn_like_script_variable() -> None:
     script = '<script>var username = "x"; var postTime = "2024-11-19 16:16:18";</script>'
     meta = extract_metadata(page(after=script))

@@ -506,15 +506,31 @@ def visible(
     best: tuple[tuple[bool, bool, int], DateEvidence] | None = None
     order = 0
     listed = link_list_items(header)
-    for index, line in enumerate(header):
+    for index, text in _header_texts(header):
         if index in listed and index != title_at + 1:
             continue
-        for labelled, found in _line_dates(line.text, context, structured):
+        for labelled, found in _line_dates(text, context, structured):
             key = (index < title_at, not labelled, order)
             order += 1
             if best is None or key < best[0]:
                 best = (key, found)
     return best[1] if best else None
+
+
+BADGE_PART_CHARS = 9
+"""The longest part of a date badge: a day, a month's name or a year on a line of its own."""
+
+
+def _header_texts(header: Sequence[VisibleLine]) -> Iterator[tuple[int, str]]:
+    """Each header line's index and text, and after it, where it and the next two lines
+    are short (`BADGE_PART_CHARS`), the three joined: a date badge, which blog themes set
+    as a day, a month and a year in boxes of their own ("11" "July" "2012")."""
+    texts = [line.text.strip() for line in header]
+    for index, text in enumerate(texts):
+        yield index, text
+        badge = texts[index : index + 3]
+        if len(badge) == 3 and all(0 < len(part) <= BADGE_PART_CHARS for part in badge):
+            yield index, " ".join(badge)
 
 
 def labelled(
