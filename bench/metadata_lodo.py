@@ -423,6 +423,12 @@ RULES: tuple[Rule, ...] = (
         ((dates, "_NAMED_MDY_RE", NEVER), (dates, "_NAMED_DMY_RE", NEVER)),
     ),
     Rule(
+        "URL days",
+        "published",
+        "a permalink's /YYYY/MM/DD/ dates a page that writes no date",
+        ((dates, "url_day", _none),),
+    ),
+    Rule(
         "date badges",
         "published",
         "three short header lines joined: a day, a month and a year in boxes of their own",

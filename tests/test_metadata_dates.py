@@ -250,6 +250,32 @@ def test_visible_chinese_formats(byline: str, expected: tuple[int, ...]) -> None
     assert meta.published_precision == {3: "day", 5: "minute", 6: "second"}[len(expected)]
 
 
+def test_a_post_that_writes_no_date_is_dated_by_its_permalinks_day() -> None:
+    meta = extract_metadata(blog_post(""), "https://blog.example.org/2012/10/25/greenhouse/")
+    assert meta.published == shanghai(2012, 10, 25)
+    assert (meta.published_precision, meta.published_source) == ("day", "url")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://blog.example.org/2012/02/30/greenhouse/",  # no such day
+        "https://blog.example.org/2012/10/greenhouse/",  # a month only
+        "https://blog.example.org/archive/20121025/greenhouse/",  # not a permalink's path
+        "https://blog.example.org/2031/10/25/greenhouse/",  # after the fetch
+    ],
+)
+def test_an_address_without_a_permalinks_day_dates_nothing(url: str) -> None:
+    fetched = datetime(2024, 5, 1, tzinfo=UTC)
+    assert extract_metadata(blog_post(""), url, fetched_at=fetched).published is None
+
+
+def test_a_written_date_beats_the_permalinks_day() -> None:
+    post = blog_post("Posted on October 27, 2012")
+    meta = extract_metadata(post, "https://blog.example.org/2012/10/25/greenhouse/")
+    assert meta.published is not None and meta.published.date().isoformat() == "2012-10-27"
+
+
 def test_year_less_byline_takes_the_year_from_the_url() -> None:
     url = "http://www.news.cn/politics/20240509/3dd6e33c/c.html"
     meta = extract_metadata(page(byline="05/09 22:27:02"), url)

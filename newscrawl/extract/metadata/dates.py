@@ -3,12 +3,14 @@
 Structured evidence in order of trust: schema.org JSON-LD `datePublished`, `<meta>` tags,
 `<time datetime>`/`itemprop=datePublished`, attributes such as `data-publishtime`,
 microformats' `<abbr class="published" title>`, inline script variables (CSDN's
-`postTime`, cnblogs' `currentPostDateAdded`). Then the visible
-byline next to the headline; failing that, the first publish-labelled date anywhere
-(发表于, posted @: blogs put it below the post), and on pages whose headline cannot be
-found, the first date with a time above the body text. Only when the page has no full date
-at all does a month do: a labelled month near the headline (出版日期：1998年3月) or a line
-citing a print issue (——《某某月刊》1998年3月号), with precision "month".
+`postTime`, cnblogs' `currentPostDateAdded`). Then the visible byline next to the
+headline; failing that, the first publish-labelled date anywhere (发表于, posted @: blogs
+put it below the post), and on pages whose headline cannot be found, the first date with a
+time above the body text. A page that writes no date at all is dated by the day its
+address spells as a permalink does (``/2012/10/25/slug/``). Only when the page has no
+full date at all does a month do: a labelled month near the headline
+(出版日期：1998年3月) or a line citing a print issue (——《某某月刊》1998年3月号),
+with precision "month".
 
 When a structured date and a visible one both exist and agree within a day, the visible
 time is kept (in the structured date's zone, where the visible one wrote none: an English
@@ -319,7 +321,7 @@ def published(
         )
     )
     if byline is None:
-        return structured or month(header, page, context)
+        return structured or url_day(context) or month(header, page, context)
     if structured is None:
         return byline
     if _structured_says_more(byline, structured, zone):
@@ -570,6 +572,29 @@ def _first_timed(
             if found.precision != "day":
                 return found
     return None
+
+
+_URL_DAY_RE = re.compile(r"/((?:19|20)\d{2})/(0[1-9]|1[0-2])/(0[1-9]|[12]\d|3[01])/")
+"""A day as a post's address spells it (``/2012/10/25/pasta-fazool/``: WordPress's and
+Blogger-like permalinks): the day the post was published."""
+
+
+def url_day(context: _Context) -> DateEvidence | None:
+    """The day the page's address holds (`_URL_DAY_RE`), for a page that writes no date:
+    blog platforms put the post's day in its permalink, and a theme may show none, or only
+    the day it was modified ("Modified on …", which is vetoed)."""
+    match = _URL_DAY_RE.search(context.url) if context.url else None
+    if match is None:
+        return None
+    year, number, day = map(int, match.groups())
+    if year < MIN_YEAR:
+        return None
+    try:
+        value = datetime(year, number, day, tzinfo=context.zone)
+    except ValueError:
+        return None
+    checked = _checked(value, "day", context)
+    return DateEvidence(checked[0], checked[1], "url") if checked else None
 
 
 def month(header: Sequence[VisibleLine], page: PageText, context: _Context) -> DateEvidence | None:
