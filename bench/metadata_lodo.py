@@ -423,6 +423,12 @@ RULES: tuple[Rule, ...] = (
         ((dates, "_NAMED_MDY_RE", NEVER), (dates, "_NAMED_DMY_RE", NEVER)),
     ),
     Rule(
+        "the headline's box",
+        "published",
+        "a box named other content that holds the only headline heading is the article's",
+        ((lines, "headline_boxes", _no_items),),
+    ),
+    Rule(
         "URL days",
         "published",
         "a permalink's /YYYY/MM/DD/ dates a page that writes no date",

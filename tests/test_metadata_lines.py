@@ -153,6 +153,33 @@ def test_a_posts_title_that_is_no_heading_beats_the_masthead() -> None:
     assert meta.published is not None and meta.published.date() == date(2012, 8, 9)
 
 
+def test_a_box_named_after_its_sidebar_that_holds_the_only_headline_is_the_articles() -> None:
+    """Themes name the wrapper of the post and its sidebar after the sidebar
+    (``content-sidebar-wrap``, ``has-sidebar``); where it holds the only heading the
+    <title> starts with, its byline and date are the post's. A copy of the headline in a
+    list of posts, with the headline itself outside, does not make that list the post's."""
+    paragraph = "<p>Late in the spring of this year, I posted some thoughts on work.</p>"
+    comments = "<div class='comments'>" + "<p>I agree with every word of this.</p>" * 40
+    post = (
+        "<html><head><title>Wasted Talent and the Middle Class</title></head><body>"
+        "<div id='content-sidebar-wrap'><div class='post'>"
+        "<h1>Wasted Talent and the Middle Class</h1>"
+        "<p class='meta'>November 3, 2012 By George Ambler</p>" + paragraph * 4 + "</div>"
+        "<div class='widget'><h4>Archives</h4><ul><li>October 2012</li></ul></div></div>"
+        + comments
+        + "</div></body></html>"
+    )
+    meta = extract_metadata(post, "https://blog.example.org/wasted-talent")
+    assert meta.author == "George Ambler"
+    assert meta.published is not None and meta.published.date() == date(2012, 11, 3)
+    headline = "Wasted Talent and the Middle Class"
+    wrapper = "<div id='content-sidebar-wrap'><div class='post'>"
+    listed = post.replace(
+        f"{wrapper}<h1>{headline}</h1>", f"<h1>{headline}</h1>{wrapper}<h3>{headline}</h3>"
+    )
+    assert extract_metadata(listed, "https://blog.example.org/wasted-talent").author is None
+
+
 def news_page(under_headline: str) -> str:
     """A news article: headline, `under_headline`, then three paragraphs of body."""
     headline = "Samsung Galaxy Tab banned in EU in fresh patent twist"

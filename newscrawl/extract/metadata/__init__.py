@@ -114,7 +114,9 @@ def extract_metadata(
             return Metadata()
         if body_lines is None:
             body_lines = blocks.page_lines(markup)
+        head = head or PageHead(markup)
         other_content = lines.other_content_boxes(body_lines)
+        other_content -= lines.headline_boxes(body_lines, head.title, other_content)
         visible = lines.visible_lines(body_lines, other_content)
         tags = body_lines.dated[:MAX_DATED_TAGS]
         closing = _post_footers(tags)
@@ -124,7 +126,7 @@ def extract_metadata(
             if tag.noise_element not in other_content or tag.noise_element in closing
         ]
         scan = _Found(dated, visible, bylines.byline_texts(body_lines, other_content))
-        return _read(head or PageHead(markup), scan, url, fetched_at, zone)
+        return _read(head, scan, url, fetched_at, zone)
     except (RecursionError, MemoryError):
         return Metadata()
 

@@ -145,6 +145,26 @@ def other_content_boxes(page: PageLines) -> set[int]:
     return boxes
 
 
+def headline_boxes(page: PageLines, page_title: str, boxes: set[int]) -> set[int]:
+    """Of the other-content `boxes`, those around a heading whose first 12 characters the
+    <title> holds (`folded` alike), where no such heading is outside them: the box that
+    holds the article's only headline is the article's, whatever its name says of the
+    layout (``has-sidebar``, ``content-sidebar-wrap``, ``main-sidebar-container``). Where
+    the headline is outside them, a copy inside is a list of other posts."""
+    if not boxes:
+        return set()
+    title = folded(page_title)
+    headings = compress(page.lines, map(HEADING_TAGS.__contains__, map(_TAG, page.lines)))
+    held = [
+        line.noise_element
+        for line in headings
+        if len(line.text) >= MIN_TITLE_CHARS and folded(line.text[:12]) in title
+    ]
+    if not held or any(box not in boxes for box in held):
+        return set()
+    return set(held)
+
+
 def _box_chars_python(lines: Sequence[Line], words: frozenset[str]) -> tuple[int, dict[int, int]]:
     """The chars of all `lines`, and per noise element the chars of the lines whose noise
     word is in `words`: the reference of ``_blockscan.box_chars``, and the fallback. A
