@@ -237,8 +237,8 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule(
         "credit_lines",
-        "drops short credit, source and statement lines (责任编辑：, 来源：, copyright)",
-        "editor/source/copyright lines beside the body",
+        "drops short credit, source, statement and ad-label lines (责任编辑：, copyright)",
+        "editor/source/copyright lines and ad slots' labels beside the body",
         ((default, "_is_boilerplate_line", _never),),
     ),
     Rule(

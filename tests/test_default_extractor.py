@@ -164,6 +164,30 @@ def test_english_page() -> None:
     assert article.title == "Council expands bus network"
 
 
+@pytest.mark.parametrize(
+    "label", ["Advertisement", "ADVERTISING", "- Advertisement -", "Werbung", "(Anzeige)"]
+)
+def test_an_ad_slots_label_between_paragraphs_is_not_body(label: str) -> None:
+    """The ad is a script, so its slot's label is all the slot's text, a line of its own."""
+    slot = f"<div class='slot'><p>{label}</p><script>ads.push(1)</script></div>"
+    body = slot.join(f"<p>{text}</p>" for text in ENGLISH)
+    html = page(
+        f"<article><h1>Council expands bus network</h1>{body}</article>",
+        head="<title>Council expands bus network - City News</title>",
+    )
+    assert extract(html, options=DEFAULT).body.split("\n") == list(ENGLISH)
+
+
+def test_a_sentence_about_advertising_is_body() -> None:
+    sentence = "Advertising on the new buses will pay for a third of the service."
+    body = "".join(f"<p>{text}</p>" for text in (*ENGLISH, sentence))
+    html = page(
+        f"<article><h1>Council expands bus network</h1>{body}</article>",
+        head="<title>Council expands bus network - City News</title>",
+    )
+    assert extract(html, options=DEFAULT).body.split("\n") == [*ENGLISH, sentence]
+
+
 def test_hidden_text_is_ignored() -> None:
     hidden = "<span style='display: none'>隐藏的干扰文字</span>"
     html = page(

@@ -55,6 +55,13 @@ BOILERPLATE_LINE_RE = re.compile(
 )
 """Credit, source and statement lines that sit next to the body and pass every length and
 punctuation test (docs/pitfalls.md, extraction 7; the gold of the sites set in docs/scoring.md)."""
+AD_LABELS = frozenset(
+    {"advertisement", "advertising", "anzeige", "werbung", "publicidad", "publicité"}
+)
+"""The words a page prints over an ad slot, alone on their line (the ad is a script, so the
+label is all the slot's text): a statement line too, never the article's."""
+AD_LABEL_MARKS = " \t:-–—|·•()[]"
+"""What may stand around an ad label on its line ("- Advertisement -", "(Anzeige)")."""
 
 CREDIT_LABEL_RE = re.compile(
     r"(?:^\W{0,3}|[.!?]\s+)(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|credits?"
@@ -71,9 +78,9 @@ MAX_CREDIT_LINE = 120
 CREDIT_NEEDLES = (":", "©", "getty", "istock", "shutterstock", "reuters/")
 """What every line `_is_photo_credit` takes holds, folded (`needles`): the label's colon, a
 ©, or a word of each `CREDIT_MARK_RE` alternative."""
-STATEMENT_NEEDLES = ("：", ":", "权", "ight")
-"""What every `BOILERPLATE_LINE_RE` match holds, folded (`needles`): a colon, 版权, or the
-"ight" of "rights" and "copyright"."""
+STATEMENT_NEEDLES = ("：", ":", "权", "ight", "advertis", "anzeige", "werbung", "publici")
+"""What every `_is_boilerplate_line` line holds, folded (`needles`): a colon, 版权, the
+"ight" of "rights" and "copyright", or a part of each `AD_LABELS` word."""
 
 MIN_QUOTED_CHARS = 6
 """Shorter lines are found in any description by chance."""
@@ -1500,7 +1507,12 @@ def _link_rule(options: Options) -> str:
 
 
 def _is_boilerplate_line(text: str) -> bool:
-    return BOILERPLATE_LINE_RE.search(text) is not None
+    """A credit or statement line (`BOILERPLATE_LINE_RE`), or an ad slot's label alone
+    (`AD_LABELS`)."""
+    return (
+        BOILERPLATE_LINE_RE.search(text) is not None
+        or text.strip(AD_LABEL_MARKS).casefold() in AD_LABELS
+    )
 
 
 @dataclass(frozen=True, slots=True)
