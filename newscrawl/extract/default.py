@@ -55,9 +55,7 @@ BOILERPLATE_LINE_RE = re.compile(
 )
 """Credit, source and statement lines that sit next to the body and pass every length and
 punctuation test (docs/pitfalls.md, extraction 7; the gold of the sites set in docs/scoring.md)."""
-AD_LABELS = frozenset(
-    {"advertisement", "advertising", "anzeige", "werbung", "publicidad", "publicité"}
-)
+AD_LABELS = frozenset({"advertisement", "advertising", "anzeige", "werbung"})
 """The words a page prints over an ad slot, alone on their line (the ad is a script, so the
 label is all the slot's text): a statement line too, never the article's."""
 AD_LABEL_MARKS = " \t:-–—|·•()[]"
@@ -78,7 +76,7 @@ MAX_CREDIT_LINE = 120
 CREDIT_NEEDLES = (":", "©", "getty", "istock", "shutterstock", "reuters/")
 """What every line `_is_photo_credit` takes holds, folded (`needles`): the label's colon, a
 ©, or a word of each `CREDIT_MARK_RE` alternative."""
-STATEMENT_NEEDLES = ("：", ":", "权", "ight", "advertis", "anzeige", "werbung", "publici")
+STATEMENT_NEEDLES = ("：", ":", "权", "ight", "advertis", "anzeige", "werbung")
 """What every `_is_boilerplate_line` line holds, folded (`needles`): a colon, 版权, the
 "ight" of "rights" and "copyright", or a part of each `AD_LABELS` word."""
 
