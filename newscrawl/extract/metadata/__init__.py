@@ -116,8 +116,14 @@ def extract_metadata(
             body_lines = blocks.page_lines(markup)
         head = head or PageHead(markup)
         other_content = lines.other_content_boxes(body_lines)
-        other_content -= lines.headline_boxes(body_lines, head.title, other_content)
         visible = lines.visible_lines(body_lines, other_content)
+        texts = lines.PageText.of(visible, KEYWORDS)
+        if not lines.holds_a_title_heading(texts, head.title):
+            hidden = lines.headline_boxes(body_lines, head.title, other_content)
+            if hidden:
+                other_content -= hidden
+                visible = lines.visible_lines(body_lines, other_content)
+                texts = lines.PageText.of(visible, KEYWORDS)
         tags = body_lines.dated[:MAX_DATED_TAGS]
         closing = _post_footers(tags)
         dated = [
@@ -125,7 +131,7 @@ def extract_metadata(
             for tag in tags
             if tag.noise_element not in other_content or tag.noise_element in closing
         ]
-        scan = _Found(dated, visible, bylines.byline_texts(body_lines, other_content))
+        scan = _Found(dated, visible, texts, bylines.byline_texts(body_lines, other_content))
         return _read(head, scan, url, fetched_at, zone)
     except (RecursionError, MemoryError):
         return Metadata()
@@ -150,18 +156,19 @@ class _Found(NamedTuple):
 
     dated: list[DatedTag]
     visible: list[lines.VisibleLine]
+    page_text: lines.PageText
+    """`visible`'s texts, headings and keyword index."""
     byline_texts: list[str]
 
 
 def _read(
     head: PageHead, scan: _Found, url: str | None, fetched_at: datetime | None, zone: tzinfo
 ) -> Metadata:
-    dated, visible = scan.dated, scan.visible
+    dated, visible, page_text = scan.dated, scan.visible, scan.page_text
     metas = head.meta_map
     ld_objects = jsonld.article_objects(head.scripts)
     scripts = PageScripts([script.text for script in head.scripts if script.text], SCRIPT_NAMES)
     structured = dates.structured(dated, metas, ld_objects, scripts, url, fetched_at, zone)
-    page_text = lines.PageText.of(visible, KEYWORDS)
     title_at = lines.title_index(page_text, visible, head.title, site_names(url))
     header: list[lines.VisibleLine] = []
     header_title_at: int | None = None

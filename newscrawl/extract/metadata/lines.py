@@ -145,12 +145,21 @@ def other_content_boxes(page: PageLines) -> set[int]:
     return boxes
 
 
+def holds_a_title_heading(page: PageText, page_title: str) -> bool:
+    """Whether one of the page's (visible) headings is one whose first 12 characters the
+    <title> holds, `folded` alike: the headline test of `title_index`."""
+    headline, masthead = _title_heading(page.texts, page.headings, page_title, frozenset(), folded)
+    return headline is not None or masthead is not None
+
+
 def headline_boxes(page: PageLines, page_title: str, boxes: set[int]) -> set[int]:
     """Of the other-content `boxes`, those around a heading whose first 12 characters the
     <title> holds (`folded` alike), where no such heading is outside them: the box that
     holds the article's only headline is the article's, whatever its name says of the
     layout (``has-sidebar``, ``content-sidebar-wrap``, ``main-sidebar-container``). Where
-    the headline is outside them, a copy inside is a list of other posts."""
+    the headline is outside them, a copy inside is a list of other posts. Every line of the
+    page is looked at: `extract_metadata` asks only where no visible heading is one
+    (`holds_a_title_heading`)."""
     if not boxes:
         return set()
     title = folded(page_title)
