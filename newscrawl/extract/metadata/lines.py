@@ -160,9 +160,9 @@ def headline_boxes(page: PageLines, page_title: str, boxes: set[int]) -> set[int
     the headline is outside them, a copy inside is a list of other posts. Every line of the
     page is looked at: `extract_metadata` asks only where no visible heading is one
     (`holds_a_title_heading`)."""
-    if not boxes:
-        return set()
     title = folded(page_title)
+    if not boxes or len(title) < MIN_TITLE_CHARS:  # no heading can be its first 12 characters
+        return set()
     headings = compress(page.lines, map(HEADING_TAGS.__contains__, map(_TAG, page.lines)))
     held = [
         line.noise_element
