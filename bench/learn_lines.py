@@ -556,8 +556,7 @@ def learned_page(page: Page, model: Any, with_rules: bool) -> str:
         with capture_inside() as seen:
             title, selection, _body = api.default_body(lines, page_head, OPTIONS, page.url)
     else:
-        headings = [line for line in lines.lines if line.tag in api.HEADLINE_TAGS]
-        title = api.title.choose_title(hints, headings, page.url)
+        title = api.title.choose_title(hints, blocks.heading_lines(lines), page.url)
     headline = default._headline_index(lines.lines, "".join(title.split()))
     x = line_features(lines, headline, hints.description)
     if with_rules:

@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 
 from newscrawl.extract import native
 from newscrawl.extract.blocks import Line
-from newscrawl.extract.metadata import bylines
 from newscrawl.extract.metadata.bylines import (
     _BYLINE_WORD_RE,
     _ITEMPROP_AUTHOR_RE,
     BYLINE_WORDS,
     ITEMPROP_AUTHOR_WORDS,
 )
+from newscrawl.extract.metadata.lines import lines_in_python
 from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII, texts_holding
 
 BYLINE_PIECES = [*BYLINE_WORDS, "AUTHOR", "Writer", "aut", "hor", *CASE_FOLDS_TO_ASCII]
@@ -66,7 +66,7 @@ def test_the_lines_in_elements_are_those_whose_element_is_one(
     lines: list[Line], elements: frozenset[int]
 ) -> None:
     expected = [i for i, line in enumerate(lines) if line.element in elements]
-    assert bylines._lines_in_python(lines, set(elements)) == expected
+    assert lines_in_python(lines, set(elements)) == expected
     if native.blockscan is not None:
         assert native.blockscan.lines_in(lines, elements) == expected
         assert native.blockscan.lines_in(tuple(lines), set(elements)) == expected

@@ -228,7 +228,7 @@ def assert_byline_passes_agree(page: blocks.PageLines) -> None:
     within = bylines._within_levels(page.parents, marked | {1})
     if native.blockscan is not None:
         assert texts_holding(texts, groups) == needles._texts_holding_python(texts, groups)
-        assert bylines._lines_in(page.lines, within) == bylines._lines_in_python(page.lines, within)
+        assert lines.lines_in(page.lines, within) == lines.lines_in_python(page.lines, within)
 
 
 ROWS = st.lists(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, tzinfo
-from itertools import compress
-from operator import itemgetter
 
 from newscrawl.extract import (
     blocks,
@@ -59,8 +58,9 @@ def extract(
         metadata = _metadata(text, url, fetched_at, zone, options)
         return _paper(text, url, encoding, options, metadata)
     body_lines, page_head = blocks.page_lines(text), head.PageHead(text)
-    metadata = _metadata(text, url, fetched_at, zone, options, body_lines, page_head)
-    return _default(body_lines, page_head, url, encoding, options, metadata)
+    headings = blocks.heading_lines(body_lines)
+    metadata = _metadata(text, url, fetched_at, zone, options, body_lines, page_head, headings)
+    return _default(body_lines, page_head, headings, url, encoding, options, metadata)
 
 
 def _metadata(
@@ -71,13 +71,20 @@ def _metadata(
     options: Options,
     body_lines: blocks.PageLines | None = None,
     page_head: head.PageHead | None = None,
+    headings: Sequence[blocks.Line] | None = None,
 ) -> Metadata:
     """The page's metadata (empty when `options` leave it out), read before the body so
     that the `Article` is built once, with it."""
     if not options.with_metadata:
         return Metadata()
     return extract_metadata(
-        text, url, fetched_at, zone=zone or SHANGHAI, body_lines=body_lines, head=page_head
+        text,
+        url,
+        fetched_at,
+        zone=zone or SHANGHAI,
+        body_lines=body_lines,
+        head=page_head,
+        headings=headings,
     )
 
 
@@ -102,23 +109,20 @@ def _paper(
     )
 
 
-HEADLINE_TAGS = title.SUBHEADING_TAGS | {"h1"}
-"""The headings `title.choose_title` chooses among."""
-_TAG = itemgetter(1)
-"""`blocks.Line.tag`, read in C by ``map``: the heading lines are picked out of a page's
-hundreds of lines without a Python step per line."""
-
-
 def default_body(
-    page: blocks.PageLines, page_head: head.PageHead, options: Options, url: str | None
+    page: blocks.PageLines,
+    page_head: head.PageHead,
+    options: Options,
+    url: str | None,
+    heading_lines: Sequence[blocks.Line] | None = None,
 ) -> tuple[str, default.Selection, fallbacks.Body]:
     """The default method's headline, line selection and body (the kept lines, or a
     structured fallback) of the page at `url`: what `Article` and the confidence's
-    calibration are made of."""
+    calibration are made of. `heading_lines`: the page's (`blocks.heading_lines`), where
+    the caller has them."""
     hints = head_hints.head_hints(page_head)
-    heading_lines = list(
-        compress(page.lines, map(HEADLINE_TAGS.__contains__, map(_TAG, page.lines)))
-    )
+    if heading_lines is None:
+        heading_lines = blocks.heading_lines(page)
     headline = title.choose_title(hints, heading_lines, url)
     selection = default.select(page, headline, options, hints.description, hints.ingredients)
     lines_body = "\n".join(line.text for line in selection.kept)
@@ -128,13 +132,14 @@ def default_body(
 def _default(
     page: blocks.PageLines,
     page_head: head.PageHead,
+    headings: Sequence[blocks.Line],
     url: str | None,
     encoding: str | None,
     options: Options,
     metadata: Metadata,
 ) -> Article:
     """Block lines with features (`page`), the best body region, structured fallbacks."""
-    headline, selection, body = default_body(page, page_head, options, url)
+    headline, selection, body = default_body(page, page_head, options, url, headings)
     sure = confidence.confidence(selection.evidence, len(body.text), body.fallback)
     return Article(
         title=headline,

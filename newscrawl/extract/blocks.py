@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import html
 import re
+from itertools import compress
+from operator import itemgetter
 from typing import NamedTuple
 
 from newscrawl.extract import native, tokens
@@ -384,6 +386,20 @@ class PageLines(NamedTuple):
     attributes: dict[int, str]
     """Element id -> its raw attribute text, for the elements that have one: selection reads
     the class of a few elements (the article's container, its siblings), not of every one."""
+
+
+HEADING_TAGS = frozenset({"h1", "h2", "h3"})
+"""The headings a headline is sought among, by the title (`title.choose_title`) and the
+metadata (`metadata.lines`)."""
+_LINE_TAG = itemgetter(1)
+"""`Line.tag`, read in C by ``map``."""
+
+
+def heading_lines(page: PageLines) -> list[Line]:
+    """The page's `HEADING_TAGS` lines, picked out of its hundreds of lines in C (``map``,
+    ``compress``) without a Python step per line: read once by `extract` for the title and
+    the metadata."""
+    return list(compress(page.lines, map(HEADING_TAGS.__contains__, map(_LINE_TAG, page.lines))))
 
 
 class DatedTag(NamedTuple):

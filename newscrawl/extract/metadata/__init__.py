@@ -14,7 +14,7 @@ broken or binary pages give an empty `Metadata`. Pure and thread-safe.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import NamedTuple
@@ -22,7 +22,7 @@ from typing import NamedTuple
 from lxml import etree
 
 from newscrawl.extract import blocks
-from newscrawl.extract.blocks import DatedTag, PageLines
+from newscrawl.extract.blocks import DatedTag, Line, PageLines
 from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata import bylines, dates, jsonld, lines, page_facts, people
 from newscrawl.extract.metadata.dates import SHANGHAI, Precision
@@ -97,13 +97,15 @@ def extract_metadata(
     zone: tzinfo = SHANGHAI,
     body_lines: PageLines | None = None,
     head: PageHead | None = None,
+    headings: Sequence[Line] | None = None,
 ) -> Metadata:
     """Metadata of one page given as bytes, decoded text or a parsed lxml tree.
 
     `fetched_at` anchors relative dates (昨天 10:00) and year-less bylines, and rejects
     dates after the fetch; `zone` is used for times the page writes without an offset.
     A caller that has read the page already passes what it has (the default body method
-    does): its `blocks.page_lines` as `body_lines` and its `PageHead` as `head`.
+    does): its `blocks.page_lines` as `body_lines`, its `PageHead` as `head` and its
+    `blocks.heading_lines` as `headings`.
     """
     try:
         if isinstance(page, etree._Element):
@@ -119,7 +121,9 @@ def extract_metadata(
         visible = lines.visible_lines(body_lines, other_content)
         texts = lines.PageText.of(visible, KEYWORDS)
         if not lines.holds_a_title_heading(texts, head.title):
-            hidden = lines.headline_boxes(body_lines, head.title, other_content)
+            if headings is None:
+                headings = blocks.heading_lines(body_lines)
+            hidden = lines.headline_boxes(headings, head.title, other_content)
             if hidden:
                 other_content -= hidden
                 visible = lines.visible_lines(body_lines, other_content)

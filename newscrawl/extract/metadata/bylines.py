@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Sequence
-from itertools import compress, count
 from operator import attrgetter
 from urllib.parse import urlsplit
 
-from newscrawl.extract import native
 from newscrawl.extract.blocks import DatedTag, Line, PageLines
 from newscrawl.extract.clean import tag_attributes
-from newscrawl.extract.metadata.lines import TITLE_SEPARATOR_RE
+from newscrawl.extract.metadata.lines import TITLE_SEPARATOR_RE, lines_in
 from newscrawl.extract.needles import texts_holding
 
 _ELEMENT = attrgetter("element")
@@ -180,7 +178,7 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
     within = _within_levels(page.parents, marked)
     parent = page.parents.get
     near: list[tuple[Line, list[int]]] = []
-    for line in map(page.lines.__getitem__, _lines_in(page.lines, within)):
+    for line in map(page.lines.__getitem__, lines_in(page.lines, within)):
         chain = [line.element]
         for _ in range(BYLINE_LEVELS - 1):
             chain.append(parent(chain[-1], 0))
@@ -195,21 +193,6 @@ def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
         if line.noise_element not in other_content
         and any(held[element] <= MAX_BYLINE_CHARS for element in chain)
     ]
-
-
-def _lines_in(lines: Sequence[Line], elements: set[int]) -> list[int]:
-    """The indices of the `lines` whose element is one of `elements`. In C
-    (``_blockscan.lines_in``) where built: a pass over every line of the page, where
-    Python's own took half the byline work."""
-    if native.blockscan is None:
-        return _lines_in_python(lines, elements)
-    found: list[int] = native.blockscan.lines_in(lines, elements)
-    return found
-
-
-def _lines_in_python(lines: Sequence[Line], elements: set[int]) -> list[int]:
-    """`_lines_in` in Python: the reference of the C one, and the fallback."""
-    return list(compress(count(), map(elements.__contains__, map(_ELEMENT, lines))))
 
 
 def _within_levels(parents: dict[int, int], marked: set[int]) -> set[int]:
