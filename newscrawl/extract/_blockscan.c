@@ -2962,7 +2962,7 @@ fail:
  * `threshold` (reference: `default._above_python`).
  *
  * lines_in(lines, elements) -> list: the indices of the lines whose element is in
- * `elements`, a set or frozenset (reference: `metadata.bylines._lines_in_python`): the
+ * `elements`, a set or frozenset (reference: `metadata.lines.lines_in_python`): the
  * lines of a page's byline elements, found without a Python step per line.
  *
  * paragraph_votes(lines, scores, parents, paragraph_score, near_score, near_start,
@@ -4234,7 +4234,7 @@ static PyMethodDef methods[] = {
      "indices of their headings and linked lines (see metadata.lines)."},
     {"lines_in", lines_in, METH_VARARGS,
      "lines_in(lines, elements) -> list: the indices of the lines whose element is in "
-     "`elements` (see metadata.bylines._lines_in_python)."},
+     "`elements` (see metadata.lines.lines_in_python)."},
     {"lines_of_chars", lines_of_chars, METH_VARARGS,
      "lines_of_chars(lines, chars) -> list: the indices of the lines of `chars` chars (see "
      "default._lines_of_chars_python)."},
