@@ -117,17 +117,7 @@ def extract_metadata(
         if body_lines is None:
             body_lines = blocks.page_lines(markup)
         head = head or PageHead(markup)
-        other_content = lines.other_content_boxes(body_lines)
-        visible = lines.visible_lines(body_lines, other_content)
-        texts = lines.PageText.of(visible, KEYWORDS)
-        if not lines.holds_a_title_heading(texts, head.title):
-            if headings is None:
-                headings = blocks.heading_lines(body_lines)
-            hidden = lines.headline_boxes(headings, head.title, other_content)
-            if hidden:
-                other_content -= hidden
-                visible = lines.visible_lines(body_lines, other_content)
-                texts = lines.PageText.of(visible, KEYWORDS)
+        other_content, visible, texts = _article_lines(body_lines, head.title, headings)
         tags = body_lines.dated[:MAX_DATED_TAGS]
         closing = _post_footers(tags)
         dated = [
@@ -139,6 +129,28 @@ def extract_metadata(
         return _read(head, scan, url, fetched_at, zone)
     except (RecursionError, MemoryError):
         return Metadata()
+
+
+def _article_lines(
+    body_lines: PageLines, title: str, headings: Sequence[Line] | None
+) -> tuple[set[int], list[lines.VisibleLine], lines.PageText]:
+    """The boxes about other content (`lines.other_content_boxes`), and the visible lines
+    outside them with their `PageText`. Where no visible heading is the headline, a box
+    that holds the page's only headline heading is the article's (`lines.headline_boxes`,
+    among the page's `headings`, picked out here where the caller has none)."""
+    other_content = lines.other_content_boxes(body_lines)
+    visible = lines.visible_lines(body_lines, other_content)
+    texts = lines.PageText.of(visible, KEYWORDS)
+    if lines.holds_a_title_heading(texts, title):
+        return other_content, visible, texts
+    if headings is None:
+        headings = blocks.heading_lines(body_lines)
+    hidden = lines.headline_boxes(headings, title, other_content)
+    if not hidden:
+        return other_content, visible, texts
+    other_content -= hidden
+    visible = lines.visible_lines(body_lines, other_content)
+    return other_content, visible, lines.PageText.of(visible, KEYWORDS)
 
 
 def _post_footers(dated: list[DatedTag]) -> set[int]:
