@@ -327,3 +327,16 @@ def test_an_entity_in_a_json_ld_name_is_decoded() -> None:
 )
 def test_a_templates_placeholder_is_no_author(markup: str) -> None:
     assert author(english("").replace(b"</head>", markup.encode() + b"</head>")) is None
+
+
+def test_an_itemprop_author_past_the_items_meta_tags_is_read() -> None:
+    """Blogger's footer: the author's item holds a ``<meta itemprop="url">`` before its
+    name."""
+    footer = (
+        "<div class='post-footer'><span class='post-author vcard'>Posted by <span class='fn' "
+        "itemprop='author' itemscope='itemscope' itemtype='http://schema.org/Person'>"
+        "<meta content='https://www.blogger.com/profile/1' itemprop='url'>"
+        "<a class='g-profile' href='https://www.blogger.com/profile/1'>"
+        "<span itemprop='name'>T. V. Raman</span></a></span></span></div>"
+    )
+    assert author(english("", after=footer)) == "T. V. Raman"

@@ -271,9 +271,10 @@ _ATTRIBUTES = attrgetter("attributes")
 
 def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
     """The names of ``itemprop="author"`` tags: their own text, or that of the
-    ``itemprop="name"`` tag right inside them. Most pages have none: the tags' attributes
-    are ruled out together, and then each (`ITEMPROP_AUTHOR_WORDS`), before the case-blind
-    pattern, which is tried at every position."""
+    ``itemprop="name"`` tag right inside them, past the ``<meta>`` tags that carry the
+    item's other properties (Blogger's ``<meta itemprop="url">``). Most pages have none:
+    the tags' attributes are ruled out together, and then each (`ITEMPROP_AUTHOR_WORDS`),
+    before the case-blind pattern, which is tried at every position."""
     folded = list(map(str.lower, map(_ATTRIBUTES, dated)))
     if not _may_name_an_author("\n".join(folded)):
         return []
@@ -282,8 +283,9 @@ def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
         if not _may_name_an_author(folded[i]) or not marks_an_author(tag.attributes):
             continue
         text = tag.text.strip()
-        if not text and i + 1 < len(dated) and "name" in dated[i + 1].attributes.lower():
-            text = dated[i + 1].text.strip()
+        after = next((later for later in dated[i + 1 : i + 4] if later.tag != "meta"), None)
+        if not text and after is not None and "name" in after.attributes.lower():
+            text = after.text.strip()
         if text:
             names.append(text)
     return names
