@@ -283,9 +283,10 @@ def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
         if not _may_name_an_author(folded[i]) or not marks_an_author(tag.attributes):
             continue
         text = tag.text.strip()
-        after = next((later for later in dated[i + 1 : i + 4] if later.tag != "meta"), None)
-        if not text and after is not None and "name" in after.attributes.lower():
-            text = after.text.strip()
+        if not text:
+            after = next((later for later in dated[i + 1 : i + 4] if later.tag != "meta"), None)
+            if after is not None and "name" in after.attributes.lower():
+                text = after.text.strip()
         if text:
             names.append(text)
     return names

@@ -574,7 +574,7 @@ def _first_timed(
     return None
 
 
-_URL_DAY_RE = re.compile(r"/((?:19|20)\d{2})/(0[1-9]|1[0-2])/(0[1-9]|[12]\d|3[01])/")
+_URL_DAY_RE = re.compile(r"/(?P<y>(?:19|20)\d{2})/(?P<m>0[1-9]|1[0-2])/(?P<d>0[1-9]|[12]\d|3[01])/")
 """A day as a post's address spells it (``/2012/10/25/pasta-fazool/``: WordPress's and
 Blogger-like permalinks): the day the post was published."""
 
@@ -584,17 +584,8 @@ def url_day(context: _Context) -> DateEvidence | None:
     blog platforms put the post's day in its permalink, and a theme may show none, or only
     the day it was modified ("Modified on …", which is vetoed)."""
     match = _URL_DAY_RE.search(context.url) if context.url else None
-    if match is None:
-        return None
-    year, number, day = map(int, match.groups())
-    if year < MIN_YEAR:
-        return None
-    try:
-        value = datetime(year, number, day, tzinfo=context.zone)
-    except ValueError:
-        return None
-    checked = _checked(value, "day", context)
-    return DateEvidence(checked[0], checked[1], "url") if checked else None
+    built = _build(match.groupdict(), context) if match else None
+    return DateEvidence(built[0], built[1], "url") if built else None
 
 
 def month(header: Sequence[VisibleLine], page: PageText, context: _Context) -> DateEvidence | None:

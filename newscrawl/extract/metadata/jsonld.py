@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from html import unescape
 from typing import Any
 
+from newscrawl.extract.clean import unescape
 from newscrawl.extract.head import JSON_LD, Script
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f]+")
@@ -67,7 +67,7 @@ def names(value: object) -> list[str]:
     HTML entities decoded: CMSs escape a name for HTML before writing it into the JSON
     ("O&#039;Donnell")."""
     if isinstance(value, str):
-        name = unescape(value).strip() if "&" in value else value.strip()
+        name = unescape(value).strip()
         return [name] if name else []
     if isinstance(value, dict):
         return names(value.get("name"))

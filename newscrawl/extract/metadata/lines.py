@@ -160,11 +160,7 @@ def headline_boxes(headings: Sequence[Line], page_title: str, boxes: set[int]) -
     ``content-sidebar-wrap``, ``main-sidebar-container``). Where the headline is outside
     them, a copy inside is a list of other posts."""
     title = folded(page_title)
-    held = [
-        line.noise_element
-        for line in headings
-        if len(line.text) >= MIN_TITLE_CHARS and folded(line.text[:12]) in title
-    ]
+    held = [line.noise_element for line in headings if _opens_in(line.text, title, folded)]
     if not held or any(box not in boxes for box in held):
         return set()
     return set(held)
@@ -255,13 +251,19 @@ def _title_heading(
     folded_title = fold(title)
     for i in headings:
         text = texts[i]
-        if len(text) >= MIN_TITLE_CHARS and fold(text[:12]) in folded_title:
+        if _opens_in(text, folded_title, fold):
             if not spells_site(text, sites):
                 lower = (j for j in headings if j > i and two_parts_of(text, texts[j], title))
                 return next(lower, i), masthead
             if masthead is None:
                 masthead = i
     return None, masthead
+
+
+def _opens_in(heading: str, folded_title: str, fold: Callable[[str], str]) -> bool:
+    """Whether the `fold`ed <title> holds the heading's first 12 characters, `fold`ed alike
+    (a heading of `MIN_TITLE_CHARS` or more: shorter ones are logos)."""
+    return len(heading) >= MIN_TITLE_CHARS and fold(heading[:12]) in folded_title
 
 
 def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
