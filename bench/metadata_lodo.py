@@ -208,6 +208,13 @@ RULES: tuple[Rule, ...] = (
         ("script",),
     ),
     Rule(
+        "post footer byline",
+        "author",
+        "Posted by <name> at <time> in a footer marked as the post's (Blogger's classic)",
+        ((people, "_FOOTER_BYLINE_RE", NEVER),),
+        ("post footer",),
+    ),
+    Rule(
         "blog owner",
         "author",
         "a blog's heading: 张三的博客",

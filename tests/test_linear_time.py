@@ -290,3 +290,21 @@ def test_the_word_before_by_is_found_in_linear_time() -> None:
     """The last word before a "by" is sought only where a word starts (a 20,000-letter
     word before a comma took three seconds)."""
     assert within_limit(a_writers_label, "a" * 200_000 + ", by Jane Roe")
+
+
+def a_post_footers_writer(line: str) -> str | None:
+    match = people._FOOTER_BYLINE_RE.match(line)
+    return match["name"] if match else None
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Posted by" + " " * 200_000 + "1", None),
+        ("Posted by Jane Roe" + " " * 200_000 + "at 9:00 PM", "Jane Roe"),
+    ],
+)
+def test_a_post_footers_byline_is_read_in_linear_time(line: str, expected: str | None) -> None:
+    """The spaces after "by" and after the name are one run each (a footer line of 8,000
+    spaces after its "by" took a third of a second, four times as long at twice the size)."""
+    assert within_limit(a_post_footers_writer, line) == expected

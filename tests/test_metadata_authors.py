@@ -340,3 +340,49 @@ def test_an_itemprop_author_past_the_items_meta_tags_is_read() -> None:
         "<span itemprop='name'>T. V. Raman</span></a></span></span></div>"
     )
     assert author(english("", after=footer)) == "T. V. Raman"
+
+
+CLASSIC_BLOGGER_FOOTER = (
+    "<div class='post-footer'><div class='post-footer-line'><span class='post-author vcard'>"
+    "Posted by <span class='fn'>{name}</span></span> <span class='post-timestamp'>{when} "
+    "<a class='timestamp-link'><abbr class='published' title='2012-10-01T21:00:00-05:00'>"
+    "9:00 PM</abbr></a></span></div></div>"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "when", "expected"),
+    [
+        ("Chef John", "at", "Chef John"),
+        ("David J. Phillips", "on", "David J. Phillips"),
+        ("Bill McBride", "|", "Bill McBride"),
+    ],
+)
+def test_a_post_footers_byline_names_the_writer(name: str, when: str, expected: str) -> None:
+    """Classic Blogger templates write the author only in the post's footer, marked as the
+    post's by its microformats publish time, with no ``itemprop``."""
+    footer = CLASSIC_BLOGGER_FOOTER.format(name=name, when=when)
+    assert author(english("", after=footer)) == expected
+
+
+def test_a_footer_not_marked_as_the_posts_names_no_one() -> None:
+    """A page footer (or a teaser's) has no publish-time markup: its "by" is not the post's."""
+    footer = "<div class='footer'>Posted by Jane Roe at 9:00 PM</div>"
+    assert author(english("", after=footer)) is None
+
+
+def test_a_post_footers_by_in_prose_names_no_one() -> None:
+    footer = CLASSIC_BLOGGER_FOOTER.format(name="Chef John", when="at").replace(
+        "Posted by", "Caused by the cards, stories told by"
+    )
+    assert author(english("", after=footer)) is None
+
+
+def test_the_meta_author_comes_before_a_post_footers_byline() -> None:
+    """A footer whose byline runs into the date ("By JANE ROE JAN. 20, 2017") gives way to
+    the author the page declares."""
+    footer = CLASSIC_BLOGGER_FOOTER.format(name="Chef John", when="at")
+    page = english("", after=footer).replace(
+        b"</head>", b"<meta name='author' content='John Mitchell'></head>"
+    )
+    assert author(page) == "John Mitchell"

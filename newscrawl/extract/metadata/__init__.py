@@ -125,7 +125,13 @@ def extract_metadata(
             for tag in tags
             if tag.noise_element not in other_content or tag.noise_element in closing
         ]
-        scan = _Found(dated, visible, texts, bylines.byline_texts(body_lines, other_content))
+        scan = _Found(
+            dated,
+            visible,
+            texts,
+            bylines.byline_texts(body_lines, other_content),
+            _lines_of(body_lines, closing),
+        )
         return _read(head, scan, url, fetched_at, zone)
     except (RecursionError, MemoryError):
         return Metadata()
@@ -167,6 +173,14 @@ def _post_footers(dated: list[DatedTag]) -> set[int]:
     }
 
 
+def _lines_of(body_lines: PageLines, boxes: set[int]) -> list[str]:
+    """The texts of the lines whose nearest box is one of `boxes`, in page order (none
+    for no boxes: most pages have no post footer)."""
+    if not boxes:
+        return []
+    return [line.text for line in body_lines.lines if line.noise_element in boxes]
+
+
 class _Found(NamedTuple):
     """What the line pass gives the metadata rules."""
 
@@ -175,6 +189,8 @@ class _Found(NamedTuple):
     page_text: lines.PageText
     """`visible`'s texts, headings and keyword index."""
     byline_texts: list[str]
+    post_footer_texts: list[str]
+    """The lines of the footers that close a post (`_post_footers`)."""
 
 
 def _read(
@@ -196,6 +212,7 @@ def _read(
     declared = page_facts.declared_language(head)
     markup = people.Markup(
         byline_texts=scan.byline_texts,
+        post_footer_texts=scan.post_footer_texts,
         itemprop_authors=bylines.itemprop_authors(dated),
         outlets=bylines.outlet_names(metas.get("og:site_name"), head.title, url),
         latin=script == "en",

@@ -82,6 +82,18 @@ _AUTHOR_LABEL = one_of(
 )
 _LABELLED_AUTHOR_RE = re.compile(_AUTHOR_LABEL + r"\s*" + _NAME + _STOP)
 """The same without "by": away from the headline, "by …" is prose ("caused by the cards")."""
+_FOOTER_BYLINE_RE = re.compile(
+    r"^(?:posted|written|published)?\s*+by(?:\s*+[:：])?\s++"
+    + _NAME
+    + r"(?<!\s)(?=\s++(?:at|on|in)\s|\s*+(?:[/／"
+    + _NOT_IN_NAME
+    + r"]|\d{4}|$))",
+    re.IGNORECASE,
+)
+"""A post footer's byline: "Posted by Crunchy Chicken at 9:00 PM", "By Jane Roe on
+Monday": the name runs to the time, the date or the category that follows it. Only at the
+start of a line of a footer marked as the post's, where "by" cannot be prose. The name's end
+is tried only after a non-space and its spaces are possessive: linear in a line's length."""
 _BYLINE_NAME_RE = re.compile(
     r"(?:^|\s)(?P<name>[^\s\d|｜:：]{2,20})\s+(?:已于|于|发表于)\s*\d{4}"
     r"|(?:^|\s)(?P<writer>[^\s\d|｜:：]{1,20}?)写于\s*\d{4}"
@@ -226,6 +238,9 @@ class Markup:
 
     byline_texts: Sequence[str] = ()
     """Lines of byline elements (`bylines.byline_texts`)."""
+    post_footer_texts: Sequence[str] = ()
+    """Lines of the footers that close a post, marked up as such (a microformats publish
+    time or an ``itemprop=author`` inside): Blogger's "Posted by <name> at <time>"."""
     itemprop_authors: Sequence[str] = ()
     outlets: frozenset[str] = frozenset()
     """Folded names of the site itself (`bylines.outlet_names`): never the author. An
@@ -318,6 +333,10 @@ def people(
                 ),
                 ("meta", lambda: structured(meta_name)),
                 ("script", lambda: _script_author(scripts)),
+                (
+                    "post footer",
+                    lambda: _first_line_match(_FOOTER_BYLINE_RE, markup.post_footer_texts),
+                ),
                 ("blog byline", lambda: _blog_byline(page.having(_BYLINE_KEY))),
                 ("blog owner", lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))),
                 ("names under the headline", lambda: _name_line(lead)),
