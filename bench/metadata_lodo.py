@@ -211,8 +211,15 @@ RULES: tuple[Rule, ...] = (
         "post footer byline",
         "author",
         "Posted by <name> at <time> in a footer marked as the post's (Blogger's classic)",
-        ((people, "_FOOTER_BYLINE_RE", NEVER),),
+        ((metadata_module, "_lines_of", _nothing),),
         ("post footer",),
+    ),
+    Rule(
+        "posted by lines",
+        "author",
+        "a visible line from the headline on opening Posted by / Written by / Submitted by",
+        ((people, "_posted_by_line", _none),),
+        ("posted by",),
     ),
     Rule(
         "blog owner",

@@ -293,7 +293,7 @@ def test_the_word_before_by_is_found_in_linear_time() -> None:
 
 
 def a_post_footers_writer(line: str) -> str | None:
-    match = people._FOOTER_BYLINE_RE.match(line)
+    match = people._POSTED_BY_RE.match(line)
     return match["name"] if match else None
 
 

@@ -386,3 +386,53 @@ def test_the_meta_author_comes_before_a_post_footers_byline() -> None:
         b"</head>", b"<meta name='author' content='John Mitchell'></head>"
     )
     assert author(page) == "John Mitchell"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Submitted by Kyle Mantyla on Thu, 08/09/2012 - 3:04pm", "Kyle Mantyla"),
+        ("Posted by Jacob in Blogging, Early Retirement Tips", "Jacob"),
+        ("Written By: Jason Shafrin - Nov 06 2012", "Jason Shafrin"),
+        ("Published by Alexandra Grigorescu / November 13, 2012", "Alexandra Grigorescu"),
+    ],
+)
+def test_a_blog_platforms_byline_under_the_headline_names_the_writer(
+    line: str, expected: str
+) -> None:
+    """A byline "Posted by <name> on <date>": the name ends where the date or category starts
+    (a byline label alone took the whole line, dates and all, or nothing)."""
+    assert author(english(f"<p class='meta'>{line}</p>")) == expected
+
+
+def test_a_posts_closing_byline_names_the_writer() -> None:
+    """Company blogs sign the post at its end: "Posted by <name>, <role>"."""
+    signature = "<p>Posted by Ka-Ping Yee, Software Engineer, Crisis Response</p>"
+    assert author(english("", after=signature)) == "Ka-Ping Yee"
+
+
+def test_a_posted_by_line_above_the_headline_names_no_one() -> None:
+    """Lines above the headline, beyond the few a byline may stand in, are a sidebar's
+    (another post's byline)."""
+    menu = "".join(f"<li><a href='/s/{n}'>Section {n}</a></li>" for n in range(6))
+    sidebar = f"<div><p>Posted by Jane Roe on Monday</p><ul>{menu}</ul></div>"
+    page = english("").replace(b"<article>", sidebar.encode() + b"<article>")
+    assert author(page) is None
+
+
+def test_the_posts_own_posted_by_line_comes_before_its_readers() -> None:
+    comments = "<p>Great post, thanks for writing it up.</p><p>Posted by: Jonathan at 5:23 PM</p>"
+    byline = "<p>Posted by Menzie Chinn at October 29, 2012 05:10 PM</p>"
+    assert author(english("", after=byline + comments)) == "Menzie Chinn"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Written by Tim Ferriss Topics: Entrepreneurship",  # the next label's word
+        "Caused by the storm in the north",  # no verb of writing: prose
+        "Posted by admin on August 9, 2012",  # no capitalised name
+    ],
+)
+def test_a_posted_by_line_that_names_no_writer_gives_no_author(line: str) -> None:
+    assert author(english("", after=f"<p>{line}</p>")) is None

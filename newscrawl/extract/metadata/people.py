@@ -82,17 +82,21 @@ _AUTHOR_LABEL = one_of(
 )
 _LABELLED_AUTHOR_RE = re.compile(_AUTHOR_LABEL + r"\s*" + _NAME + _STOP)
 """The same without "by": away from the headline, "by …" is prose ("caused by the cards")."""
-_FOOTER_BYLINE_RE = re.compile(
-    r"^(?:posted|written|published)?\s*+by(?:\s*+[:：])?\s++"
+_WRITING_VERBS = ("posted", "written", "submitted", "published")
+_POSTED_BY_RE = re.compile(
+    "^"
+    + one_of(_WRITING_VERBS)
+    + r"\s*+by(?:\s*+[:：])?\s++"
     + _NAME
-    + r"(?<!\s)(?=\s++(?:at|on|in)\s|\s*+(?:[/／"
+    + r"(?<!\s)(?=\s++(?:on|at|in|[-–—])\s|\s*+(?:[/／"
     + _NOT_IN_NAME
     + r"]|\d{4}|$))",
     re.IGNORECASE,
 )
-"""A post footer's byline: "Posted by Crunchy Chicken at 9:00 PM", "By Jane Roe on
-Monday": the name runs to the time, the date or the category that follows it. Only at the
-start of a line of a footer marked as the post's, where "by" cannot be prose. The name's end
+"""A line that opens "Posted by", "Written by", "Submitted by" or "Published by" (blog
+platforms' bylines: "Posted by Crunchy Chicken at 9:00 PM", "Submitted by Kyle Mantyla on
+Thu, 08/09/2012"): the name runs to the time, the date or the category after it. Matched
+at a line's start only, where "by" after a verb of writing cannot be prose. The name's end
 is tried only after a non-space and its spaces are possessive: linear in a line's length."""
 _BYLINE_NAME_RE = re.compile(
     r"(?:^|\s)(?P<name>[^\s\d|｜:：]{2,20})\s+(?:已于|于|发表于)\s*\d{4}"
@@ -174,6 +178,10 @@ _EDITOR_KEY = Keyword(
     re.compile(_EDITOR_LABEL), ("编", "审核", "校对"), marks=(*_COLONS, *_SLASHES)
 )
 _BYLINE_KEY = Keyword(re.compile(one_of(["于", *any_case("posted")])), ("于", "posted"))
+_POSTED_KEY = Keyword(
+    re.compile(one_of([case for verb in _WRITING_VERBS for case in any_case(verb)])),
+    _WRITING_VERBS,
+)
 _OWNER_KEY = Keyword.words("的博客", "的空间", "的专栏", "的个人空间")
 _CREDIT_KEY = Keyword.words("记者", "评论员", "通讯员", "实习生")
 _PROFILE_KEY = Keyword.words("简介", "个人资料")
@@ -187,6 +195,7 @@ KEYWORDS = (
     _AUTHOR_KEY,
     _EDITOR_KEY,
     _BYLINE_KEY,
+    _POSTED_KEY,
     _OWNER_KEY,
     _CREDIT_KEY,
     _PROFILE_KEY,
@@ -335,8 +344,9 @@ def people(
                 ("script", lambda: _script_author(scripts)),
                 (
                     "post footer",
-                    lambda: _first_line_match(_FOOTER_BYLINE_RE, markup.post_footer_texts),
+                    lambda: _first_line_match(_POSTED_BY_RE, markup.post_footer_texts),
                 ),
+                ("posted by", lambda: _posted_by_line(page, title_at)),
                 ("blog byline", lambda: _blog_byline(page.having(_BYLINE_KEY))),
                 ("blog owner", lambda: _first_line_match(_OWNER_RE, page.having(_OWNER_KEY))),
                 ("names under the headline", lambda: _name_line(lead)),
@@ -457,6 +467,13 @@ def _name_line(lead: Sequence[str]) -> str | None:
         if match and match.group("name")[0] in SURNAMES and match.group("name") not in NOT_NAMES:
             return match.group("name")
     return None
+
+
+def _posted_by_line(page: PageText, title_at: int | None) -> str | None:
+    """The name of the first visible line from the headline on that opens as a blog
+    platform's byline (`_POSTED_BY_RE`); lines above the headline are menus and sidebars,
+    and a post's own line comes before its readers' ("Posted by: jonathan at …")."""
+    return _first_line_match(_POSTED_BY_RE, page.having(_POSTED_KEY, title_at or 0))
 
 
 def _blog_byline(texts: Sequence[str]) -> str | None:
