@@ -117,6 +117,8 @@ GOLD_ISSUES = {
     ("8baa71e3", "author"): "gold author is the editor (责任编辑：刘林源)",
     ("d5bced5e", "author"): "Wikipedia: gold says no author; the JSON-LD author is the "
     "Organization 维基媒体项目贡献者 (readability's gold names its English twin as the byline)",
+    ("salon-1", "author"): "gold names the writer of another story higher on the page; the "
+    "byline under the headline links Richard (R.J.) Eskow as rel=author",
     ("people-article-4", "author"): "the lead credits 本报讯（记者叶婉）; the gold gives the "
     "outlet 北京青年报",
     ("xinhua-article-3", "author"): "the dateline credits 新华社乌鲁木齐5月9日电（记者邹伟）; the "

@@ -208,6 +208,13 @@ RULES: tuple[Rule, ...] = (
         ("script",),
     ),
     Rule(
+        "rel author",
+        "author",
+        "the text of an <a rel=author> link (WordPress's link to the author's posts)",
+        ((bylines, "rel_authors", _nothing),),
+        ("rel author",),
+    ),
+    Rule(
         "post footer byline",
         "author",
         "Posted by <name> at <time> in a footer marked as the post's (Blogger's classic)",

@@ -436,3 +436,39 @@ def test_the_posts_own_posted_by_line_comes_before_its_readers() -> None:
 )
 def test_a_posted_by_line_that_names_no_writer_gives_no_author(line: str) -> None:
     assert author(english("", after=f"<p>{line}</p>")) is None
+
+
+def test_a_link_to_the_authors_page_names_the_writer() -> None:
+    """WordPress themes link the post to its author's archive, ``rel="author"``, in an
+    inline ``<span>`` the element tree does not hold."""
+    meta = (
+        "<p class='entry-meta'>Posted on <time datetime='2012-11-05'>November 5</time> "
+        "<span class='byline'><span class='author vcard'><a class='url fn n' "
+        "href='/author/laura/' title='Posts by Laura Vecsey' rel='author'>Laura Vecsey</a>"
+        "</span></span></p>"
+    )
+    assert author(english(meta)) == "Laura Vecsey"
+
+
+def test_an_author_link_to_an_about_page_names_no_one() -> None:
+    meta = "<p class='entry-meta'>Filed by <a href='/about/' rel='author'>About Us</a></p>"
+    assert author(english("", after=meta)) is None
+
+
+def test_an_author_link_in_a_sidebar_names_no_one() -> None:
+    sidebar = (
+        "<div class='sidebar'><h3>Recent posts</h3><ul><li><a href='/p/2'>Seed catalogues</a> "
+        "by <a href='/author/jo/' rel='author'>Jo March</a></li></ul></div>"
+    )
+    assert author(english("", after=sidebar)) is None
+
+
+def test_an_itemprop_authors_name_is_read_past_its_links() -> None:
+    """The author item holds links to the author's page before its ``itemprop="name"``."""
+    item = (
+        "<ul><li itemprop='author' itemscope itemtype='http://schema.org/Person'>"
+        "<a rel='author' href='/profiles/musil/'><img src='/m.jpg'></a>"
+        "<a rel='author' class='author' href='/profiles/musil/'>"
+        "<span itemprop='name'>Steven Musil</span></a></li></ul>"
+    )
+    assert author(english(item)) == "Steven Musil"

@@ -214,6 +214,7 @@ def _read(
         byline_texts=scan.byline_texts,
         post_footer_texts=scan.post_footer_texts,
         itemprop_authors=bylines.itemprop_authors(dated),
+        rel_authors=bylines.rel_authors(dated),
         outlets=bylines.outlet_names(metas.get("og:site_name"), head.title, url),
         latin=script == "en",
     )

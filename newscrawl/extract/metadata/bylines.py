@@ -80,11 +80,14 @@ NOT_A_PERSON = frozenset(
         "mr",
         "mrs",
         "ms",
+        "about",
+        "about me",
+        "about us",
     }
 )
 """What a template writes where a name goes (a form's "Name", a CMS's "publisher" or
-"Guest Author") or a title with no name after it ("Herr"): no one's name, compared whole
-in lower case ("Creator Name" is a name)."""
+"Guest Author", a theme's author link to its "About" page) or a title with no name after it
+("Herr"): no one's name, compared whole in lower case ("Creator Name" is a name)."""
 UI_WORDS = frozenset(
     {
         "关注",
@@ -269,10 +272,17 @@ letters only "i" matches a character beyond ASCII (`needles.CASE_FOLDS_TO_ASCII`
 _ATTRIBUTES = attrgetter("attributes")
 
 
+ITEM_TAGS_READ = 6
+"""How many recorded tags after an ``itemprop="author"`` tag with no text of its own are
+read for its ``itemprop="name"``: the item's ``<meta>`` properties and its links to the
+author's page (``<a rel="author">``) come first."""
+
+
 def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
-    """The names of ``itemprop="author"`` tags: their own text, or that of the
-    ``itemprop="name"`` tag right inside them, past the ``<meta>`` tags that carry the
-    item's other properties (Blogger's ``<meta itemprop="url">``). Most pages have none:
+    """The names of ``itemprop="author"`` tags: their own text, or that of the first
+    ``itemprop`` tag inside them where it is the ``name``, past the ``<meta>`` tags that
+    carry the item's other properties (Blogger's ``<meta itemprop="url">``) and the links
+    to the author's page. Most pages have none:
     the tags' attributes are ruled out together, and then each (`ITEMPROP_AUTHOR_WORDS`),
     before the case-blind pattern, which is tried at every position."""
     folded = list(map(str.lower, map(_ATTRIBUTES, dated)))
@@ -284,11 +294,36 @@ def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
             continue
         text = tag.text.strip()
         if not text:
-            after = next((later for later in dated[i + 1 : i + 4] if later.tag != "meta"), None)
+            after = next(
+                (
+                    later
+                    for later in dated[i + 1 : i + 1 + ITEM_TAGS_READ]
+                    if later.tag != "meta" and "itemprop" in later.attributes.lower()
+                ),
+                None,
+            )
             if after is not None and "name" in after.attributes.lower():
                 text = after.text.strip()
         if text:
             names.append(text)
+    return names
+
+
+def rel_authors(dated: Sequence[DatedTag]) -> list[str]:
+    """The texts of ``<a rel="author">`` links, in page order: HTML's link to the author of
+    the article (WordPress's author link, "Posts by …"). Only the links whose attributes hold
+    "rel" and "author" are parsed."""
+    names = []
+    for tag in dated:
+        if tag.tag != "a":
+            continue
+        folded = tag.attributes.lower()
+        if "rel" not in folded or "author" not in folded:
+            continue
+        if "author" in tag_attributes(tag.attributes).get("rel", "").lower().split():
+            text = tag.text.strip()
+            if text:
+                names.append(text)
     return names
 
 

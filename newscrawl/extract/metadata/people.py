@@ -251,6 +251,8 @@ class Markup:
     """Lines of the footers that close a post, marked up as such (a microformats publish
     time or an ``itemprop=author`` inside): Blogger's "Posted by <name> at <time>"."""
     itemprop_authors: Sequence[str] = ()
+    rel_authors: Sequence[str] = ()
+    """Texts of ``<a rel="author">`` links (`bylines.rel_authors`)."""
     outlets: frozenset[str] = frozenset()
     """Folded names of the site itself (`bylines.outlet_names`): never the author. An
     outlet the page credits (来源) may be: portals' gold names it as the author."""
@@ -342,6 +344,7 @@ def people(
                 ),
                 ("meta", lambda: structured(meta_name)),
                 ("script", lambda: _script_author(scripts)),
+                ("rel author", lambda: next(iter(markup.rel_authors), None)),
                 (
                     "post footer",
                     lambda: _first_line_match(_POSTED_BY_RE, markup.post_footer_texts),
