@@ -308,3 +308,20 @@ def test_a_post_footers_byline_is_read_in_linear_time(line: str, expected: str |
     """The spaces after "by" and after the name are one run each (a footer line of 8,000
     spaces after its "by" took a third of a second, four times as long at twice the size)."""
     assert within_limit(a_post_footers_writer, line) == expected
+
+
+def a_header_bylines_writer(line: str) -> str | None:
+    match = people._AUTHOR_RE.search(line)
+    return match["name"] if match else None
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("By Jane Roe" + " " * 200_000 + "on Monday", "Jane Roe"),
+        ("By Jane Roe" + " on" * 100_000, "Jane Roe"),
+    ],
+)
+def test_a_bylines_name_end_is_found_in_linear_time(line: str, expected: str) -> None:
+    """The date or place after a name is looked for once per run of spaces."""
+    assert within_limit(a_header_bylines_writer, line) == expected

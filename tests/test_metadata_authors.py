@@ -472,3 +472,27 @@ def test_an_itemprop_authors_name_is_read_past_its_links() -> None:
         "<span itemprop='name'>Steven Musil</span></a></li></ul>"
     )
     assert author(english(item)) == "Steven Musil"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("by Meghann on November 13, 2012", "Meghann"),
+        ("By Sarah Moore • Nov 6, 2012 • Chicago", "Sarah Moore"),
+        ("by Al Tompkins Published Nov. 7, 2012 2:25 pm", "Al Tompkins"),
+        ("By Kim Blake @kimkblake", "Kim Blake"),
+        ("by Chris Pearson · 131 comments", "Chris Pearson"),
+    ],
+)
+def test_a_header_bylines_name_ends_where_its_date_or_place_begins(
+    line: str, expected: str
+) -> None:
+    """The name had to end the line or meet a separator: "by X on <date>" gave nothing."""
+    assert author(english(f"<p class='meta'>{line}</p>")) == expected
+
+
+def test_a_hyphen_inside_a_name_is_no_separator() -> None:
+    """A spaced dash ends a name; the hyphen of a double name does not."""
+    assert author(english("<p class='meta'>By Jean-Pierre Gassin - Nov 6, 2012</p>")) == (
+        "Jean-Pierre Gassin"
+    )

@@ -40,9 +40,15 @@ _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\""
 _LONE_QUOTE = r"(?<![^\W\d_])'|'(?![^\W\d_])"
 """A quote that is not an apostrophe between two letters ("O'Brien"): no name holds it."""
 _STOP = (
-    r"(?=\s*(?:[/／" + _NOT_IN_NAME + r"]|" + _LONE_QUOTE + r"|来源|作者|记者|编辑|责编|时间|日期"
+    r"(?<!\s)(?=\s++(?:(?:on|at|in|[Pp]ublished|[Uu]pdated|[-–—•·])\s|@)"
+    r"|\s*+(?:[/／" + _NOT_IN_NAME + r"]|" + _LONE_QUOTE + r"|来源|作者|记者|编辑|责编|时间|日期"
     r"|发布|\d{4}|$))"
 )
+"""Where a labelled name ends: at a separator, a quote, the next label, a year or the line's
+end, or before the date, place or time a byline goes on with ("by Paulo Coelho on June 25,
+2012", "By Sarah Moore • Nov 6", "by Al Tompkins Published Nov. 7", "By Jane Roe in
+Washington", "By Kim Blake @kimkblake"). Tried only after a non-space, its spaces
+possessive: linear in a line."""
 _NAME = (
     r"(?P<name>[^\s\d'" + _NOT_IN_NAME + r"]"
     r"(?:[^\d'" + _NOT_IN_NAME + r"]|(?<=[^\W\d_])'(?=[^\W\d_])){0,29}?)"
@@ -84,13 +90,7 @@ _LABELLED_AUTHOR_RE = re.compile(_AUTHOR_LABEL + r"\s*" + _NAME + _STOP)
 """The same without "by": away from the headline, "by …" is prose ("caused by the cards")."""
 _WRITING_VERBS = ("posted", "written", "submitted", "published")
 _POSTED_BY_RE = re.compile(
-    "^"
-    + one_of(_WRITING_VERBS)
-    + r"\s*+by(?:\s*+[:：])?\s++"
-    + _NAME
-    + r"(?<!\s)(?=\s++(?:on|at|in|[-–—])\s|\s*+(?:[/／"
-    + _NOT_IN_NAME
-    + r"]|\d{4}|$))",
+    "^" + one_of(_WRITING_VERBS) + r"\s*+by(?:\s*+[:：])?\s++" + _NAME + _STOP,
     re.IGNORECASE,
 )
 """A line that opens "Posted by", "Written by", "Submitted by" or "Published by" (blog
