@@ -115,6 +115,13 @@ def _unchanged(name: str) -> str:
     return name
 
 
+_STOP_BEFORE = people._STOP.replace(
+    r"(?<!\s)(?=\s++(?:(?:on|at|in|[Pp]ublished|[Uu]pdated|[-–—•·])\s|@)|\s*+(?:", r"(?=\s*(?:"
+)
+"""`people._STOP` without the ends before what a byline goes on with (the date, place,
+handle): where a name ended at a separator, a year or the line's end only."""
+
+
 def _first_ld_without(key: str) -> Callable[..., str | None]:
     original = people._first_ld
 
@@ -278,6 +285,18 @@ RULES: tuple[Rule, ...] = (
                 people,
                 "_AUTHOR_RE",
                 re.compile(people._AUTHOR_RE.pattern.replace(people._NOT_A_PLATFORM, "")),
+            ),
+        ),
+    ),
+    Rule(
+        "name ends",
+        "author",
+        "a header byline's name ends before on/at/in, a spaced dash or bullet, Published, @",
+        (
+            (
+                people,
+                "_AUTHOR_RE",
+                re.compile(people._AUTHOR_RE.pattern.replace(people._STOP, _STOP_BEFORE)),
             ),
         ),
     ),
