@@ -116,10 +116,15 @@ def _unchanged(name: str) -> str:
 
 
 _STOP_BEFORE = people._STOP.replace(
-    r"(?<!\s)(?=\s++(?:(?:on|at|in|[Pp]ublished|[Uu]pdated|[-–—•·])\s|@)|\s*+(?:", r"(?=\s*(?:"
+    r"(?<!\s)(?=\s++(?:(?i:"
+    + people.AFTER_NAME
+    + r")\s|@|\d|(?i:"
+    + people.MONTH
+    + r")\s++\d)|\s*+(?:",
+    r"(?=\s*(?:",
 )
 """`people._STOP` without the ends before what a byline goes on with (the date, place,
-handle): where a name ended at a separator, a year or the line's end only."""
+handle, a number): where a name ended at a separator, a year or the line's end only."""
 
 
 def _first_ld_without(key: str) -> Callable[..., str | None]:
@@ -291,7 +296,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "name ends",
         "author",
-        "a header byline's name ends before on/at/in, a spaced dash or bullet, Published, @",
+        "a header byline's name ends before on/at/in, a spaced dash or bullet, Published, @, 6",
         (
             (
                 people,

@@ -482,6 +482,8 @@ def test_an_itemprop_authors_name_is_read_past_its_links() -> None:
         ("by Al Tompkins Published Nov. 7, 2012 2:25 pm", "Al Tompkins"),
         ("By Kim Blake @kimkblake", "Kim Blake"),
         ("by Chris Pearson · 131 comments", "Chris Pearson"),
+        ("by Jasmine Velasco 6 Nov 2012, 3:00 PM PDT", "Jasmine Velasco"),
+        ("By Gillian Mohney March 11, 2015", "Gillian Mohney"),
     ],
 )
 def test_a_header_bylines_name_ends_where_its_date_or_place_begins(

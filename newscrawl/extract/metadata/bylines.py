@@ -41,11 +41,16 @@ _LEAD_LABEL_RE = re.compile(
 """A label before the name: "By ", "Von ", "Autor ", "作者：", "文/", "本报记者 ", "晨报记者
 "; or the whole text, where the name is the next element's ("Von" then "<a>Jane
 Roe</a>")."""
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*+\.?"
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*+\.?"
+"""An English month's name or abbreviation, in lower case (the patterns ignore case)."""
+AFTER_NAME = r"(?:[-–—|｜•·]|/{1,2}|on|at|in|updated|published|posted)"
+"""What a byline goes on with after the name, spaced on both sides, in any case: a
+separator, or the word before its date, time, place or category ("Posted by Jacob in
+Blogging", "by Meghann on November 13", "by Al Tompkins Published Nov. 7")."""
 _CUT_RE = re.compile(
-    r"(?<!\s)(?:\s++(?:[-–—|｜•·]|/{1,2}|on|updated|published|posted)\s++.*+$|"
+    r"(?<!\s)(?:\s++" + AFTER_NAME + r"\s++.*+$|\s++@.*+$|"
     r"\s*+[|｜•·]\s*+.*+$|"
-    rf"\s*+\d{{1,4}}\s*+(?:[-/.年月]|{_MONTH}\b).*+$|\s*+\b{_MONTH}\s++\d.*+$|"
+    rf"\s*+\d{{1,4}}\s*+(?:[-/.年月]|{MONTH}\b).*+$|\s*+\b{MONTH}\s++\d.*+$|"
     r"\s*+\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b.*+$)|"
     r"[,，]\s*+\d.*+$",
     re.IGNORECASE,

@@ -18,6 +18,8 @@ from typing import Any
 
 from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.bylines import (
+    AFTER_NAME,
+    MONTH,
     PLACEHOLDER_NAMES,
     first_author,
     is_label_alone,
@@ -40,15 +42,15 @@ _NOT_IN_NAME = r"|｜()（）\[\]【】:：,，;；<>《》=\""
 _LONE_QUOTE = r"(?<![^\W\d_])'|'(?![^\W\d_])"
 """A quote that is not an apostrophe between two letters ("O'Brien"): no name holds it."""
 _STOP = (
-    r"(?<!\s)(?=\s++(?:(?:on|at|in|[Pp]ublished|[Uu]pdated|[-–—•·])\s|@)"
+    r"(?<!\s)(?=\s++(?:(?i:" + AFTER_NAME + r")\s|@|\d|(?i:" + MONTH + r")\s++\d)"
     r"|\s*+(?:[/／" + _NOT_IN_NAME + r"]|" + _LONE_QUOTE + r"|来源|作者|记者|编辑|责编|时间|日期"
     r"|发布|\d{4}|$))"
 )
 """Where a labelled name ends: at a separator, a quote, the next label, a year or the line's
-end, or before the date, place or time a byline goes on with ("by Paulo Coelho on June 25,
-2012", "By Sarah Moore • Nov 6", "by Al Tompkins Published Nov. 7", "By Jane Roe in
-Washington", "By Kim Blake @kimkblake"). Tried only after a non-space, its spaces
-possessive: linear in a line."""
+end, or before what a byline goes on with (`bylines.AFTER_NAME`: "by Meghann on November
+13", "By Sarah Moore • Nov 6"), a handle ("By Kim Blake @kimkblake"), a number ("by
+Jasmine Velasco 6 Nov 2012") or a date ("By Gillian Mohney March 11, 2015"). Tried only
+after a non-space, its spaces possessive: linear in a line."""
 _NAME = (
     r"(?P<name>[^\s\d'" + _NOT_IN_NAME + r"]"
     r"(?:[^\d'" + _NOT_IN_NAME + r"]|(?<=[^\W\d_])'(?=[^\W\d_])){0,29}?)"
