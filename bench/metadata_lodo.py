@@ -220,6 +220,12 @@ RULES: tuple[Rule, ...] = (
         ("script",),
     ),
     Rule(
+        "account names",
+        "author",
+        "one lower-case word is a name where a platform writes its user's account",
+        ((people, "handle", _unchanged),),
+    ),
+    Rule(
         "rel author",
         "author",
         "the text of an <a rel=author> link (WordPress's link to the author's posts)",

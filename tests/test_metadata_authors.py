@@ -498,3 +498,21 @@ def test_a_hyphen_inside_a_name_is_no_separator() -> None:
     assert author(english("<p class='meta'>By Jean-Pierre Gassin - Nov 6, 2012</p>")) == (
         "Jean-Pierre Gassin"
     )
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<p class='meta'>Posted by timothy on Tuesday July 24, @09:04AM</p>",
+        "<p class='meta'>Filed <a href='/author/timothy/' rel='author'>timothy</a></p>",
+    ],
+)
+def test_a_platforms_account_name_is_the_writer(markup: str) -> None:
+    """Where a platform writes its user's account ("Posted by", an author link), one word in
+    lower case is a name."""
+    assert author(english(markup)) == "timothy"
+
+
+def test_a_lower_case_word_after_a_bare_by_is_no_name() -> None:
+    """After a plain "by" on an English page it is more often prose than a handle."""
+    assert author(english("<p class='meta'>by timothy on Tuesday July 24</p>")) is None

@@ -175,6 +175,17 @@ def structured(value: str | None) -> Structured | None:
     return None if value is None else Structured(value)
 
 
+class Handle(str):
+    """A candidate from where blog platforms write their user's account name (a link to the
+    author's posts, a "Posted by" line): one word in any case is a name there ("timothy",
+    "jbat"), as it is on pages not in Latin script."""
+
+
+def handle(value: str | None) -> Handle | None:
+    """`value` marked as a `Handle` (None stays None)."""
+    return None if value is None else Handle(value)
+
+
 def byline_texts(page: PageLines, other_content: Collection[int]) -> list[str]:
     """The lines inside byline elements (`byline_elements`, up to `BYLINE_LEVELS`
     elements up) that hold at most `MAX_BYLINE_CHARS` of text in all (a wrapper whose class
@@ -367,8 +378,8 @@ def judge_author(
 ) -> tuple[str | None, str]:
     """(the name, "") when `candidate` is an author's name once labels and UI words around
     it are removed, else (None, why not). `outlets` are the site's own names. On a page in
-    Latin script a Latin name must be capitalised unless it comes from structured data;
-    elsewhere a lower-case handle ("lisa_w") is a blog's writer."""
+    Latin script a Latin name must be capitalised unless it comes from structured data or
+    is a `Handle`; elsewhere a lower-case handle ("lisa_w") is a blog's writer."""
     name = _LEAD_LABEL_RE.sub("", candidate.strip(), count=1)
     cut = _CUT_RE.sub("", name)
     name = _without_contributors(cut)
@@ -399,7 +410,7 @@ def judge_author(
     if (
         not isinstance(candidate, Structured)
         and _is_latin(name)
-        and not _latin_name(name, handle_ok=not latin_page)
+        and not _latin_name(name, handle_ok=not latin_page or isinstance(candidate, Handle))
     ):
         return None, "not a capitalised name (prose caught by a byline pattern?)"
     return name, ""
