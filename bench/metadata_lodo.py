@@ -233,6 +233,13 @@ RULES: tuple[Rule, ...] = (
         ("rel author",),
     ),
     Rule(
+        "hcard author",
+        "author",
+        "the fn of an hAtom entry's author card (class=author vcard), not a comment's",
+        ((bylines, "hcard_authors", _nothing),),
+        ("hcard author",),
+    ),
+    Rule(
         "post footer byline",
         "author",
         "Posted by <name> at <time> in a footer marked as the post's (Blogger's classic)",
@@ -421,7 +428,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "post footers",
         "published",
-        "a footer box holding itemprop=author or an <abbr> publish time closes the post",
+        "a footer holding itemprop=author, an <abbr> publish time or author card closes the post",
         ((metadata_module, "_post_footers", _no_items),),
     ),
     Rule(

@@ -516,3 +516,34 @@ def test_a_platforms_account_name_is_the_writer(markup: str) -> None:
 def test_a_lower_case_word_after_a_bare_by_is_no_name() -> None:
     """After a plain "by" on an English page it is more often prose than a handle."""
     assert author(english("<p class='meta'>by timothy on Tuesday July 24</p>")) is None
+
+
+ENTRY_FOOTER = (
+    "<footer class='entry-meta'>Posted <time datetime='2012-11-12T15:00:30+00:00'>"
+    "November 12</time> by <span class='author vcard'><span class='fn'>Daljeet</span></span>"
+    "</footer>"
+)
+
+
+def test_an_entrys_author_card_names_the_writer() -> None:
+    """hAtom themes mark the entry's author ``author vcard`` with its name in ``fn``, in
+    the entry's footer, which the card (like a publish time) marks as the post's."""
+    meta = extract(english("", after=ENTRY_FOOTER), "https://news.example.com/a/1.html").metadata
+    assert meta.author == "Daljeet"
+    assert meta.published is not None and meta.published.hour == 15
+
+
+def test_a_readers_card_names_no_writer() -> None:
+    """A comment's card is ``comment-author vcard``, outside any box named for comments
+    here."""
+    card = "<div class='comment-author vcard'><cite class='fn'>Francisca</cite> says:</div>"
+    assert author(english("", after=card)) is None
+
+
+def test_another_cards_name_is_not_the_authors() -> None:
+    """The author card holds no ``fn``; the next one is a teaser photo's credit."""
+    cards = (
+        "<div class='txt vcard author contributor'><span class='org'>NBC</span></div>"
+        "<p>More news</p><span class='credit vcard fn org contributor'>Reuters</span>"
+    )
+    assert author(english("", after=cards)) is None

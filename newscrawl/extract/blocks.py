@@ -54,12 +54,12 @@ bound keeps the scan linear on pages of thousands of unclosed elements."""
 DATED_TEXT_CHARS = 200
 """How much text after a dated tag is kept: a date written out is short."""
 DATED_TAGS = frozenset({"time", "abbr"})
-DATED_ATTRIBUTE_WORDS = ("itemprop", "data-", "author")
+DATED_ATTRIBUTE_WORDS = ("itemprop", "data-", "author", "fn")
 """What makes a start tag a `DatedTag`: its name, or one of these words in its attributes
 (in any ASCII case). ``<abbr>`` is microformats' machine-readable date: its ``title`` holds
 the time (``<abbr class="published" title="2012-08-09T08:57:00-05:00">8:57 AM</abbr>``).
-"author" keeps the links that name the article's author (``<a rel="author">``): inline
-tags, which the element tree does not hold."""
+"author" and "fn" keep the tags that name the article's author (``<a rel="author">``, an
+hCard's ``<span class="fn">``): inline tags, which the element tree does not hold."""
 
 _INLINE, _BLOCK, _LINK, _BREAK, _VOID, _SKIP, _RAW, _PRE, _CELL = range(9)
 

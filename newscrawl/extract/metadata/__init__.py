@@ -161,15 +161,20 @@ def _article_lines(
 
 def _post_footers(dated: list[DatedTag]) -> set[int]:
     """The footer boxes that close a post, not the page: those holding an
-    ``itemprop=author`` tag or a microformats publish time (`dates.marks_a_publish_time`).
-    Blog platforms write the post's "Posted by <author> at <time>" in a box named a footer
-    (Blogger's ``post-footer``), which would otherwise count as other content; a page's
-    footer, or a teaser's, marks up neither."""
+    ``itemprop=author`` tag, a microformats publish time (`dates.marks_a_publish_time`) or
+    an hAtom entry's author card (`bylines.is_entry_author_card`). Blog platforms write the
+    post's "Posted by <author> at <time>" in a box named a footer (Blogger's
+    ``post-footer``, WordPress themes' ``entry-footer``), which would otherwise count as
+    other content; a page's footer, or a teaser's, marks up none of these."""
     return {
         tag.noise_element
         for tag in dated
         if tag.noise == "footer"
-        and (dates.marks_a_publish_time(tag) or bylines.marks_an_author(tag.attributes))
+        and (
+            dates.marks_a_publish_time(tag)
+            or bylines.marks_an_author(tag.attributes)
+            or bylines.is_entry_author_card(tag)
+        )
     }
 
 
@@ -215,6 +220,7 @@ def _read(
         post_footer_texts=scan.post_footer_texts,
         itemprop_authors=bylines.itemprop_authors(dated),
         rel_authors=bylines.rel_authors(dated),
+        hcard_authors=bylines.hcard_authors(dated),
         outlets=bylines.outlet_names(metas.get("og:site_name"), head.title, url),
         latin=script == "en",
     )

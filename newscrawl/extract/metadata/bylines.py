@@ -343,6 +343,44 @@ def rel_authors(dated: Sequence[DatedTag]) -> list[str]:
     return names
 
 
+def hcard_authors(dated: Sequence[DatedTag]) -> list[str]:
+    """The names of hAtom entry authors, in page order: the text of the ``fn`` tag of an
+    entry's author card (`is_entry_author_card`: its own, or the first among the next
+    `ITEM_TAGS_READ` recorded tags before another card starts)."""
+    names = []
+    for i, tag in enumerate(dated):
+        if is_entry_author_card(tag) and (name := _card_name(tag, dated[i + 1 :])):
+            names.append(name)
+    return names
+
+
+def _card_name(card: DatedTag, after: Sequence[DatedTag]) -> str:
+    """The text of the card's ``fn``: its own, or of one of the next `ITEM_TAGS_READ`
+    tags before another card (a teaser's photo credit, ``credit vcard fn org``)."""
+    if _has_class(card, "fn"):
+        return card.text.strip()
+    for tag in after[:ITEM_TAGS_READ]:
+        if _has_class(tag, "vcard"):
+            return ""
+        if _has_class(tag, "fn"):
+            return tag.text.strip()
+    return ""
+
+
+def is_entry_author_card(tag: DatedTag) -> bool:
+    """Whether a tag is an hAtom entry's author card, ``class="author vcard"``; a comment's
+    is ``comment-author vcard``, no entry author."""
+    return _has_class(tag, "vcard") and _has_class(tag, "author")
+
+
+def _has_class(tag: DatedTag, name: str) -> bool:
+    """Whether `name` is one of the tag's classes (any case); the attributes are parsed only
+    when their text holds it."""
+    return name in tag.attributes.lower() and name in (
+        tag_attributes(tag.attributes).get("class", "").lower().split()
+    )
+
+
 def marks_an_author(attributes: str) -> bool:
     """Whether a tag's raw `attributes` say ``itemprop="author"``."""
     return _ITEMPROP_AUTHOR_RE.search(attributes) is not None

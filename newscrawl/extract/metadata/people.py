@@ -256,6 +256,8 @@ class Markup:
     itemprop_authors: Sequence[str] = ()
     rel_authors: Sequence[str] = ()
     """Texts of ``<a rel="author">`` links (`bylines.rel_authors`)."""
+    hcard_authors: Sequence[str] = ()
+    """Names of hAtom entry authors' cards (`bylines.hcard_authors`)."""
     outlets: frozenset[str] = frozenset()
     """Folded names of the site itself (`bylines.outlet_names`): never the author. An
     outlet the page credits (来源) may be: portals' gold names it as the author."""
@@ -348,6 +350,7 @@ def people(
                 ("meta", lambda: structured(meta_name)),
                 ("script", lambda: _script_author(scripts)),
                 ("rel author", lambda: handle(next(iter(markup.rel_authors), None))),
+                ("hcard author", lambda: handle(next(iter(markup.hcard_authors), None))),
                 (
                     "post footer",
                     lambda: handle(_first_line_match(_POSTED_BY_RE, markup.post_footer_texts)),
