@@ -366,9 +366,21 @@ def test_a_post_footers_byline_names_the_writer(name: str, when: str, expected: 
 
 
 def test_a_footer_not_marked_as_the_posts_names_no_one() -> None:
-    """A page footer (or a teaser's) has no publish-time markup: its "by" is not the post's."""
-    footer = "<div class='footer'>Posted by Jane Roe at 9:00 PM</div>"
+    """A page footer (or a teaser's) has no publish-time markup and opens with no
+    platform byline: its "by" is not the post's."""
+    footer = "<div class='footer'><p>Latest: Storm season ahead, by Jane Roe</p></div>"
     assert author(english("", after=footer)) is None
+
+
+def test_a_post_footer_that_opens_with_a_byline_names_the_writer() -> None:
+    """Blogger templates without microformats: the footer's own "Posted by … on …" line
+    marks it as the post's."""
+    footer = (
+        "<div class='post-footer'><p class='post-footer-line'><span class='post-author'>"
+        "Posted by Ross Tucker and Jonathan Dugas</span> <span class='post-timestamp'>on "
+        "<a class='timestamp-link' href='/2012/10/p.html'>Monday</a></span></p></div>"
+    )
+    assert author(english("", after=footer)) == "Ross Tucker and Jonathan Dugas"
 
 
 def test_a_post_footers_by_in_prose_names_no_one() -> None:

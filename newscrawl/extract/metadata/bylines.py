@@ -47,6 +47,17 @@ AFTER_NAME = r"(?:[-–—|｜•·]|/{1,2}|on|at|in|updated|published|posted)"
 """What a byline goes on with after the name, spaced on both sides, in any case: a
 separator, or the word before its date, time, place or category ("Posted by Jacob in
 Blogging", "by Meghann on November 13", "by Al Tompkins Published Nov. 7")."""
+WRITING_VERBS = ("posted", "written", "submitted", "published")
+"""The verbs before "by" that open a blog platform's byline ("Posted by …")."""
+_BYLINE_OPENING_RE = re.compile(f"(?:{'|'.join(WRITING_VERBS)})" + r"\s*+by\b", re.IGNORECASE)
+
+
+def opens_with_a_byline(text: str) -> bool:
+    """Whether a line opens with a blog platform's byline ("Posted by Ross Tucker on …",
+    "Submitted by Kyle Mantyla on Thu, 08/09/2012")."""
+    return _BYLINE_OPENING_RE.match(text) is not None
+
+
 _CUT_RE = re.compile(
     r"(?<!\s)(?:\s++" + AFTER_NAME + r"\s++.*+$|\s++@.*+$|"
     r"\s*+[|｜•·]\s*+.*+$|"

@@ -21,6 +21,7 @@ from newscrawl.extract.metadata.bylines import (
     AFTER_NAME,
     MONTH,
     PLACEHOLDER_NAMES,
+    WRITING_VERBS,
     first_author,
     handle,
     is_label_alone,
@@ -91,9 +92,8 @@ _AUTHOR_LABEL = one_of(
 )
 _LABELLED_AUTHOR_RE = re.compile(_AUTHOR_LABEL + r"\s*" + _NAME + _STOP)
 """The same without "by": away from the headline, "by …" is prose ("caused by the cards")."""
-_WRITING_VERBS = ("posted", "written", "submitted", "published")
 _POSTED_BY_RE = re.compile(
-    "^" + one_of(_WRITING_VERBS) + r"\s*+by(?:\s*+[:：])?\s++" + _NAME + _STOP,
+    "^" + one_of(WRITING_VERBS) + r"\s*+by(?:\s*+[:：])?\s++" + _NAME + _STOP,
     re.IGNORECASE,
 )
 """A line that opens "Posted by", "Written by", "Submitted by" or "Published by" (blog
@@ -182,8 +182,8 @@ _EDITOR_KEY = Keyword(
 )
 _BYLINE_KEY = Keyword(re.compile(one_of(["于", *any_case("posted")])), ("于", "posted"))
 _POSTED_KEY = Keyword(
-    re.compile(one_of([case for verb in _WRITING_VERBS for case in any_case(verb)])),
-    _WRITING_VERBS,
+    re.compile(one_of([case for verb in WRITING_VERBS for case in any_case(verb)])),
+    WRITING_VERBS,
 )
 _OWNER_KEY = Keyword.words("的博客", "的空间", "的专栏", "的个人空间")
 _CREDIT_KEY = Keyword.words("记者", "评论员", "通讯员", "实习生")
