@@ -243,7 +243,7 @@ RULES: tuple[Rule, ...] = (
         "post footer byline",
         "author",
         "Posted by <name> at <time> in a footer marked as the post's (Blogger's classic)",
-        ((metadata_module, "_lines_of", _nothing),),
+        ((metadata_module, "_post_footer_lines", _nothing),),
         ("post footer",),
     ),
     Rule(

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
-from itertools import compress, repeat
-from operator import attrgetter, eq
+from functools import partial
 from typing import NamedTuple
 
 from lxml import etree
@@ -121,7 +120,7 @@ def extract_metadata(
         head = head or PageHead(markup)
         other_content, visible, texts = _article_lines(body_lines, head.title, headings)
         tags = body_lines.dated[:MAX_DATED_TAGS]
-        closing = _post_footers(tags, body_lines.lines)
+        closing = _post_footers(tags)
         dated = [
             tag
             for tag in tags
@@ -132,7 +131,8 @@ def extract_metadata(
             visible,
             texts,
             bylines.byline_texts(body_lines, other_content),
-            _lines_of(body_lines, closing),
+            body_lines.lines,
+            closing,
         )
         return _read(head, scan, url, fetched_at, zone)
     except (RecursionError, MemoryError):
@@ -161,15 +161,15 @@ def _article_lines(
     return other_content, visible, lines.PageText.of(visible, KEYWORDS)
 
 
-def _post_footers(dated: list[DatedTag], body_lines: Sequence[Line]) -> set[int]:
-    """The footer boxes that close a post, not the page: those holding an
-    ``itemprop=author`` tag, a microformats publish time (`dates.marks_a_publish_time`),
-    an hAtom entry's author card (`bylines.is_entry_author_card`) or a line that opens with
-    a blog platform's byline (`bylines.opens_with_a_byline`: "Posted by … on …"). Blog
-    platforms write the post's "Posted by <author> at <time>" in a box named a footer
-    (Blogger's ``post-footer``, WordPress themes' ``entry-footer``), which would otherwise
-    count as other content; a page's footer, or a teaser's, holds none of these."""
-    boxes = {
+def _post_footers(dated: list[DatedTag]) -> set[int]:
+    """The footer boxes that close a post, not the page, marked up as such: those holding
+    an ``itemprop=author`` tag, a microformats publish time (`dates.marks_a_publish_time`)
+    or an hAtom entry's author card (`bylines.is_entry_author_card`). Blog platforms write
+    the post's "Posted by <author> at <time>" in a box named a footer (Blogger's
+    ``post-footer``, WordPress themes' ``entry-footer``), which would otherwise count as
+    other content, and their dated tags are read; a page's footer, or a teaser's, marks up
+    none of these."""
+    return {
         tag.noise_element
         for tag in dated
         if tag.noise == "footer"
@@ -179,24 +179,25 @@ def _post_footers(dated: list[DatedTag], body_lines: Sequence[Line]) -> set[int]
             or bylines.is_entry_author_card(tag)
         )
     }
-    in_footers = compress(body_lines, map(eq, map(_NOISE, body_lines), repeat("footer")))
-    boxes.update(
-        line.noise_element for line in in_footers if bylines.opens_with_a_byline(line.text)
-    )
-    return boxes
 
 
-_NOISE = attrgetter("noise")
-"""`Line.noise`, read in C by ``map``: the footer lines are picked out of the page's
-hundreds without a Python step per line."""
-
-
-def _lines_of(body_lines: PageLines, boxes: set[int]) -> list[str]:
-    """The texts of the lines whose nearest box is one of `boxes`, in page order (none
-    for no boxes: most pages have no post footer)."""
-    if not boxes:
+def _post_footer_lines(
+    body_lines: Sequence[Line], closing: set[int], platform_bylines: bool
+) -> list[str]:
+    """The lines of the footers that close the post (`_post_footers`), and with
+    `platform_bylines` (a page in Latin script) those of any footer box that open with a
+    blog platform's byline (`bylines.opens_with_a_byline`: templates without the markup
+    write "Posted by … on …" there too), in page order. A pass over every line, so asked
+    for only where no byline before it named the author, and skipped where there is
+    nothing to look for."""
+    if not closing and not platform_bylines:
         return []
-    return [line.text for line in body_lines.lines if line.noise_element in boxes]
+    return [
+        line.text
+        for line in body_lines
+        if line.noise_element in closing
+        or (platform_bylines and line.noise == "footer" and bylines.opens_with_a_byline(line.text))
+    ]
 
 
 class _Found(NamedTuple):
@@ -207,8 +208,10 @@ class _Found(NamedTuple):
     page_text: lines.PageText
     """`visible`'s texts, headings and keyword index."""
     byline_texts: list[str]
-    post_footer_texts: list[str]
-    """The lines of the footers that close a post (`_post_footers`)."""
+    lines: list[Line]
+    """The body pass's lines, every one."""
+    closing: set[int]
+    """The footer boxes marked up as the post's (`_post_footers`)."""
 
 
 def _read(
@@ -230,7 +233,7 @@ def _read(
     declared = page_facts.declared_language(head)
     markup = people.Markup(
         byline_texts=scan.byline_texts,
-        post_footer_texts=scan.post_footer_texts,
+        post_footer_texts=partial(_post_footer_lines, scan.lines, scan.closing, script == "en"),
         itemprop_authors=bylines.itemprop_authors(dated),
         rel_authors=bylines.rel_authors(dated),
         hcard_authors=bylines.hcard_authors(dated),

@@ -250,9 +250,10 @@ class Markup:
 
     byline_texts: Sequence[str] = ()
     """Lines of byline elements (`bylines.byline_texts`)."""
-    post_footer_texts: Sequence[str] = ()
-    """Lines of the footers that close a post, marked up as such (a microformats publish
-    time or an ``itemprop=author`` inside): Blogger's "Posted by <name> at <time>"."""
+    post_footer_texts: Callable[[], Sequence[str]] = tuple
+    """The lines of the footers that close a post (Blogger's "Posted by <name> at <time>"),
+    gathered when called: a pass over the page's lines, needed only where no byline before
+    them names the author."""
     itemprop_authors: Sequence[str] = ()
     rel_authors: Sequence[str] = ()
     """Texts of ``<a rel="author">`` links (`bylines.rel_authors`)."""
@@ -353,7 +354,7 @@ def people(
                 ("hcard author", lambda: handle(next(iter(markup.hcard_authors), None))),
                 (
                     "post footer",
-                    lambda: handle(_first_line_match(_POSTED_BY_RE, markup.post_footer_texts)),
+                    lambda: handle(_first_line_match(_POSTED_BY_RE, markup.post_footer_texts())),
                 ),
                 ("posted by", lambda: handle(_posted_by_line(page, title_at))),
                 ("blog byline", lambda: _blog_byline(page.having(_BYLINE_KEY))),
