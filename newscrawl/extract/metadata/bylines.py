@@ -49,7 +49,9 @@ separator, or the word before its date, time, place or category ("Posted by Jaco
 Blogging", "by Meghann on November 13", "by Al Tompkins Published Nov. 7")."""
 WRITING_VERBS = ("posted", "written", "submitted", "published")
 """The verbs before "by" that open a blog platform's byline ("Posted by …")."""
-_BYLINE_OPENING_RE = re.compile(f"(?:{'|'.join(WRITING_VERBS)})" + r"\s*+by\b", re.IGNORECASE)
+BYLINE_OPENING = f"(?:{'|'.join(WRITING_VERBS)})" + r"\s*+by"
+"""A blog platform's byline label, "Posted by" and its kin (patterns that ignore case)."""
+_BYLINE_OPENING_RE = re.compile(BYLINE_OPENING + r"\b", re.IGNORECASE)
 
 
 def opens_with_a_byline(text: str) -> bool:

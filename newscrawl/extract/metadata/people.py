@@ -19,6 +19,7 @@ from typing import Any
 from newscrawl.extract.metadata import jsonld
 from newscrawl.extract.metadata.bylines import (
     AFTER_NAME,
+    BYLINE_OPENING,
     MONTH,
     PLACEHOLDER_NAMES,
     WRITING_VERBS,
@@ -93,7 +94,7 @@ _AUTHOR_LABEL = one_of(
 _LABELLED_AUTHOR_RE = re.compile(_AUTHOR_LABEL + r"\s*" + _NAME + _STOP)
 """The same without "by": away from the headline, "by …" is prose ("caused by the cards")."""
 _POSTED_BY_RE = re.compile(
-    "^" + one_of(WRITING_VERBS) + r"\s*+by(?:\s*+[:：])?\s++" + _NAME + _STOP,
+    "^" + BYLINE_OPENING + r"(?:\s*+[:：])?\s++" + _NAME + _STOP,
     re.IGNORECASE,
 )
 """A line that opens "Posted by", "Written by", "Submitted by" or "Published by" (blog
