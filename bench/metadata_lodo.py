@@ -426,6 +426,18 @@ RULES: tuple[Rule, ...] = (
         ((dates, "_abbr_title", _none),),
     ),
     Rule(
+        "quotations",
+        "published",
+        "lines inside a <blockquote> (a quotation, an embedded post) are set aside",
+        ((lines, "without_quotations", _unchanged),),
+    ),
+    Rule(
+        "platform byline dates",
+        "published",
+        "a bare 'on' introduces the date in a line opening Posted by / Submitted by",
+        ((dates, "opens_with_a_byline", _never),),
+    ),
+    Rule(
         "post footers",
         "published",
         "a footer holding itemprop=author, an <abbr> publish time or author card closes the post",

@@ -325,3 +325,11 @@ def a_header_bylines_writer(line: str) -> str | None:
 def test_a_bylines_name_end_is_found_in_linear_time(line: str, expected: str) -> None:
     """The date or place after a name is looked for once per run of spaces."""
     assert within_limit(a_header_bylines_writer, line) == expected
+
+
+def test_nested_quotations_are_set_aside_in_linear_time() -> None:
+    """Each element is looked at once however deep the blockquotes nest."""
+    quotes = "<blockquote>" * 20_000 + "Posted by Jo Roe on May 2, 2001" + "</blockquote>" * 20_000
+    page = ARTICLE.format(hostile=quotes)
+    meta = within_limit(extract_metadata, page)
+    assert meta.author == "Jane Doe"

@@ -559,3 +559,29 @@ def test_another_cards_name_is_not_the_authors() -> None:
         "<p>More news</p><span class='credit vcard fn org contributor'>Reuters</span>"
     )
     assert author(english("", after=cards)) is None
+
+
+EMBEDDED_POST = (
+    "<div class='fb-post'><blockquote cite='https://www.facebook.com/party/posts/1'>"
+    "<p>Rents must not rise again this spring.</p><p>Posted by <a href='https://www.facebook"
+    ".com/party'>Party Office</a> on <a href='https://www.facebook.com/party/posts/1'>Monday,"
+    " February 7, 2022</a></p></blockquote></div>"
+)
+
+
+def test_an_embedded_posts_byline_and_date_are_not_the_articles() -> None:
+    """A quotation names its own writer and date: an embedded Facebook post's "Posted by …
+    on …" inside the article."""
+    meta = extract(english("", after=EMBEDDED_POST), "https://news.example.com/a/1.html").metadata
+    assert meta.author is None
+    assert meta.published is None
+
+
+def test_a_platform_bylines_date_dates_the_post() -> None:
+    """ "Posted by Kathy on April 6, 2007": after a platform's byline a bare "on" introduces
+    the post's date, far from the headline too."""
+    footer = "<p>Posted by Kathy on April 6, 2007 | <a href='/p/1'>Permalink</a></p>"
+    meta = extract(english("", after=footer), "https://news.example.com/a/1.html").metadata
+    assert meta.author == "Kathy"
+    assert meta.published is not None
+    assert meta.published.date().isoformat() == "2007-04-06"

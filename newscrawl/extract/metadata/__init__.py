@@ -117,6 +117,7 @@ def extract_metadata(
             return Metadata()
         if body_lines is None:
             body_lines = blocks.page_lines(markup)
+        body_lines = lines.without_quotations(body_lines)
         head = head or PageHead(markup)
         other_content, visible, texts = _article_lines(body_lines, head.title, headings)
         tags = body_lines.dated[:MAX_DATED_TAGS]

@@ -35,6 +35,7 @@ from zoneinfo import ZoneInfo
 
 from newscrawl.extract.blocks import DatedTag
 from newscrawl.extract.clean import tag_attributes, unescape
+from newscrawl.extract.metadata.bylines import opens_with_a_byline
 from newscrawl.extract.metadata.lines import (
     BODY_LINE_CHARS,
     Keyword,
@@ -541,9 +542,11 @@ def labelled(
     """The first date anywhere in the visible text that a publish label introduces
     (among the first `MAX_SEARCHED_LINES` candidate lines). Away from the headline a bare
     "on" is no label (`_WORD_LABEL_RE`): "This entry was posted on …" is a byline, "stepped
-    down on April 3, 2014" is prose."""
+    down on April 3, 2014" is prose; but in a line that opens with a blog platform's
+    byline it is ("Posted by Kathy on April 6, 2007": `bylines.opens_with_a_byline`)."""
     for text in texts[:MAX_SEARCHED_LINES]:
-        lines = _line_dates(text[:MAX_SEARCHED_CHARS], context, structured, bare_on=False)
+        bare_on = opens_with_a_byline(text)
+        lines = _line_dates(text[:MAX_SEARCHED_CHARS], context, structured, bare_on=bare_on)
         for is_labelled, found in lines:
             if is_labelled:
                 return found

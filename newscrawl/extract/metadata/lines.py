@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress, count, groupby, repeat
-from operator import attrgetter, contains, or_
+from operator import attrgetter, contains, eq, or_
 from typing import NamedTuple
 
 from newscrawl.extract import native
@@ -174,6 +174,37 @@ def lines_in(lines: Sequence[Line], elements: set[int]) -> list[int]:
         return lines_in_python(lines, elements)
     found: list[int] = native.blockscan.lines_in(lines, elements)
     return found
+
+
+def without_quotations(page: PageLines) -> PageLines:
+    """The page without the lines inside ``<blockquote>``s: a quotation or an embedded post
+    (a tweet, a Facebook post) names its own writer and date, not the article's ("Posted by
+    SPÖ on Monday, February 7, 2022" in an embedded Facebook post). Elements come in page
+    order, each after its parent: a blockquote's subtree is the run of elements after it
+    whose parents are in it, and each element is looked at once."""
+    tags = page.tags
+    if "blockquote" not in tags:
+        return page
+    parents = page.parents
+    quoted: set[int] = set()
+    for start in compress(count(), map(eq, tags, repeat("blockquote"))):
+        if start in quoted:
+            continue
+        quoted.add(start)
+        for element in range(start + 1, len(tags)):
+            if parents.get(element) not in quoted:
+                break
+            quoted.add(element)
+    dropped = lines_in(page.lines, quoted)
+    if not dropped:
+        return page
+    kept: list[Line] = []
+    start = 0
+    for index in dropped:  # in page order: the lines between them are kept a slice at a time
+        kept += page.lines[start:index]
+        start = index + 1
+    kept += page.lines[start:]
+    return page._replace(lines=kept)
 
 
 def lines_in_python(lines: Sequence[Line], elements: set[int]) -> list[int]:
