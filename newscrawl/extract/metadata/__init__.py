@@ -117,7 +117,9 @@ def extract_metadata(
             return Metadata()
         if body_lines is None:
             body_lines = blocks.page_lines(markup)
-        body_lines = lines.without_quotations(body_lines)
+        unquoted = lines.without_quotations(body_lines)
+        if unquoted is not body_lines:  # the caller's headings may stand in a quotation
+            body_lines, headings = unquoted, None
         head = head or PageHead(markup)
         other_content, visible, texts = _article_lines(body_lines, head.title, headings)
         tags = body_lines.dated[:MAX_DATED_TAGS]
@@ -232,14 +234,15 @@ def _read(
     found = dates.published(structured, header, header_title_at, page_text, url, fetched_at, zone)
     script = page_facts.script_language(page_text)
     declared = page_facts.declared_language(head)
+    latin = script == "en"
     markup = people.Markup(
         byline_texts=scan.byline_texts,
-        post_footer_texts=partial(_post_footer_lines, scan.lines, scan.closing, script == "en"),
+        post_footer_texts=partial(_post_footer_lines, scan.lines, scan.closing, latin),
         itemprop_authors=bylines.itemprop_authors(dated),
         rel_authors=bylines.rel_authors(dated),
         hcard_authors=bylines.hcard_authors(dated),
         outlets=bylines.outlet_names(metas.get("og:site_name"), head.title, url),
-        latin=script == "en",
+        latin=latin,
     )
     names = people.people(
         scripts,

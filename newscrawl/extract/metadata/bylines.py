@@ -321,21 +321,20 @@ def itemprop_authors(dated: Sequence[DatedTag]) -> list[str]:
     for i, tag in enumerate(dated):
         if not _may_name_an_author(folded[i]) or not marks_an_author(tag.attributes):
             continue
-        text = tag.text.strip()
-        if not text:
-            after = next(
-                (
-                    later
-                    for later in dated[i + 1 : i + 1 + ITEM_TAGS_READ]
-                    if later.tag != "meta" and "itemprop" in later.attributes.lower()
-                ),
-                None,
-            )
-            if after is not None and "name" in after.attributes.lower():
-                text = after.text.strip()
+        text = tag.text.strip() or _item_name(dated, folded, i)
         if text:
             names.append(text)
     return names
+
+
+def _item_name(dated: Sequence[DatedTag], folded: Sequence[str], item: int) -> str:
+    """The text of the first ``itemprop`` tag (not a ``<meta>``) among the `ITEM_TAGS_READ`
+    recorded tags after the `item`'s, where it is the ``name``; `folded`: the tags'
+    attributes in lower case."""
+    for at in range(item + 1, min(item + 1 + ITEM_TAGS_READ, len(dated))):
+        if dated[at].tag != "meta" and "itemprop" in folded[at]:
+            return dated[at].text.strip() if "name" in folded[at] else ""
+    return ""
 
 
 def rel_authors(dated: Sequence[DatedTag]) -> list[str]:
@@ -370,12 +369,13 @@ def hcard_authors(dated: Sequence[DatedTag]) -> list[str]:
 def _card_name(card: DatedTag, after: Sequence[DatedTag]) -> str:
     """The text of the card's ``fn``: its own, or of one of the next `ITEM_TAGS_READ`
     tags before another card (a teaser's photo credit, ``credit vcard fn org``)."""
-    if _has_class(card, "fn"):
+    if "fn" in _classes(card, "fn"):
         return card.text.strip()
     for tag in after[:ITEM_TAGS_READ]:
-        if _has_class(tag, "vcard"):
+        classes = _classes(tag, "vcard", "fn")
+        if "vcard" in classes:
             return ""
-        if _has_class(tag, "fn"):
+        if "fn" in classes:
             return tag.text.strip()
     return ""
 
@@ -383,15 +383,16 @@ def _card_name(card: DatedTag, after: Sequence[DatedTag]) -> str:
 def is_entry_author_card(tag: DatedTag) -> bool:
     """Whether a tag is an hAtom entry's author card, ``class="author vcard"``; a comment's
     is ``comment-author vcard``, no entry author."""
-    return _has_class(tag, "vcard") and _has_class(tag, "author")
+    return {"vcard", "author"} <= _classes(tag, "vcard", "author")
 
 
-def _has_class(tag: DatedTag, name: str) -> bool:
-    """Whether `name` is one of the tag's classes (any case); the attributes are parsed only
-    when their text holds it."""
-    return name in tag.attributes.lower() and name in (
-        tag_attributes(tag.attributes).get("class", "").lower().split()
-    )
+def _classes(tag: DatedTag, *wanted: str) -> set[str]:
+    """The tag's classes, in lower case, where its attribute text holds one of `wanted`
+    (else none: the attributes are parsed only then)."""
+    folded = tag.attributes.lower()
+    if not any(word in folded for word in wanted):
+        return set()
+    return set(tag_attributes(tag.attributes).get("class", "").lower().split())
 
 
 def marks_an_author(attributes: str) -> bool:

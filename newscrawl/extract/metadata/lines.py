@@ -176,6 +176,11 @@ def lines_in(lines: Sequence[Line], elements: set[int]) -> list[int]:
     return found
 
 
+def lines_in_python(lines: Sequence[Line], elements: set[int]) -> list[int]:
+    """`lines_in` in Python: the reference of the C one, and the fallback."""
+    return list(compress(count(), map(elements.__contains__, map(_ELEMENT, lines))))
+
+
 def without_quotations(page: PageLines) -> PageLines:
     """The page without the lines inside ``<blockquote>``s: a quotation or an embedded post
     (a tweet, a Facebook post) names its own writer and date, not the article's ("Posted by
@@ -205,11 +210,6 @@ def without_quotations(page: PageLines) -> PageLines:
         start = index + 1
     kept += page.lines[start:]
     return page._replace(lines=kept)
-
-
-def lines_in_python(lines: Sequence[Line], elements: set[int]) -> list[int]:
-    """`lines_in` in Python: the reference of the C one, and the fallback."""
-    return list(compress(count(), map(elements.__contains__, map(_ELEMENT, lines))))
 
 
 def _box_chars_python(lines: Sequence[Line], words: frozenset[str]) -> tuple[int, dict[int, int]]:
