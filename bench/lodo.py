@@ -243,7 +243,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "photo_credit",
-        "drops lines of up to 120 chars with a photo credit (Foto:, ©, Getty)",
+        "drops lines of up to 120 chars with a photo credit (Foto:, ©, Getty), and captions "
+        "closed by a credit in parentheses",
         "captions' photo credits inside the article",
         ((default, "_is_photo_credit", _never),),
     ),

@@ -333,3 +333,21 @@ def test_nested_quotations_are_set_aside_in_linear_time() -> None:
     page = ARTICLE.format(hostile=quotes)
     meta = within_limit(extract_metadata, page)
     assert meta.author == "Jane Doe"
+
+
+def a_photo_credit(line: str) -> bool:
+    return default._is_photo_credit(line, len(line))
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("A river (Photo by" + " " * 200_000 + "J. Smith)", False),
+        ("A river (AP Photo/J. Smith)" + " " * 200_000, True),
+        ("(Photo: x) " * 50_000 + "x", False),
+    ],
+    ids=["spaces after by", "spaces after the credit", "many credits"],
+)
+def test_a_caption_closed_by_its_credit_is_found_in_linear_time(line: str, expected: bool) -> None:
+    """A credit in parentheses is sought from each opening one only up to its close."""
+    assert within_limit(a_photo_credit, line) is expected

@@ -315,6 +315,29 @@ def test_photo_credit_and_cookie_notice_are_left_out() -> None:
     assert "Credit" not in article.body
 
 
+def test_captions_closed_by_their_credit_are_left_out() -> None:
+    """A caption ending in its credit in parentheses, however long, and one whose credit
+    the page set in an element of its own, run on to it with no space; a sentence that
+    closes with parentheses of its own stays."""
+    caption = (
+        "The new path runs beside the river from the old mill to the railway bridge, "
+        "where the council plans a second crossing. (AP Photo/J. Smith, File)"
+    )
+    aside = "The path will be lit at night (the lamps run on solar power)."
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0)}"
+        f"<figure><img src='a.jpg'><p>{caption}</p></figure>{story(1)}"
+        "<p>Cyclists on the towpath (Image: Getty)</p>"
+        "<p><span>The bridge in winter</span><span>Credit: J. Smith</span></p>"
+        f"<p>{aside}</p>{story(2)}</div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "AP Photo" not in article.body and "Getty" not in article.body
+    assert "Credit" not in article.body
+    assert aside in article.body
+
+
 def test_calls_to_action_closing_the_article_are_left_out() -> None:
     """A plea to subscribe or get the app, styled as the article's last paragraphs; the
     same words inside the article are its subject and stay."""

@@ -62,7 +62,7 @@ AD_LABEL_MARKS = " \t:-–—|·•()[]"
 """What may stand around an ad label on its line ("- Advertisement -", "(Anzeige)")."""
 
 CREDIT_LABEL_RE = re.compile(
-    r"(?:^\W{0,3}|[.!?]\s+)(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|credits?"
+    r"(?:^\W{0,3}|[.!?]\s+|(?-i:(?<=[a-z])(?=[A-Z])))(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|credits?"
     r"|crédits?(?:\s+photos?)?|crédito)(?:\s+by)?\s*:",
     re.IGNORECASE,
 )
@@ -70,12 +70,22 @@ CREDIT_MARK_RE = re.compile(r"getty\s*images|istock|shutterstock|reuters/", re.I
 """Photo credits (``Foto: dpa``, ``© Getty Images``), in lines of at most `MAX_CREDIT_LINE`
 chars: a credit is not the article's text, and most of the gold leaves them out (though
 readability's keeps captions with their credits). A caption that ends in its credit
-("... zu tun. Foto: Timur", "... landers. Credit: Tyvak") is one too; so is the French
-"Crédits photos :" (measured: BENCHMARKS.md, "Where the defaults come from")."""
+("... zu tun. Foto: Timur", "... landers. Credit: Tyvak") is one too, also where the page
+set the two in elements of their own that the text runs together ("... a rabbitCredit:
+Getty"); so is the French "Crédits photos :" (measured: BENCHMARKS.md, "Where the defaults
+come from")."""
 MAX_CREDIT_LINE = 120
-CREDIT_NEEDLES = (":", "©", "getty", "istock", "shutterstock", "reuters/")
+CAPTION_CREDIT_RE = re.compile(
+    r"\((?:ap\s+)?(?:photo(?:graph)?s?|fotos?|image)(?:\s*[:/]|\s+by\s)[^()]{1,80}\)\s*$",
+    re.IGNORECASE,
+)
+"""A caption closed by its credit in parentheses ("... in Hialeah, Fla. (AP Photo/Alan
+Diaz)", "(Photo by ...)", "(Image: Getty)"): taken up to `MAX_BOILERPLATE_LINE` chars, as
+such captions run longer than a bare credit. No sentence of an article ends so."""
+CREDIT_NEEDLES = (":", "©", "getty", "istock", "shutterstock", "reuters/", "photo")
 """What every line `_is_photo_credit` takes holds, folded (`needles`): the label's colon, a
-©, or a word of each `CREDIT_MARK_RE` alternative."""
+©, a word of each `CREDIT_MARK_RE` alternative, or the photo of `CAPTION_CREDIT_RE`'s
+colonless credits."""
 STATEMENT_NEEDLES = ("：", ":", "权", "ight", "advertis", "anzeige", "werbung")
 """What every `_is_boilerplate_line` line holds, folded (`needles`): a colon, 版权, the
 "ight" of "rights" and "copyright", or a part of each `AD_LABELS` word."""
@@ -862,7 +872,7 @@ def _standfirst(
             and line.tag not in NOT_STANDFIRST_TAGS
             and line.text.count("|") <= MAX_STANDFIRST_BARS
             and not _in_a_box_named(page, line.element, NOT_PROSE_BOX_RE)
-            and not _is_photo_credit(line.text)
+            and not _is_photo_credit(line.text, line.chars)
             and not _is_call_to_action(line.text)
         ):
             found.add(line.element)
@@ -1659,16 +1669,19 @@ def _boilerplate_lines(lines: Sequence[Line], indices: Sequence[int]) -> dict[in
     rules.update(
         (short[at], PHOTO_CREDIT_RULE)
         for at in credits
-        if short[at] not in rules
-        and lines[short[at]].chars <= MAX_CREDIT_LINE
-        and _is_photo_credit(texts[at])
+        if short[at] not in rules and _is_photo_credit(texts[at], lines[short[at]].chars)
     )
     return rules
 
 
-def _is_photo_credit(text: str) -> bool:
-    """`CREDIT_LABEL_RE` (tried only on lines with a colon: the test for one is a tenth of
-    the regex's cost), a © or `CREDIT_MARK_RE`."""
+def _is_photo_credit(text: str, chars: int) -> bool:
+    """A caption of `chars` chars ending in its credit (`CAPTION_CREDIT_RE`), or a line of
+    at most `MAX_CREDIT_LINE` chars with `CREDIT_LABEL_RE` (tried only on lines with a colon:
+    the test for one is a tenth of the regex's cost), a © or `CREDIT_MARK_RE`."""
+    if text.rstrip().endswith(")") and CAPTION_CREDIT_RE.search(text):
+        return True
+    if chars > MAX_CREDIT_LINE:
+        return False
     if ":" in text and CREDIT_LABEL_RE.search(text):
         return True
     return "©" in text or CREDIT_MARK_RE.search(text) is not None
