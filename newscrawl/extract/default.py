@@ -62,15 +62,17 @@ AD_LABEL_MARKS = " \t:-–—|·•()[]"
 """What may stand around an ad label on its line ("- Advertisement -", "(Anzeige)")."""
 
 CREDIT_LABEL_RE = re.compile(
-    r"(?:^\W{0,3}|[.!?]\s+|(?-i:(?<=[a-z])(?=[A-Z])))(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image|credits?"
-    r"|crédits?(?:\s+photos?)?|crédito)(?:\s+by)?\s*:",
+    r"(?:^\W{0,3}|[.!?]\s+|\(|(?-i:(?<=[a-z])(?=[A-Z])))(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image"
+    r"|credits?|crédits?(?:\s+photos?)?|crédito)(?:\s+credits?)?(?:\s+by)?\s*:",
     re.IGNORECASE,
 )
 CREDIT_MARK_RE = re.compile(r"getty\s*images|istock|shutterstock|reuters/", re.IGNORECASE)
 """Photo credits (``Foto: dpa``, ``© Getty Images``), in lines of at most `MAX_CREDIT_LINE`
 chars: a credit is not the article's text, and most of the gold leaves them out (though
-readability's keeps captions with their credits). A caption that ends in its credit
-("... zu tun. Foto: Timur", "... landers. Credit: Tyvak") is one too, also where the page
+readability's keeps captions with their credits). The label may name the credit
+("Image credit: NASA", "Photo credits:") and stand in parentheses ("(Image: Getty)"). A
+caption that ends in its credit ("... zu tun. Foto: Timur", "... landers. Credit: Tyvak")
+is one too, also where the page
 set the two in elements of their own that the text runs together ("... a rabbitCredit:
 Getty"); so is the French "Crédits photos :" (measured: BENCHMARKS.md, "Where the defaults
 come from")."""
