@@ -189,6 +189,7 @@ def grid_values(name: str) -> tuple[Value, ...]:
 _SELECT = default.select
 _DECIDE = default._decide
 _CHOOSE_BODY = fallbacks.choose_body
+_LEAD_PARAGRAPHS = default._lead_paragraphs
 
 
 def _select_without_description(
@@ -202,6 +203,11 @@ def _decide_keeping_headline(*args: Any) -> tuple[bool, str]:
     """`default._decide` with no title to drop (an empty title matches no line)."""
     index, line, dropped_by, inside, region, _title, kept_rule = args
     return _DECIDE(index, line, dropped_by, inside, region, "", kept_rule)
+
+
+def _leads_anywhere(*args: Any) -> set[int]:
+    """`default._lead_paragraphs` told of no headline: lines above it may join too."""
+    return _LEAD_PARAGRAPHS(*args[:-1], None)
 
 
 def _body_without(field: str) -> Callable[..., fallbacks.Body]:
@@ -379,6 +385,18 @@ RULES: tuple[Rule, ...] = (
         "opening paragraphs outside the container join (standfirst, bare <p> siblings)",
         "a standfirst in a header block before the body's box",
         ((default, "_lead_paragraphs", _nothing),),
+    ),
+    Rule(
+        "leads_after_headline",
+        "only lines after the headline join as lead paragraphs",
+        "a blog's description, an about-me box or a notice above the headline",
+        ((default, "_lead_paragraphs", _leads_anywhere),),
+    ),
+    Rule(
+        "region_back_to_lead",
+        "the region reaches back to a paragraph of the article's elements after the headline",
+        "a standfirst cut off from the body by the byline and share bar between",
+        ((default, "_region_back_to_lead", lambda *args: args[4]),),
     ),
     Rule(
         "post_list",

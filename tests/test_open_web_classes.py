@@ -652,3 +652,51 @@ def test_a_caption_a_dates_box_a_dek_or_a_teaser_under_the_headline_is_no_standf
     article = extract(headed_story(under_headline), options=DEFAULT)
     assert kept_story(article, 0, 1, 2)
     assert article.body.startswith(STORY[0])
+
+
+STANDFIRST = (
+    "Four more kilometres of path and two new bridges: what the plan means for the "
+    "cyclists who use the river."
+)
+
+
+SHARE_TARGETS = ("Facebook", "Twitter", "LinkedIn", "WhatsApp", "Reddit", "Pinterest", "Email")
+
+
+def test_a_standfirst_is_kept_across_the_byline_and_share_bar_under_it() -> None:
+    """A standfirst under the headline joins the article; the byline, date and share links
+    between it and the body's box do not cut it off."""
+    html = page(
+        "<article><header><h1>Cycle path to be extended</h1>"
+        f"<p class='standfirst'>{STANDFIRST}</p>"
+        "<div class='byline'><a href='/author/jane'>By Jane Roe</a></div>"
+        "<time>March 2, 2024</time><ul class='tools'>"
+        + "".join(f"<li><a href='/s/{n}'>Share on {n}</a></li>" for n in SHARE_TARGETS)
+        + f"</ul></header><div class='text'>{story(0, 1, 2)}</div></article>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.body.startswith(STANDFIRST)
+    assert kept_story(article, 0, 1, 2)
+    assert "Jane Roe" not in article.body and "Facebook" not in article.body
+
+
+SECTIONS = "".join(
+    f"<a href='/{name.lower()}'>{name}</a>"
+    for name in ("Politics", "Business", "Sport", "Culture", "Weather", "Obituaries")
+)
+
+
+def test_text_above_the_headline_is_not_the_articles_lead() -> None:
+    """A site's notice or a blog's description in the page's header, above the headline,
+    stays out: an article's lead follows its headline."""
+    notice = (
+        "Riverside News is funded by its readers. We may earn a commission when you buy "
+        "through the links on our site, which helps support our reporting on the valley."
+    )
+    html = page(
+        f"<header><div class='disclosure'><p>{notice}</p></div>{SECTIONS}</header>"
+        f"<main><h1>Cycle path to be extended</h1><div class='text'>{story(0, 1, 2)}</div></main>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "funded by its readers" not in article.body

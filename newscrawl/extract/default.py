@@ -718,7 +718,7 @@ def main_elements(
     if headline is None:
         best = first_post(best, votes, mass, parents, options)
     chosen = {best} | _sibling_sections(page, ends, best, mass, scores, headline, options)
-    chosen |= _lead_paragraphs(page, ends, scores, best, chosen, options, described)
+    chosen |= _lead_paragraphs(page, ends, scores, best, chosen, options, described, headline)
     chosen |= _standfirst(page, ends, scores, headline, chosen, options)
     return ArticleElements(best, chosen)
 
@@ -791,13 +791,16 @@ def _lead_paragraphs(
     chosen: set[int],
     options: Options,
     described: Callable[[Line], bool],
+    headline: int | None,
 ) -> set[int]:
     """The elements of paragraphs that open the article outside its container: a standfirst
     or intro in a header block before the body's ``<div>``, or bare ``<p>`` siblings.
 
-    A line scoring over `Options.lead_score` with at most `Options.lead_link_share` links
-    joins (its own element only, so captions and bylines between stay out) when it comes
-    before the container inside its ancestor `Options.lead_levels` up, or when it is a
+    A line after the `headline` (where there is one: above it are the page's or the blog's
+    header, a description, an about-me box or a notice, never the article's lead) scoring
+    over `Options.lead_score` with at most `Options.lead_link_share` links joins (its own
+    element only, so captions and bylines between stay out) when it comes before the
+    container inside its ancestor `Options.lead_levels` up, or when it is a
     ``<p>`` right beside one of the container's `Options.sibling_levels` ancestors
     (readability's rule for sibling paragraphs). A shorter line joins too when the page's
     description quotes it (`described`): a standfirst of one sentence, which CMSs copy into
@@ -809,10 +812,12 @@ def _lead_paragraphs(
     top = [*_ancestors(best, parents, options.lead_levels)][-1] if options.lead_levels else best
     inside = _inside_elements(chosen, ends)
     leads: set[int] = set()
+    first = 0 if headline is None else headline + 1
     for index in _above(scores, 0):
         line, score = page.lines[index], scores[index]
         if (
-            line.link_chars <= options.lead_link_share * line.chars
+            index >= first
+            and line.link_chars <= options.lead_link_share * line.chars
             and not inside[line.element]
             and (
                 top <= line.element < best  # inside `top`, which holds `best`, and before it
@@ -1188,6 +1193,7 @@ def select(
     region = _region_holding_container(
         lines, scores, inside_element, options, region, container, ends
     )
+    region = _region_back_to_lead(lines, scores, inside_element, headline, region, options)
     kept_rule = "in the best region"
     short_page = region is None and bool(lines) and _line_chars(lines) < options.short_page_chars
     if short_page:
@@ -1223,6 +1229,32 @@ def select(
             options,
         ),
     )
+
+
+def _region_back_to_lead(
+    lines: Sequence[Line],
+    scores: Sequence[int],
+    inside_element: Sequence[bool],
+    headline: int | None,
+    region: tuple[int, int] | None,
+    options: Options,
+) -> tuple[int, int] | None:
+    """`region` reaching back to the first paragraph of the article's elements after the
+    `headline` (a line scoring over `Options.paragraph_score`) when no line between scores
+    as text outside them: a standfirst that joined the article stays with it across the
+    byline, date and share bar between (each scored against the region by its chars), as
+    it would with nothing between. A line outside the article's elements that scores as
+    text (a teaser, another post) stops the reach."""
+    if region is None or headline is None or region[0] <= headline:
+        return region
+    start = region[0]
+    for index in range(region[0] - 1, headline, -1):
+        if inside_element[lines[index].element]:
+            if scores[index] > options.paragraph_score:
+                start = index
+        elif scores[index] > 0:
+            break
+    return start, region[1]
 
 
 def _may_keep(
