@@ -254,6 +254,30 @@ def tumblr(ps: Sequence[str] = P) -> str:
     )
 
 
+TRACKBACK = "I have been meaning to write about our own glasshouse for months, and this account of a winter spent re-bedding every pane finally got me to do it; well worth reading in full."
+
+
+def typepad(ps: Sequence[str] = P) -> str:
+    """TypePad: the entry, its footer's byline, then the weblogs that link to it (trackbacks, with their excerpts) and comments."""
+    comments = "".join(
+        f'<div class="comment" id="c{i}"><div class="comment-content"><p>{c}</p></div><p class="comment-footer">Posted by: <a>Reader {i}</a> | March {i + 4}, 2024 at 09:1{i} AM</p></div>'
+        for i, c in enumerate(COMMENTS)
+    )
+    return page(
+        f"Old Houses: {TITLE}",
+        f"""
+<div id="container"><div id="container-inner"><div id="banner"><div id="banner-inner"><h1 id="banner-header"><a href="/">Old Houses</a></h1><h2 id="banner-description">Glass, putty and patience</h2></div></div>
+<div id="pagebody"><div id="pagebody-inner"><div id="alpha"><div id="alpha-inner">
+<div class="entry-category-garden entry-author-sam entry-type-post entry" id="entry-6a00e55"><h3 class="entry-header">{TITLE}</h3><div class="entry-content"><div class="entry-body">{paras(ps)}</div></div>
+<div class="entry-footer"><p class="entry-footer-info"><span class="post-footers">Posted by Sam on March 03, 2024 at 10:41 AM in <a>Garden</a></span> <span class="separator">|</span> <a class="permalink">Permalink</a></p></div></div>
+<div class="trackbacks"><h3 class="trackbacks-header">TrackBack</h3><div class="trackbacks-info"><p>TrackBack URL for this entry:<br><span class="trackbacks-link">http://www.typepad.com/services/trackback/6a00e5503c889888</span></p><p>Listed below are links to weblogs that reference <a>{TITLE}</a>:</p></div>
+<div class="trackbacks-content"><div class="trackback" id="trackback-1"><div class="trackback-content"><p>» <a>Our own glasshouse</a> from Green Fingers<br>{TRACKBACK}</p></div><p class="trackback-footer">Tracked on March 5, 2024 at 08:12:40 AM</p></div></div></div>
+<div class="comments"><h3 class="comments-header">Comments</h3><div class="comments-content">{comments}</div></div>
+</div></div><div id="beta"><div id="beta-inner"><div class="module-about module"><h2 class="module-header">About</h2><div class="module-content"><p>{ABOUT}</p></div></div></div></div></div></div>
+<div id="footer"><p>Powered by <a>TypePad</a></p></div></div></div>""",
+    )
+
+
 def devto(ps: Sequence[str] = P) -> str:
     """dev.to (Forem): the article, a comment tree, linked "read next" cards and the author's card in a sidebar."""
     comments = "".join(
@@ -285,6 +309,7 @@ PLATFORMS: dict[str, Callable[[Sequence[str]], str]] = {
     "squarespace": squarespace,
     "wordpress jetpack": jetpack,
     "tumblr": tumblr,
+    "typepad": typepad,
     "dev.to": devto,
 }
 LENGTHS = {"six paragraphs": 6, "two paragraphs": 2, "one paragraph": 1}

@@ -213,7 +213,7 @@ NOISE_WORDS = (
     "advert", "author", "banner", "breadcrumb", "carousel", "comment", "consent", "cookie",
     "copyright", "crumbs", "disqus", "footer", "gallery", "login", "modal", "newsletter",
     "popup", "recommend", "related", "reply", "share", "sharing", "sidebar", "slideshow",
-    "social", "sponsor", "subscri", "profile",
+    "social", "sponsor", "subscri", "profile", "trackback",
 )  # fmt: skip
 STANDALONE_NOISE_WORDS = (
     "ads", "ad", "foot", "gg", "hot", "menu", "navbar", "nav", "rank", "toolbar",
@@ -226,9 +226,11 @@ element itself. ``author`` names the author's box with a bio after the article; 
 box near the headline, dropped with it, holds nothing the body should keep (measured:
 CHANGELOG.md, "Defaults as first measured").
 ``profile`` names a blog's about-me box (Blogger's ``widget Profile``, profile cards), which
-outscores a short post. ``widget`` is left out: it names sidebar boxes, but also tweets and
-charts embedded in an article's text (CHANGELOG.md, "Tried and not kept"). At one place
-of a value the words are tried in this order (the first that matches names it)."""
+outscores a short post. ``trackback`` names a blog platform's list of the weblogs that link
+to the post, with their excerpts (TypePad's ``trackbacks``), a comment list of sorts.
+``widget`` is left out: it names sidebar boxes, but also tweets and charts embedded in an
+article's text (CHANGELOG.md, "Tried and not kept"). At one place of a value the words are
+tried in this order (the first that matches names it)."""
 
 NOISE_ATTRIBUTES = ("class", "id")
 """The attributes whose values are searched for a boilerplate word (style, href and src
