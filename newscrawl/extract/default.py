@@ -521,23 +521,33 @@ def _named_by_accident(attributes: str, first_text: str) -> bool:
       letters: ``class="gc gd dg ... gg gh"``), where a two-letter name means nothing;
     * the hash part of a generated class name (`_GENERATED_CLASS_PART_RE`).
     """
+    accidental, id_slugs = _accidental_names(attributes)
+    if not accidental or not id_slugs:
+        return accidental
+    slug = tuple(_SLUG_WORD_RE.findall(first_text.lower()))
+    return bool(slug) and all(id_slug == slug for id_slug in id_slugs)
+
+
+@lru_cache(maxsize=ATTRIBUTE_CACHE_SIZE)
+def _accidental_names(attributes: str) -> tuple[bool, tuple[tuple[str, ...], ...]]:
+    """What `_named_by_accident` reads of an attribute text alone, cached as
+    `_attribute_values` is (a page names its boxes alike, a site its pages): whether each
+    class/id value holding a boilerplate word may hold it by accident, and the words of the
+    ids that do only if the element's first line spells them."""
     accidental = False
+    id_slugs = []
     for kind, value in _attribute_values(attributes):
         if not NOISE_WORD_RE.search(value[:MAX_CLASS_CHARS]):
             continue
         if kind == "id":
-            slug = _SLUG_WORD_RE.findall(first_text.lower())
-            from_text = bool(slug) and _SLUG_WORD_RE.findall(value) == slug
-            if (
-                not from_text
-                and not _HASH_ID_RE.fullmatch(value)
-                and NOISE_WORD_RE.search(_without_hashes(value[:MAX_CLASS_CHARS]))
+            if not _HASH_ID_RE.fullmatch(value) and NOISE_WORD_RE.search(
+                _without_hashes(value[:MAX_CLASS_CHARS])
             ):
-                return False
+                id_slugs.append(tuple(_SLUG_WORD_RE.findall(value)))
         elif not _classes_named_by_accident(value):
-            return False
+            return False, ()
         accidental = True
-    return accidental
+    return accidental, tuple(id_slugs)
 
 
 @lru_cache(maxsize=ATTRIBUTE_CACHE_SIZE)

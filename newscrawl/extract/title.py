@@ -159,11 +159,18 @@ def two_parts_of(first: str, second: str, title: str) -> bool:
     """Whether `first` and `second` are two different parts of `title`: split at its
     separators, or the whole title joined by one of `LOGO_SEPARATORS` ("Blog: Post", a
     colon a headline may hold too, so only both parts whole)."""
-    parts = {_plain(part) for part in _SITE_SEPARATOR_RE.split(title)}
+    parts, plain_title = _title_parts(title)
     first, second = _plain(first), _plain(second)
     return first != second and (
-        (first in parts and second in parts) or _joined(first, second, _plain(title))
+        (first in parts and second in parts) or _joined(first, second, plain_title)
     )
+
+
+@lru_cache(maxsize=4)
+def _title_parts(title: str) -> tuple[frozenset[str], str]:
+    """The `_plain` parts of `title` split at its separators, and the whole title `_plain`:
+    `two_parts_of` asks for the same page's title once per pair of headings."""
+    return frozenset(_plain(part) for part in _SITE_SEPARATOR_RE.split(title)), _plain(title)
 
 
 MIN_SITE_CHARS = 3
