@@ -72,10 +72,9 @@ chars: a credit is not the article's text, and most of the gold leaves them out 
 readability's keeps captions with their credits). The label may name the credit
 ("Image credit: NASA", "Photo credits:") and stand in parentheses ("(Image: Getty)"). A
 caption that ends in its credit ("... zu tun. Foto: Timur", "... landers. Credit: Tyvak")
-is one too, also where the page
-set the two in elements of their own that the text runs together ("... a rabbitCredit:
-Getty"); so is the French "Crédits photos :" (measured: BENCHMARKS.md, "Where the defaults
-come from")."""
+is one too, also where the page set the two in elements of their own that the text runs
+together ("... a rabbitCredit: Getty"); so is the French "Crédits photos :" (measured:
+BENCHMARKS.md, "Where the defaults come from")."""
 MAX_CREDIT_LINE = 120
 CAPTION_CREDIT_RE = re.compile(
     r"\((?:ap\s+)?(?:photo(?:graph)?s?|fotos?|image)(?:\s*[:/]|\s+by\s)[^()]{1,80}\)\s*$",
