@@ -337,6 +337,12 @@ RULES: tuple[Rule, ...] = (
         ((bylines, "NOT_A_PERSON", frozenset()),),
     ),
     Rule(
+        "desk names",
+        "author",
+        "a desk's or a team's name where the writer's goes (Our Foreign Staff, Newsdesk)",
+        ((bylines, "DESK_WORD_RE", NEVER),),
+    ),
+    Rule(
         "number words",
         "author",
         "a word of digits is a date or a count (Dezember 10), no name",

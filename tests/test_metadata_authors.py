@@ -133,6 +133,12 @@ def test_a_reporter_label_before_the_name_goes() -> None:
         ("Herr", None),
         ("anónimo", None),
         ("Creator Name", "Creator Name"),
+        ("By Our Foreign Staff", None),
+        ("TMZ STAFF", None),
+        ("Newsdesk", None),
+        ("Redaktion", None),
+        ("Support Team", None),
+        ("Staffan Larsson", "Staffan Larsson"),
     ],
 )
 def test_judge_author(candidate: str, expected: str | None) -> None:
@@ -252,7 +258,7 @@ def test_a_blog_named_with_by_is_no_byline_and_the_posts_own_comes_next() -> Non
         ("By Dan Cross", "Dan Cross"),
         ("Article by Steph, filed under Cities", "Steph"),
         ("Posted August 8th, 2012 at 11:08 am by Rebecca Bollwitt", "Rebecca Bollwitt"),
-        ("2/26/2015 7:11 AM PST BY Tmz Staff", "Tmz Staff"),
+        ("2/26/2015 7:11 AM PST BY Jane Roe", "Jane Roe"),
         ("November 4, 2012 — By Long Zheng", "Long Zheng"),
         ("Written by Grant Tinsley, PhD", "Grant Tinsley"),
         ("By Walter O'Brien/NJ.com", "Walter O'Brien"),
@@ -327,6 +333,15 @@ def test_an_entity_in_a_json_ld_name_is_decoded() -> None:
 )
 def test_a_templates_placeholder_is_no_author(markup: str) -> None:
     assert author(english("").replace(b"</head>", markup.encode() + b"</head>")) is None
+
+
+def test_a_desks_byline_gives_way_to_the_writers_meta_author() -> None:
+    """A desk's or a team's name in the byline is no one's; a person named elsewhere on the
+    page is the author, else none is."""
+    byline = "<div class='byline'>By Our Foreign Staff</div>"
+    assert author(english("", after=byline)) is None
+    meta = "<meta name='author' content='Jane Roe'></head>"
+    assert author(english("", after=byline).replace(b"</head>", meta.encode())) == "Jane Roe"
 
 
 def test_an_itemprop_author_past_the_items_meta_tags_is_read() -> None:

@@ -106,6 +106,14 @@ NOT_A_PERSON = frozenset(
 """What a template writes where a name goes (a form's "Name", a CMS's "publisher" or
 "Guest Author", a theme's author link to its "About" page) or a title with no name after it
 ("Herr"): no one's name, compared whole in lower case ("Creator Name" is a name)."""
+DESK_WORD_RE = re.compile(
+    r"\b(?:staff|team|desk|newsdesk|newsroom|editorial|editors|redaktion|rédaction|redacción"
+    r"|redazione)\b",
+    re.IGNORECASE,
+)
+"""A word that names a newsroom's desk or a team where a byline names its writer ("Our
+Foreign Staff", "TMZ STAFF", "Editorial Staff", "Redaktion", "Newsdesk", "Support Team"):
+the article is the outlet's, and no one's name is there to report."""
 UI_WORDS = frozenset(
     {
         "关注",
@@ -451,6 +459,8 @@ def judge_author(
         return None, "a label, a button or a date, no name"
     if name.casefold() in NOT_A_PERSON:
         return None, "a placeholder, no one's name"
+    if DESK_WORD_RE.search(name):
+        return None, "a desk or a team, no one's name"
     if _LINK_RE.search(name) or _NOT_A_NAME_RE.search(name):
         return None, "a link or a label"
     if JOB_TITLE_RE.search(name):
