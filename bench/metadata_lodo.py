@@ -343,6 +343,12 @@ RULES: tuple[Rule, ...] = (
         ((bylines, "DESK_WORD_RE", NEVER),),
     ),
     Rule(
+        "affiliations",
+        "author",
+        "the site's name or a newsroom post after a comma goes (Josh Levs, CNN; AP Sports Writer)",
+        ((bylines, "_without_affiliation", lambda name, _outlets: name),),
+    ),
+    Rule(
         "number words",
         "author",
         "a word of digits is a date or a count (Dezember 10), no name",

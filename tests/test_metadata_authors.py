@@ -139,10 +139,31 @@ def test_a_reporter_label_before_the_name_goes() -> None:
         ("Redaktion", None),
         ("Support Team", None),
         ("Staffan Larsson", "Staffan Larsson"),
+        ("Tom Krisher, AP Auto Writer", "Tom Krisher"),
+        ("Peter Hamby, CNN Political Reporter", "Peter Hamby"),
+        ("Jessica Holly, Gail Levy", "Jessica Holly, Gail Levy"),
+        ("Harm, Robert", "Harm, Robert"),
     ],
 )
 def test_judge_author(candidate: str, expected: str | None) -> None:
     assert judge_author(candidate, latin_page=True)[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("By Sandee LaMotte, CNN", "Sandee LaMotte"),
+        ("By Jill Disis, CNN Business", "Jill Disis"),
+        ("By Meg Kinnard, Associated Press", "Meg Kinnard, Associated Press"),
+    ],
+)
+def test_the_sites_own_name_after_the_writers_is_cut(byline: str, expected: str) -> None:
+    """An outlet after the comma is the site's own (its name or its name's first word); an
+    agency the page does not name itself by stays."""
+    page = english(
+        f"<div class='byline'>{byline}</div>", title="Council approves transit plan - CNN"
+    )
+    assert author(page, "https://edition.cnn.com/2024/01/02/a.html") == expected
 
 
 def test_outlet_names_fold_the_site() -> None:

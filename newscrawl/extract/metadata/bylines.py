@@ -114,6 +114,12 @@ DESK_WORD_RE = re.compile(
 """A word that names a newsroom's desk or a team where a byline names its writer ("Our
 Foreign Staff", "TMZ STAFF", "Editorial Staff", "Redaktion", "Newsdesk", "Support Team"):
 the article is the outlet's, and no one's name is there to report."""
+JOB_WORD_RE = re.compile(
+    r"\b(?:writer|reporter|correspondent|editor|columnist|contributor|producer|analyst)",
+    re.IGNORECASE,
+)
+"""A newsroom post after a writer's name and a comma ("AP Sports Writer", "CNN Political
+Reporter", "CNN Editor-at-large")."""
 UI_WORDS = frozenset(
     {
         "关注",
@@ -447,7 +453,7 @@ def judge_author(
         return None, "a contributor line, not the byline"
     name = name.strip(" \t:：·•●-—|,，;；/／")
     words = [word for word in name.split() if word.casefold() not in UI_WORDS]
-    name = _REPORT_SUFFIX_RE.sub("", " ".join(words)).strip()
+    name = _without_affiliation(_REPORT_SUFFIX_RE.sub("", " ".join(words)).strip(), outlets)
     if name.endswith(".") and not name.endswith(" Jr.") and name[-2:-1].isalpha():
         name = name[:-1] if len(name.split()[-1]) > 2 else name
     if (
@@ -476,6 +482,23 @@ def judge_author(
     ):
         return None, "not a capitalised name (prose caught by a byline pattern?)"
     return name, ""
+
+
+def _without_affiliation(name: str, outlets: Collection[str]) -> str:
+    """`name` without what follows its first comma where that is the writer's outlet or
+    post ("Sandee LaMotte, CNN", "Peter Hamby, CNN Political Reporter", "Tom Krisher, AP
+    Auto Writer"): the site's own name (`outlets`), whole or as the first word, or a part
+    holding a newsroom post (`JOB_WORD_RE`). Two names ("Jessica Holly, Gail Levy"), a name
+    written surname first ("Harm, Robert") and credentials ("Lisa Sanders, M.D.") stay."""
+    head, comma, tail = name.partition(",")
+    if not comma or not head.strip():
+        return name
+    first_word = next(iter(tail.split(maxsplit=1)), "")
+    if JOB_WORD_RE.search(tail) or (
+        outlets and (fold(tail) in outlets or fold(first_word) in outlets)
+    ):
+        return head.strip()
+    return name
 
 
 def is_label_alone(text: str) -> bool:
