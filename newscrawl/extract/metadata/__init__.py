@@ -239,8 +239,8 @@ def _read(
         byline_texts=scan.byline_texts,
         post_footer_texts=partial(_post_footer_lines, scan.lines, scan.closing, latin),
         itemprop_authors=bylines.itemprop_authors(dated),
-        rel_authors=bylines.rel_authors(dated),
-        hcard_authors=bylines.hcard_authors(dated),
+        rel_authors=partial(bylines.rel_authors, dated),
+        hcard_authors=partial(bylines.hcard_authors, dated),
         outlets=bylines.outlet_names(metas.get("og:site_name"), head.title, url),
         latin=latin,
     )

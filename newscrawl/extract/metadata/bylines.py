@@ -12,7 +12,7 @@ site's own name ("CSDN.NET", "网易": that is the source, not the author).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from operator import attrgetter
 from urllib.parse import urlsplit
 
@@ -351,11 +351,11 @@ def _item_name(dated: Sequence[DatedTag], folded: Sequence[str], item: int) -> s
     return ""
 
 
-def rel_authors(dated: Sequence[DatedTag]) -> list[str]:
-    """The texts of ``<a rel="author">`` links, in page order: HTML's link to the author of
-    the article (WordPress's author link, "Posts by …"). Only the links whose attributes hold
-    "rel" and "author" are parsed."""
-    names = []
+def rel_authors(dated: Sequence[DatedTag]) -> Iterator[str]:
+    """The texts of ``<a rel="author">`` links, in page order (a generator: the tags are
+    read only as far as a caller asks): HTML's link to the author of the article
+    (WordPress's author link, "Posts by …"). Only the links whose attributes hold "rel" and
+    "author" are parsed."""
     for tag in dated:
         if tag.tag != "a":
             continue
@@ -365,19 +365,16 @@ def rel_authors(dated: Sequence[DatedTag]) -> list[str]:
         if "author" in tag_attributes(tag.attributes).get("rel", "").lower().split():
             text = tag.text.strip()
             if text:
-                names.append(text)
-    return names
+                yield text
 
 
-def hcard_authors(dated: Sequence[DatedTag]) -> list[str]:
-    """The names of hAtom entry authors, in page order: the text of the ``fn`` tag of an
-    entry's author card (`is_entry_author_card`: its own, or the first among the next
-    `ITEM_TAGS_READ` recorded tags before another card starts)."""
-    names = []
+def hcard_authors(dated: Sequence[DatedTag]) -> Iterator[str]:
+    """The names of hAtom entry authors, in page order (a generator, as `rel_authors`): the
+    text of the ``fn`` tag of an entry's author card (`is_entry_author_card`: its own, or
+    the first among the next `ITEM_TAGS_READ` recorded tags before another card starts)."""
     for i, tag in enumerate(dated):
         if is_entry_author_card(tag) and (name := _card_name(tag, dated[i + 1 :])):
-            names.append(name)
-    return names
+            yield name
 
 
 def _card_name(card: DatedTag, after: Sequence[DatedTag]) -> str:

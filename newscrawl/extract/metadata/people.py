@@ -10,7 +10,7 @@ first; meta values that are ids ("105092", "L_104485") rather than names are ski
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import unescape
 from itertools import chain
@@ -256,10 +256,11 @@ class Markup:
     gathered when called: a pass over the page's lines, needed only where no byline before
     them names the author."""
     itemprop_authors: Sequence[str] = ()
-    rel_authors: Sequence[str] = ()
-    """Texts of ``<a rel="author">`` links (`bylines.rel_authors`)."""
-    hcard_authors: Sequence[str] = ()
-    """Names of hAtom entry authors' cards (`bylines.hcard_authors`)."""
+    rel_authors: Callable[[], Iterable[str]] = tuple
+    """Texts of ``<a rel="author">`` links (`bylines.rel_authors`), read when called, as far
+    as the first: most pages name their author before the rules get there."""
+    hcard_authors: Callable[[], Iterable[str]] = tuple
+    """Names of hAtom entry authors' cards (`bylines.hcard_authors`), read as those are."""
     outlets: frozenset[str] = frozenset()
     """Folded names of the site itself (`bylines.outlet_names`): never the author. An
     outlet the page credits (来源) may be: portals' gold names it as the author."""
@@ -351,8 +352,8 @@ def people(
                 ),
                 ("meta", lambda: structured(meta_name)),
                 ("script", lambda: _script_author(scripts)),
-                ("rel author", lambda: handle(next(iter(markup.rel_authors), None))),
-                ("hcard author", lambda: handle(next(iter(markup.hcard_authors), None))),
+                ("rel author", lambda: handle(next(iter(markup.rel_authors()), None))),
+                ("hcard author", lambda: handle(next(iter(markup.hcard_authors()), None))),
                 (
                     "post footer",
                     lambda: handle(_first_line_match(_POSTED_BY_RE, markup.post_footer_texts())),
