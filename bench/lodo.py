@@ -187,7 +187,7 @@ def grid_values(name: str) -> tuple[Value, ...]:
 
 
 _SELECT = default.select
-_DECIDE = default._decide
+_DECIDER = default._Decider
 _CHOOSE_BODY = fallbacks.choose_body
 _LEAD_PARAGRAPHS = default._lead_paragraphs
 
@@ -199,10 +199,11 @@ def _select_without_description(
     return _SELECT(page, title, options, "", ingredients)
 
 
-def _decide_keeping_headline(*args: Any) -> tuple[bool, str]:
-    """`default._decide` with no title to drop (an empty title matches no line)."""
-    index, line, dropped_by, inside, region, _title, kept_rule = args
-    return _DECIDE(index, line, dropped_by, inside, region, "", kept_rule)
+def _decider_keeping_headline(*args: Any) -> Any:
+    """`default._Decider` with no title to drop (an empty title matches no line): every
+    line's decision goes through it, the kept lines' too."""
+    lines, dropped, scores, inside, region, _title, kept_rule = args
+    return _DECIDER(lines, dropped, scores, inside, region, "", kept_rule)
 
 
 def _leads_anywhere(*args: Any) -> set[int]:
@@ -414,7 +415,7 @@ RULES: tuple[Rule, ...] = (
         "headline_drop",
         "drops the headline's line from the body",
         "the headline repeated as the body's first line",
-        ((default, "_decide", _decide_keeping_headline),),
+        ((default, "_Decider", _decider_keeping_headline),),
     ),
     Rule(
         "short_page",

@@ -133,3 +133,21 @@ def test_a_short_run_scores_as_the_eval_does(
         results = run_extractor(method_extractor("default"), dataset, decode_pages(dataset))
         assert whole["in_sample"][name] == summarize(results)["f1"]
         assert parameter["folds"][name]["at_default"] == summarize(results)["f1"]
+
+
+def test_switching_the_headline_drop_off_keeps_the_headline_in_the_body(
+    lodo: ModuleType,
+) -> None:
+    from newscrawl.extract import Options, extract
+
+    paragraph = "The council voted on Tuesday to widen the river path, after a long debate. " * 4
+    html = (
+        "<html><head><title>River path widened</title></head><body><article>"
+        f"<p>{paragraph}</p><h2>River path widened</h2><p>{paragraph}</p>"
+        "</article></body></html>"
+    ).encode()
+    options = Options(with_metadata=False)
+    assert "River path widened" not in extract(html, options=options).body
+    with lodo.rule_config(lodo.RULES_BY_NAME["headline_drop"]).patched():
+        body = extract(html, options=options).body
+    assert body.splitlines()[1] == "River path widened"
