@@ -168,7 +168,6 @@ GRIDS: dict[str, Grid] = {
     "lead_score": Grid((0, 50, 100, 200, 400, NEVER), NEVER, "never by score"),
     "lead_levels": Grid((0, 2, 4, 6, 8, 10), 0, "0"),
     "inside_line_cost": Grid((0, 50, 100, 200, 400, NEVER), NEVER, "no floor"),
-    "lead_link_share": Grid((0.1, 0.25, 0.4, 0.6, 1.0), 1.0, "1.0: no limit"),
     "standfirst_lines": Grid((0, 3, 6, 10, 20), 0, "0: no standfirst"),
     "headline_window": Grid((0, 10, 20, 30, 50), 0, "0"),
     "landmark_weight": Grid((0, 1, 2, 4, 8), 1, "1: no extra vote"),

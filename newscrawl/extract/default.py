@@ -132,7 +132,6 @@ PARAMETERS = (
     "lead_score",
     "lead_levels",
     "inside_line_cost",
-    "lead_link_share",
     "standfirst_lines",
     "headline_window",
     "landmark_weight",
@@ -807,10 +806,9 @@ def _lead_paragraphs(
 
     A line after the `headline` (where there is one: above it are the page's or the blog's
     header, a description, an about-me box or a notice, never the article's lead) scoring
-    over `Options.lead_score` with at most `Options.lead_link_share` links joins (its own
-    element only, so captions and bylines between stay out) when it comes before the
-    container inside its ancestor `Options.lead_levels` up, or when it is a
-    ``<p>`` right beside one of the container's `Options.sibling_levels` ancestors
+    over `Options.lead_score` joins (its own element only, so captions and bylines between
+    stay out) when it comes before the container inside its ancestor `Options.lead_levels`
+    up, or when it is a ``<p>`` right beside one of the container's `Options.sibling_levels` ancestors
     (readability's rule for sibling paragraphs). A shorter line joins too when the page's
     description quotes it (`described`): a standfirst of one sentence, which CMSs copy into
     the description. Gold that leaves standfirsts out scores such pages a little lower
@@ -826,7 +824,6 @@ def _lead_paragraphs(
         line, score = page.lines[index], scores[index]
         if (
             index >= first
-            and line.link_chars <= options.lead_link_share * line.chars
             and not inside[line.element]
             and (
                 top <= line.element < best  # inside `top`, which holds `best`, and before it
@@ -866,8 +863,8 @@ def _standfirst(
 
     From the headline down, until a line of the article's elements, a link line of a
     sentence's length (another page's teaser; not a share button) or
-    `Options.standfirst_lines` lines: a line scoring over
-    `Options.paragraph_score` with at most `Options.lead_link_share` of links joins, unless
+    `Options.standfirst_lines` lines: a line scoring over `Options.paragraph_score` joins,
+    unless
     it is a heading or a list item (`NOT_STANDFIRST_TAGS`), in a caption, byline, date or
     print box (`NOT_PROSE_BOX_RE`), a strip of details split by bars, a photo credit or a
     call to action ("join us")."""
@@ -884,7 +881,6 @@ def _standfirst(
             break
         if (
             scores[index] > options.paragraph_score
-            and line.link_chars <= options.lead_link_share * line.chars
             and line.tag not in NOT_STANDFIRST_TAGS
             and line.text.count("|") <= MAX_STANDFIRST_BARS
             and not _in_a_box_named(page, line.element, NOT_PROSE_BOX_RE)

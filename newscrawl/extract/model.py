@@ -102,9 +102,6 @@ class Options:
     `default._lead_paragraphs`)."""
     lead_levels: int = 6
     """How many ancestors up of the container such opening paragraphs are looked for."""
-    lead_link_share: float = 0.25
-    """Such a paragraph joins only with at most this share of link text (readability's
-    rule for sibling paragraphs)."""
     standfirst_lines: int = 6
     """How many lines under the headline a standfirst in a box of its own is looked for
     (see `default._standfirst`): further down, under a copy of the headline at the top of
@@ -190,7 +187,6 @@ class Options:
             "post_share",
             "section_link_share",
             "sibling_link_share",
-            "lead_link_share",
         ):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be within 0..1, got {getattr(self, name)}")
