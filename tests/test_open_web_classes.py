@@ -387,6 +387,31 @@ def test_author_box_after_the_article_is_left_out() -> None:
     assert "Jane Doe" not in article.body
 
 
+@pytest.mark.parametrize("box", ["article-cta", "cta", "cta_2 promo-letter"])
+def test_a_call_to_action_box_after_the_article_is_left_out(box: str) -> None:
+    """A membership, donation or letters plea in a box named ``cta`` after the article."""
+    plea = (
+        "Independent local reporting depends on readers like you. If this story was useful, "
+        "become a member today and help us cover the council for another year."
+    )
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0, 1, 2)}"
+        f"<div class='{box}'><h3>A note to our readers</h3><p>{plea}</p></div></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "Independent local reporting" not in article.body
+
+
+@pytest.mark.parametrize("classes", ["octave", "factual-story", "doctaste"])
+def test_cta_inside_a_longer_class_word_names_no_box(classes: str) -> None:
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0, 1)}"
+        f"<div class='{classes}'>{story(2)}</div></div>"
+    )
+    assert kept_story(extract(html, options=DEFAULT), 0, 1, 2)
+
+
 def test_soft_hyphens_and_zero_width_spaces_are_removed() -> None:
     """Hyphenation points (U+00AD, ``&shy;``), as German CMSs put in every long word, and
     zero-width spaces are invisible: the text a reader sees has none, and a paragraph of

@@ -216,7 +216,7 @@ NOISE_WORDS = (
     "social", "sponsor", "subscri", "profile", "trackback",
 )  # fmt: skip
 STANDALONE_NOISE_WORDS = (
-    "ads", "ad", "foot", "gg", "hot", "menu", "navbar", "nav", "rank", "toolbar",
+    "ads", "ad", "cta", "foot", "gg", "hot", "menu", "navbar", "nav", "rank", "toolbar",
 )  # fmt: skip
 CJK_NOISE_WORDS = ("评论", "留言", "相关", "推荐", "版权", "分享", "广告", "导航", "热门", "排行")
 """Class/id words of boilerplate containers, found anywhere in a value; the short ones
@@ -228,6 +228,8 @@ CHANGELOG.md, "Defaults as first measured").
 ``profile`` names a blog's about-me box (Blogger's ``widget Profile``, profile cards), which
 outscores a short post. ``trackback`` names a blog platform's list of the weblogs that link
 to the post, with their excerpts (TypePad's ``trackbacks``), a comment list of sorts.
+``cta`` (call to action) names the box of a plea after the article: become a member,
+donate, write us a letter.
 ``widget`` is left out: it names sidebar boxes, but also tweets and charts embedded in an
 article's text (CHANGELOG.md, "Tried and not kept"). At one place of a value the words are
 tried in this order (the first that matches names it)."""
