@@ -808,11 +808,12 @@ def _lead_paragraphs(
     header, a description, an about-me box or a notice, never the article's lead) scoring
     over `Options.lead_score` joins (its own element only, so captions and bylines between
     stay out) when it comes before the container inside its ancestor `Options.lead_levels`
-    up, or when it is a ``<p>`` right beside one of the container's `Options.sibling_levels` ancestors
-    (readability's rule for sibling paragraphs). A shorter line joins too when the page's
-    description quotes it (`described`): a standfirst of one sentence, which CMSs copy into
-    the description. Gold that leaves standfirsts out scores such pages a little lower
-    (measured: BENCHMARKS.md, "Where the defaults come from").
+    up, or when it is a ``<p>`` right beside one of the container's
+    `Options.sibling_levels` ancestors (readability's rule for sibling paragraphs). A
+    shorter line joins too when the page's description quotes it (`described`): a
+    standfirst of one sentence, which CMSs copy into the description. Gold that leaves
+    standfirsts out scores such pages a little lower (measured: BENCHMARKS.md, "Where the
+    defaults come from").
     """
     parents = page.parents
     beside = _ancestors(best, parents, options.sibling_levels)
