@@ -865,10 +865,9 @@ def _standfirst(
     From the headline down, until a line of the article's elements, a link line of a
     sentence's length (another page's teaser; not a share button) or
     `Options.standfirst_lines` lines: a line scoring over `Options.paragraph_score` joins,
-    unless
-    it is a heading or a list item (`NOT_STANDFIRST_TAGS`), in a caption, byline, date or
-    print box (`NOT_PROSE_BOX_RE`), a strip of details split by bars, a photo credit or a
-    call to action ("join us")."""
+    unless it is a heading or a list item (`NOT_STANDFIRST_TAGS`), in a caption, byline,
+    date or print box (`NOT_PROSE_BOX_RE`), a strip of details split by bars, a photo
+    credit or a call to action ("join us")."""
     if headline is None or 0 in chosen:
         return set()
     lines = page.lines
