@@ -703,6 +703,26 @@ def test_a_tiny_post_is_not_lost_to_a_longer_footer_notice_that_joined_it() -> N
     assert "link back" not in article.body
 
 
+def test_a_tiny_post_is_not_lost_to_a_copyright_notice_at_the_pages_foot() -> None:
+    """A photo post's one line of credit under its tags line, and at the page's foot a
+    plea to link back with the site's copyright notice, more text than the post: the
+    notice is a statement line, and what is left of the footer is no rival."""
+    post = "I love pixel art and I love heroes, made by <a href='/artist'>an artist</a>"
+    archive = "".join(f"<li><a href='/m/{number}'>Month {number}</a></li>" for number in range(30))
+    html = (
+        "<html><head><title>Pixel Heroes | Curious Mind</title></head><body>"
+        "<div class='post'><h2><a href='/p/7'>Pixel Heroes</a></h2>"
+        "<small><a href='/c/1'>images</a> — Tags: <a href='/t/2'>design</a></small>"
+        f"<div class='story'><img src='a.png'>{post}</div></div>"
+        f"<div id='sidebar'><ul>{archive}</ul></div><div class='bottom'>"
+        "If you find anything interesting here and decide to share it pls link back :-)<br>"
+        "(c) 2012 Curious Mind | powered by WordPress with Barecity</div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert "I love pixel art" in article.body
+    assert "link back" not in article.body
+
+
 TAGS = (
     *("hosting", "email", "deliverability", "small business", "platforms", "spam"),
     *("open rates", "sender address", "domains", "warm-up", "lists", "migration"),

@@ -315,6 +315,28 @@ def test_photo_credit_and_cookie_notice_are_left_out() -> None:
     assert "Credit" not in article.body
 
 
+@pytest.mark.parametrize(
+    "notice",
+    [
+        "© 2024 Riverside News. Reproduction only with a link back to this article.",
+        "(c) 2024 Riverside News | powered by WordPress",
+        "Copyright 2024 Riverside News. All rights reserved.",
+    ],
+)
+def test_a_copyright_notice_after_the_article_is_left_out(notice: str) -> None:
+    """A notice with the mark and a year is a statement, with the word "copyright" or
+    without it; a "(c)" that enumerates in a sentence is the article's."""
+    items = "The plan has three parts: (a) the path, (b) a bridge and (c) lights along it."
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0, 1)}<p>{items}</p>"
+        f"{story(2)}<p>{notice}</p></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert items in article.body
+    assert "2024" not in article.body
+
+
 def test_captions_closed_by_their_credit_are_left_out() -> None:
     """A caption ending in its credit in parentheses, however long, and one whose credit
     the page set in an element of its own, run on to it with no space; a sentence that

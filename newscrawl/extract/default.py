@@ -50,7 +50,7 @@ BOILERPLATE_LINE_RE = re.compile(
     r"^\W{0,3}(?:责任编辑|责编|编辑|校对|审核|审校|监制|来源|原标题|本文来源|文章来源|稿件来源"
     r"|平台声明|免责声明|版权声明|特别声明|声明|相关新闻|相关阅读|相关报道|相关链接|延伸阅读|推荐阅读)"
     r"\s*[：:]"
-    r"|版权所有|all rights reserved|copyright\s*(?:©|\(c\)|\d{4})",
+    r"|版权所有|all rights reserved|copyright\s*(?:©|\(c\)|\d{4})|(?:©|\(c\))\s*(?:19|20)\d\d",
     re.IGNORECASE,
 )
 """Credit, source and statement lines that sit next to the body and pass every length and
@@ -87,9 +87,10 @@ CREDIT_NEEDLES = (":", "©", "getty", "istock", "shutterstock", "reuters/", "pho
 """What every line `_is_photo_credit` takes holds, folded (`needles`): the label's colon, a
 ©, a word of each `CREDIT_MARK_RE` alternative, or the photo of `CAPTION_CREDIT_RE`'s
 colonless credits."""
-STATEMENT_NEEDLES = ("：", ":", "权", "ight", "advertis", "anzeige", "werbung")
+STATEMENT_NEEDLES = ("：", ":", "权", "ight", "©", "(c)", "advertis", "anzeige", "werbung")
 """What every `_is_boilerplate_line` line holds, folded (`needles`): a colon, 版权, the
-"ight" of "rights" and "copyright", or a part of each `AD_LABELS` word."""
+"ight" of "rights" and "copyright", the mark of a bare copyright notice ("© 2012 Name",
+"(c) 2012 Name": the word is optional in a notice), or a part of each `AD_LABELS` word."""
 
 MIN_QUOTED_CHARS = 6
 """Shorter lines are found in any description by chance."""
