@@ -165,7 +165,7 @@ def test_english_page() -> None:
 
 
 @pytest.mark.parametrize(
-    "label", ["Advertisement", "ADVERTISING", "- Advertisement -", "Werbung", "(Anzeige)"]
+    "label", ["Advertisement", "ADVERTISING", "- Advertisement -", "Advert", "Werbung", "(Anzeige)"]
 )
 def test_an_ad_slots_label_between_paragraphs_is_not_body(label: str) -> None:
     """The ad is a script, so its slot's label is all the slot's text, a line of its own."""

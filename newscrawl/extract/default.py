@@ -55,7 +55,7 @@ BOILERPLATE_LINE_RE = re.compile(
 )
 """Credit, source and statement lines that sit next to the body and pass every length and
 punctuation test (docs/pitfalls.md, extraction 7; the gold of the sites set in docs/scoring.md)."""
-AD_LABELS = frozenset({"advertisement", "advertising", "anzeige", "werbung"})
+AD_LABELS = frozenset({"advert", "advertisement", "advertising", "anzeige", "werbung"})
 """The words a page prints over an ad slot, alone on their line (the ad is a script, so the
 label is all the slot's text): a statement line too, never the article's."""
 AD_LABEL_MARKS = " \t:-–—|·•()[]"
@@ -87,7 +87,7 @@ CREDIT_NEEDLES = (":", "©", "getty", "istock", "shutterstock", "reuters/", "pho
 """What every line `_is_photo_credit` takes holds, folded (`needles`): the label's colon, a
 ©, a word of each `CREDIT_MARK_RE` alternative, or the photo of `CAPTION_CREDIT_RE`'s
 colonless credits."""
-STATEMENT_NEEDLES = ("：", ":", "权", "ight", "©", "(c)", "advertis", "anzeige", "werbung")
+STATEMENT_NEEDLES = ("：", ":", "权", "ight", "©", "(c)", "advert", "anzeige", "werbung")
 """What every `_is_boilerplate_line` line holds, folded (`needles`): a colon, 版权, the
 "ight" of "rights" and "copyright", the mark of a bare copyright notice ("© 2012 Name",
 "(c) 2012 Name": the word is optional in a notice), or a part of each `AD_LABELS` word."""
