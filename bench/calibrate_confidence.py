@@ -5,10 +5,11 @@ structured fallback it came from, and the page's F1 by the dataset's own metric 
 or snippets for trafilatura_dev), scored as the eval scores it (a title, a newline and the
 body where the gold starts with the headline, `Page.title_first`). A logistic model of
 "page F1 >= 0.8" over `confidence.features` (standardised, L2 penalty, Newton's method) is
-fitted.
+fitted, and the share of the bodies shorter than `confidence.SHORT_BODY_CHARS` that score
+0.8 or more, the most such a body's confidence may be (`ceiling`).
 
 The headline figures leave one dataset out: the model is fitted on five sets and scored on
-the sixth, for each set in turn. Per held-out set: AUROC of confidence for "page F1 >= 0.8"
+the sixth, for each set in turn, its ceiling too taken from the five. Per held-out set: AUROC of confidence for "page F1 >= 0.8"
 and of 1 - confidence for "page F1 < 0.5", the share of pages at confidence >= 0.8, their
 mean F1, and how many pages under F1 0.2 (a wrong region) reach 0.8. The regularisation is
 the one of `PENALTIES` with the best mean held-out AUROC among those that keep such pages to
@@ -16,7 +17,8 @@ the one of `PENALTIES` with the best mean held-out AUROC among those that keep s
 same AUROC. The confidence is the model's own probability: no offset is added to move where its
 0.8 falls (one chosen as the largest the training sets allowed did not hold out: sets with
 few wrong pages allow a large one). The weights to paste into `confidence.WEIGHTS` are then
-fitted on all six sets, with their in-sample figures. Run:
+fitted on all six sets, with their in-sample figures, and so is the ceiling to paste into
+`confidence.SHORT_BODY_CEILING`. Run:
 ``python bench/calibrate_confidence.py``.
 """
 
@@ -56,11 +58,13 @@ class Rows(NamedTuple):
     f1: np.ndarray
     empty: np.ndarray
     """Per page: no body (confidence 0 whatever the model says)."""
+    short: np.ndarray
+    """Per page: a body shorter than `confidence.SHORT_BODY_CHARS` (capped at the ceiling)."""
 
 
 def page_rows(dataset: str) -> Rows:
     """The inputs, F1 and emptiness of every page of `dataset`."""
-    inputs, f1s, empty = [], [], []
+    inputs, f1s, empty, short = [], [], [], []
     for page in load_dataset(dataset).pages:
         text = decode_html(page.html).text
         headline, selection, body = default_body(
@@ -69,7 +73,8 @@ def page_rows(dataset: str) -> Rows:
         inputs.append(confidence.features(selection.evidence, len(body.text)))
         f1s.append(score_prediction(page, scored_text(page, headline, body.text)).f1)
         empty.append(not body.text)
-    return Rows(np.array(inputs), np.array(f1s), np.array(empty))
+        short.append(0 < len(body.text) < confidence.SHORT_BODY_CHARS)
+    return Rows(np.array(inputs), np.array(f1s), np.array(empty), np.array(short))
 
 
 def joined(parts: Sequence[Rows]) -> Rows:
@@ -77,6 +82,7 @@ def joined(parts: Sequence[Rows]) -> Rows:
         np.vstack([part.inputs for part in parts]),
         np.concatenate([part.f1 for part in parts]),
         np.concatenate([part.empty for part in parts]),
+        np.concatenate([part.short for part in parts]),
     )
 
 
@@ -100,9 +106,15 @@ def fit(rows: Rows, penalty: float) -> np.ndarray:
     return np.concatenate(([weights[0] - float(raw @ mean)], raw))
 
 
-def values(weights: np.ndarray, rows: Rows) -> np.ndarray:
-    """The confidence of every page under `weights`."""
+def ceiling(rows: Rows) -> float:
+    """The share of the short bodies of `rows` that score F1 0.8 or more."""
+    return float((rows.f1[rows.short] >= GOOD_PAGE_F1).mean()) if rows.short.any() else 1.0
+
+
+def values(weights: np.ndarray, rows: Rows, cap: float) -> np.ndarray:
+    """The confidence of every page under `weights`, short bodies capped at `cap`."""
     value = 1 / (1 + np.exp(-(weights[0] + rows.inputs @ weights[1:])))
+    value = np.where(rows.short, np.minimum(value, cap), value)
     return np.where(rows.empty, 0.0, value)
 
 
@@ -149,12 +161,15 @@ def row(name: str, f1: np.ndarray, result: Figures) -> str:
     )
 
 
-def held_out(rows: dict[str, Rows], penalty: float) -> dict[str, Figures]:
-    """Per set: its figures under the model fitted on the others."""
+def held_out(rows: dict[str, Rows], penalty: float, capped: bool = True) -> dict[str, Figures]:
+    """Per set: its figures under the model (and, `capped`, the ceiling) fitted on the
+    others."""
     results = {}
     for name, rows_out in rows.items():
-        others = [rows[other] for other in rows if other != name]
-        results[name] = figures(values(fit(joined(others), penalty), rows_out), rows_out.f1)
+        others = joined([rows[other] for other in rows if other != name])
+        cap = ceiling(others) if capped else 1.0
+        confidences = values(fit(others, penalty), rows_out, cap)
+        results[name] = figures(confidences, rows_out.f1)
     return results
 
 
@@ -206,21 +221,31 @@ def main() -> None:
             f"| {name} | {int((over & good).sum())} of {int(good.sum())} "
             f"| {int((over & bad).sum())} of {int(bad.sum())} |"
         )
+    print(f"\nThe same without the ceiling on bodies under {confidence.SHORT_BODY_CHARS} chars:\n")
+    print(HEADER)
+    for name, result in held_out(rows, penalty, capped=False).items():
+        print(row(name, rows[name].f1, result))
     pooled = joined(list(rows.values()))
-    final = fit(pooled, penalty)
+    final, cap = fit(pooled, penalty), ceiling(pooled)
     print("\nFitted on all sets (in-sample):\n")
     print(HEADER.replace("held out", "dataset"))
     for name, rows_in in rows.items():
-        print(row(name, rows_in.f1, figures(values(final, rows_in), rows_in.f1)))
-    print(row("all", pooled.f1, figures(values(final, pooled), pooled.f1)))
+        print(row(name, rows_in.f1, figures(values(final, rows_in, cap), rows_in.f1)))
+    print(row("all", pooled.f1, figures(values(final, pooled, cap), pooled.f1)))
     print("\nconfidence.WEIGHTS (intercept first):", [round(float(w), 3) for w in final])
+    print(
+        f"confidence.SHORT_BODY_CEILING: {cap:.3f} ({int(pooled.short.sum())} bodies under "
+        f"{confidence.SHORT_BODY_CHARS} chars)"
+    )
     current = np.array(confidence.WEIGHTS)
     if len(current) == pooled.inputs.shape[1] + 1:
         print("\nThe shipped confidence.WEIGHTS (in-sample):\n")
         print(HEADER.replace("held out", "dataset"))
         for name, rows_in in rows.items():
-            print(row(name, rows_in.f1, figures(values(current, rows_in), rows_in.f1)))
-        print(row("all", pooled.f1, figures(values(current, pooled), pooled.f1)))
+            shipped = values(current, rows_in, confidence.SHORT_BODY_CEILING)
+            print(row(name, rows_in.f1, figures(shipped, rows_in.f1)))
+        shipped = values(current, pooled, confidence.SHORT_BODY_CEILING)
+        print(row("all", pooled.f1, figures(shipped, pooled.f1)))
 
 
 if __name__ == "__main__":

@@ -613,6 +613,16 @@ def test_a_body_with_a_rival_of_its_size_is_less_sure_than_a_clear_article() -> 
     assert any("body-like text" in reason for reason in torn.confidence_reasons)
 
 
+def test_a_body_of_one_short_line_is_never_confident() -> None:
+    """One sentence under the headline, all the page's prose: right here, but a login
+    notice or a tags line looks the same to the model, so a short body stays under 0.8."""
+    line = "Paper leaves punched from old maps, for autumn: a kit for the whole family."
+    article = extract(page(f"<div class='post'><h1>Map leaves</h1><p>{line}</p></div>"))
+    assert article.body == line
+    assert article.confidence is not None and 0 < article.confidence < 0.8
+    assert f"short body ({len(line)} chars)" in article.confidence_reasons
+
+
 def test_a_body_from_a_structured_fallback_is_not_confident() -> None:
     ld = json.dumps({"@type": "NewsArticle", "articleBody": " ".join(STORY)})
     html = (
