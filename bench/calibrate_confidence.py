@@ -8,17 +8,18 @@ body where the gold starts with the headline, `Page.title_first`). A logistic mo
 fitted, and the share of the bodies shorter than `confidence.SHORT_BODY_CHARS` that score
 0.8 or more, the most such a body's confidence may be (`ceiling`).
 
-The headline figures leave one dataset out: the model is fitted on five sets and scored on
-the sixth, for each set in turn, its ceiling too taken from the five. Per held-out set: AUROC of confidence for "page F1 >= 0.8"
-and of 1 - confidence for "page F1 < 0.5", the share of pages at confidence >= 0.8, their
-mean F1, and how many pages under F1 0.2 (a wrong region) reach 0.8. The regularisation is
-the one of `PENALTIES` with the best mean held-out AUROC among those that keep such pages to
-`MAX_WRONG_SHARE` of every held-out set (`chosen_penalty`); the inputs were chosen by the
-same AUROC. The confidence is the model's own probability: no offset is added to move where its
+The headline figures leave one dataset out: the model and the ceiling are fitted on five
+sets and scored on the sixth, for each set in turn. Per held-out set: AUROC of confidence
+for "page F1 >= 0.8" and of 1 - confidence for "page F1 < 0.5", the share of pages at
+confidence >= 0.8, their mean F1, and how many pages under F1 0.2 (a wrong region) reach
+0.8; then the same without the ceiling. The regularisation is the one of `PENALTIES` with
+the best mean held-out AUROC among those that keep such pages to `MAX_WRONG_SHARE` of every
+held-out set (`chosen_penalty`); the inputs were chosen by the same AUROC. Short bodies
+aside, the confidence is the model's own probability: no offset is added to move where its
 0.8 falls (one chosen as the largest the training sets allowed did not hold out: sets with
-few wrong pages allow a large one). The weights to paste into `confidence.WEIGHTS` are then
-fitted on all six sets, with their in-sample figures, and so is the ceiling to paste into
-`confidence.SHORT_BODY_CEILING`. Run:
+few wrong pages allow a large one). The weights to paste into `confidence.WEIGHTS` and the
+ceiling to paste into `confidence.SHORT_BODY_CEILING` are then fitted on all six sets,
+with their in-sample figures. Run:
 ``python bench/calibrate_confidence.py``.
 """
 

@@ -77,8 +77,9 @@ WEIGHTS = (
     7.175,
 )
 """The model's intercept and the weights of `features`, in order (fitted, see above). The
-confidence is the model's own probability, with no offset moving where its 0.8 falls: an
-offset chosen on the dev sets did not hold out on a set left out of its choice."""
+confidence is the model's own probability (a short body's capped), with no offset moving
+where its 0.8 falls: an offset chosen on the dev sets did not hold out on a set left out of
+its choice."""
 
 LOW_SHARE = 0.6
 """Below this share of the page's body-like text, the share is named as a reason."""
