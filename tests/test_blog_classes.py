@@ -695,7 +695,7 @@ def test_a_tiny_post_is_not_lost_to_a_longer_footer_notice_that_joined_it() -> N
         "<div class='feedback'><a href='#comments'>Comments (0)</a></div></div></div>"
         f"<div id='menu'><ul>{menu}</ul></div><div class='credit'>"
         "If you find anything interesting here and decide to share it, please link back.<br>"
-        "(c) 2012 Curious Mind | powered by WordPress"
+        "Curious Mind | powered by WordPress"
         "</div></div></body></html>"
     )
     article = extract(html, options=DEFAULT)
