@@ -5,8 +5,8 @@ structured fallback it came from, and the page's F1 by the dataset's own metric 
 or snippets for trafilatura_dev), scored as the eval scores it (a title, a newline and the
 body where the gold starts with the headline, `Page.title_first`). A logistic model of
 "page F1 >= 0.8" over `confidence.features` (standardised, L2 penalty, Newton's method) is
-fitted, and the share of the bodies shorter than `confidence.SHORT_BODY_CHARS` that score
-0.8 or more, the most such a body's confidence may be (`ceiling`).
+fitted, and the share of the bodies of fewer than `confidence.SHORT_BODY_WORDS` words that
+score 0.8 or more, the most such a body's confidence may be (`ceiling`).
 
 The headline figures leave one dataset out: the model and the ceiling are fitted on five
 sets and scored on the sixth, for each set in turn. Per held-out set: AUROC of confidence
@@ -60,7 +60,8 @@ class Rows(NamedTuple):
     empty: np.ndarray
     """Per page: no body (confidence 0 whatever the model says)."""
     short: np.ndarray
-    """Per page: a body shorter than `confidence.SHORT_BODY_CHARS` (capped at the ceiling)."""
+    """Per page: a body of fewer than `confidence.SHORT_BODY_WORDS` words (capped at the
+    ceiling)."""
 
 
 def page_rows(dataset: str) -> Rows:
@@ -74,7 +75,7 @@ def page_rows(dataset: str) -> Rows:
         inputs.append(confidence.features(selection.evidence, len(body.text)))
         f1s.append(score_prediction(page, scored_text(page, headline, body.text)).f1)
         empty.append(not body.text)
-        short.append(0 < len(body.text) < confidence.SHORT_BODY_CHARS)
+        short.append(bool(body.text) and confidence.short_body_words(body.text) is not None)
     return Rows(np.array(inputs), np.array(f1s), np.array(empty), np.array(short))
 
 
@@ -222,7 +223,7 @@ def main() -> None:
             f"| {name} | {int((over & good).sum())} of {int(good.sum())} "
             f"| {int((over & bad).sum())} of {int(bad.sum())} |"
         )
-    print(f"\nThe same without the ceiling on bodies under {confidence.SHORT_BODY_CHARS} chars:\n")
+    print(f"\nThe same without the ceiling on bodies under {confidence.SHORT_BODY_WORDS} words:\n")
     print(HEADER)
     for name, result in held_out(rows, penalty, capped=False).items():
         print(row(name, rows[name].f1, result))
@@ -236,7 +237,7 @@ def main() -> None:
     print("\nconfidence.WEIGHTS (intercept first):", [round(float(w), 3) for w in final])
     print(
         f"confidence.SHORT_BODY_CEILING: {cap:.3f} ({int(pooled.short.sum())} bodies under "
-        f"{confidence.SHORT_BODY_CHARS} chars)"
+        f"{confidence.SHORT_BODY_WORDS} words)"
     )
     current = np.array(confidence.WEIGHTS)
     if len(current) == pooled.inputs.shape[1] + 1:

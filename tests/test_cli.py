@@ -737,7 +737,7 @@ def test_explain_shows_the_confidence_and_what_lowered_it(
     assert main(["extract", str(path), "--format", "text", "--explain"]) == 0
     out = capsys.readouterr().out
     line = table_row(out, "confidence: ")
-    assert re.search(r"confidence: 0\.\d\d \(.*short body \(12 chars\)", line)
+    assert re.search(r"confidence: 0\.\d\d \(.*short body \(4 words\)", line)
     assert "short page: its whole text kept" in line
 
 

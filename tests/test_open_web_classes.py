@@ -620,7 +620,25 @@ def test_a_body_of_one_short_line_is_never_confident() -> None:
     article = extract(page(f"<div class='post'><h1>Map leaves</h1><p>{line}</p></div>"))
     assert article.body == line
     assert article.confidence is not None and 0 < article.confidence < 0.8
-    assert f"short body ({len(line)} chars)" in article.confidence_reasons
+    assert "short body (14 words)" in article.confidence_reasons
+
+
+def test_a_chinese_news_brief_of_as_many_characters_is_no_short_body() -> None:
+    """A body is short by its words, and each Chinese character is one: a brief of eighty
+    characters is a whole news item, and its confidence is the model's."""
+    brief = (
+        "北京时间5月20日，今天NBA季后赛步行者130比109战胜尼克斯，大比分4比3晋级东部决赛。"
+        "尼克斯官方宣布，布伦森第三节遭遇左手骨折，本场比赛不会回归。"
+    )
+    html = (
+        "<html><head><title>步行者晋级东部决赛_体育新闻</title></head><body>"
+        "<div class='nav'><a href='/'>首页</a> <a href='/sports'>体育</a></div>"
+        f"<div class='article'><h1>步行者晋级东部决赛</h1><p>{brief}</p></div></body></html>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert article.body == brief
+    assert article.confidence is not None and article.confidence >= 0.8
+    assert not any("short body" in reason for reason in article.confidence_reasons)
 
 
 def test_a_body_from_a_structured_fallback_is_not_confident() -> None:

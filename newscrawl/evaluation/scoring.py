@@ -9,12 +9,13 @@ reference does, so results agree to the last bit rather than to a tolerance.
 from __future__ import annotations
 
 import random
-import re
 import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Protocol, TypeVar
+
+from newscrawl.extract.words import CJK_CHAR_RE, words
 
 SHINGLE_SIZE = 4
 SUCCESS_F1 = 0.9
@@ -25,18 +26,6 @@ FOUND_F1 = 0.8
 """From this page F1 on the extractor found the article's region."""
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
-
-# CJK ideographs (URO, extensions A-H, compatibility, radicals), kana, hangul, bopomofo and
-# iteration marks: one token per character, since Chinese has no spaces between words.
-_CJK = (
-    "\u2e80-\u2eff\u2f00-\u2fdf\u3005-\u3007\u3021-\u3029\u3038-\u303b"
-    "\u3040-\u309f\u30a0-\u30ff\u3100-\u312f\u3130-\u318f\u31a0-\u31bf"
-    "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af"
-    "\ud7b0-\ud7ff\uf900-\ufaff\uff66-\uff9f\uffa0-\uffdc\u1100-\u11ff"
-    "\U00020000-\U0002ebef\U0002f800-\U0002fa1f\U00030000-\U000323af"
-)
-_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
-_TOKEN_RE = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+")
 
 
 class ScoredPage(Protocol):
@@ -66,15 +55,16 @@ ScoreT = TypeVar("ScoreT", bound=ScoredPage)
 
 
 def tokenize(text: str) -> list[str]:
-    """Every CJK character is a token; any other run of word characters is one token."""
-    return _TOKEN_RE.findall(text)
+    """Every CJK character is a token; any other run of word characters is one token
+    (`newscrawl.extract.words`)."""
+    return words(text)
 
 
 def cjk_share(tokens: Sequence[str]) -> float:
     """Share of `tokens` that are CJK characters (0.0 for no tokens): tells the language."""
     if not tokens:
         return 0.0
-    return sum(1 for token in tokens if _CJK_CHAR_RE.fullmatch(token)) / len(tokens)
+    return sum(1 for token in tokens if CJK_CHAR_RE.fullmatch(token)) / len(tokens)
 
 
 def shingles(tokens: Sequence[str], size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:

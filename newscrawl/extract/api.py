@@ -140,7 +140,7 @@ def _default(
 ) -> Article:
     """Block lines with features (`page`), the best body region, structured fallbacks."""
     headline, selection, body = default_body(page, page_head, options, url, headings)
-    sure = confidence.confidence(selection.evidence, len(body.text), body.fallback)
+    sure = confidence.confidence(selection.evidence, body.text, body.fallback)
     return Article(
         title=headline,
         body=body.text,

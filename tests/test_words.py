@@ -1,0 +1,18 @@
+"""Words across scripts: what the scorer counts and the confidence calls a short body."""
+
+from __future__ import annotations
+
+from newscrawl.evaluation.scoring import tokenize
+from newscrawl.extract.words import words, words_up_to
+
+
+def test_a_cjk_character_is_a_word_and_so_is_any_other_run_of_word_characters() -> None:
+    text = "北京 news, 2024年5月: Ça va? 서울"
+    assert words(text) == ["北", "京", "news", "2024", "年", "5", "月", "Ça", "va", "서", "울"]
+    assert tokenize(text) == words(text)
+
+
+def test_counting_stops_at_the_limit() -> None:
+    assert words_up_to("one two three four", 2) == 2
+    assert words_up_to("one two", 5) == 2
+    assert words_up_to("", 5) == 0
