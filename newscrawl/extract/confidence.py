@@ -87,7 +87,7 @@ LOW_SHARE = 0.6
 """Below this share of the page's body-like text, the share is named as a reason."""
 SHORT_BODY_WORDS = 50
 """A body of fewer words is named as a reason, and its confidence is capped: about 300
-characters of English (the dev sets' bodies not in CJK run 6.0 characters a word)."""
+characters of English, where a word and the space after it run about six."""
 SHORT_BODY_CEILING = 0.722
 """The most a body of fewer than `SHORT_BODY_WORDS` words is given: the share of such
 bodies on the six dev sets that score F1 0.8 or more (fitted, see above)."""
