@@ -88,6 +88,8 @@ LOW_SHARE = 0.6
 SHORT_BODY_WORDS = 50
 """A body of fewer words is named as a reason, and its confidence is capped: about 300
 characters of English, where a word and the space after it run about six."""
+MAX_WORD_CHARS = 40
+"""More characters than any language's words and the space after them run."""
 SHORT_BODY_CEILING = 0.722
 """The most a body of fewer than `SHORT_BODY_WORDS` words is given: the share of such
 bodies on the six dev sets that score F1 0.8 or more (fitted, see above)."""
@@ -133,7 +135,11 @@ def features(evidence: Evidence, body_chars: int) -> list[float]:
 
 
 def short_body_words(body: str) -> int | None:
-    """How many words `body` has when it has fewer than `SHORT_BODY_WORDS`, else None."""
+    """How many words `body` has when it has fewer than `SHORT_BODY_WORDS`, else None, and
+    None uncounted when it is `MAX_WORD_CHARS` characters a word long or longer: no
+    language's words run that long (and most bodies are that long)."""
+    if len(body) >= SHORT_BODY_WORDS * MAX_WORD_CHARS:
+        return None
     count = words_up_to(body, SHORT_BODY_WORDS)
     return count if count < SHORT_BODY_WORDS else None
 
