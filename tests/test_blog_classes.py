@@ -601,6 +601,53 @@ def test_the_headline_as_shown_keeps_its_typographic_quotes() -> None:
     assert extract(html, SITE_URL, options=DEFAULT).title == shown
 
 
+DASHED = "Moving the newsletter – what the first month taught us"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Moving the newsletter - what the first month taught us - Jane Doe - Email Notes",
+        "Moving the newsletter - what the first month taught us",
+    ],
+)
+def test_a_head_title_writing_a_hyphen_for_the_headings_dash_confirms_it(title: str) -> None:
+    """The head writes a hyphen where the heading shows an en dash, alone or before the
+    author's and site's names: the heading is the headline as shown, found among the
+    page's lines, so it leaves the body."""
+    html = titled_post(title, "", f"<h1>{DASHED}</h1>")
+    article = extract(html, SITE_URL, options=DEFAULT)
+    assert article.title == DASHED
+    assert kept_post(article)
+    assert DASHED not in article.body
+    assert "no headline among the page's lines" not in article.confidence_reasons
+
+
+def test_a_tagline_heading_inside_the_dash_folded_title_is_not_the_title() -> None:
+    """A heading that is only a part of the head title once its dashes are folded (the
+    blog's tagline, after the post's headline) does not agree with it."""
+    tagline = "Tcritic – The T-Shirt Blog Covering Culture"
+    html = titled_post(
+        f"{HEADLINE} – Tcritic - The T-Shirt Blog Covering Culture",
+        f"<div id='header'><h1>{tagline}</h1></div>",
+        "",
+    )
+    assert extract(html, SITE_URL, options=DEFAULT).title != tagline
+
+
+def test_soft_hyphens_in_the_head_title_are_not_the_headlines() -> None:
+    """A CMS that hyphenates long words writes soft hyphens (``&shy;``) into ``og:title``
+    too; the page's lines lose them, and so does the title, which is then the heading."""
+    shown = "Anforderungen an Genesenennachweise und Impfnachweise"
+    hyphenated = "Anforderungen an Genesenen&shy;nachweise und Impf&shy;nachweise"
+    html = titled_post(f"{hyphenated} | Jane Doe Writes", "", f"<h1>{hyphenated}</h1>").replace(
+        "</head>", f"<meta property='og:title' content='{hyphenated}'></head>"
+    )
+    article = extract(html, SITE_URL, options=DEFAULT)
+    assert article.title == shown
+    assert shown not in article.body
+
+
 @pytest.mark.parametrize(
     ("url", "names"),
     [

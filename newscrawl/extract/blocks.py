@@ -832,7 +832,12 @@ the C loop to, and the fallback where no compiler built it."""
 
 def page_lines(page: str) -> PageLines:
     """Split a decoded page into text lines with features (see the module docstring)."""
+    return _scan(without_invisible(page))
+
+
+def without_invisible(text: str) -> str:
+    """`text` without its `INVISIBLE_CHARACTERS`."""
     for character in INVISIBLE_CHARACTERS:
-        if character in page:
-            page = page.replace(character, "")
-    return _scan(page)
+        if character in text:
+            text = text.replace(character, "")
+    return text

@@ -261,7 +261,9 @@ def _agree(heading: str, title: str, holding: bool = True) -> bool:
     the title and a little more agrees too (a headline longer than the head's short
     title); without it, as for headings past the first `MAX_HEADINGS`, it does not: down
     the page such a heading is a comment count or a section ("3 comments on 'Title'",
-    "Title in Vases")."""
+    "Title in Vases"). Where the heading is the whole title or leads it, its dashes may be
+    the title's hyphens ("Post – Part" for "Post - Part - Site"), but a heading found
+    inside a dash-folded title is not enough (`DASHES`)."""
     if _leads(heading, title):
         return True
     heading, title = _plain(heading), _plain(title)
@@ -269,14 +271,23 @@ def _agree(heading: str, title: str, holding: bool = True) -> bool:
         return False
     if heading in title:
         return len(heading) >= MIN_TITLE_SHARE * len(title)
-    return holding and title in heading and len(title) >= MIN_TITLE_SHARE * len(heading)
+    if holding and title in heading and len(title) >= MIN_TITLE_SHARE * len(heading):
+        return True
+    return len(heading) == len(title) and _as_ascii(heading, DASHES) == _as_ascii(title, DASHES)
 
 
 def _leads(heading: str, title: str) -> bool:
-    """Whether `title` is `heading` followed by a separator and more (`MIN_LEADING_CHARS`)."""
+    """Whether `title` is `heading` followed by a separator and more (`MIN_LEADING_CHARS`),
+    a hyphen in the title standing for a dash of the heading (`DASHES`)."""
     heading = heading.strip()
-    if len(heading) < MIN_LEADING_CHARS or not title.startswith(heading):
+    if len(heading) < MIN_LEADING_CHARS:
         return False
+    if not title.startswith(heading):
+        lead = title[: len(heading)]
+        if lead.isascii() and heading.isascii():
+            return False
+        if _as_ascii(lead, DASHES) != _as_ascii(heading, DASHES):
+            return False
     separator = _SITE_SEPARATOR_RE.match(title, len(heading))
     return separator is not None and separator.end() < len(title)
 
@@ -285,9 +296,10 @@ TYPOGRAPHY = (("‘", "'"), ("’", "'"), ("‛", "'"), ("“", '"'), ("”", '"
 """Typographic quotes and their ASCII kin: a head title often writes "It's" where the
 heading shows "It’s"."""
 DASHES = (("–", "-"), ("—", "-"))
-"""Dashes and the hyphen a head title writes for them. The body's title keeps them apart:
-a blog's tagline heading ("Tcritic – The T-Shirt Blog …") would agree with the head
-title's site part and be taken for the headline."""
+"""Dashes and the hyphen a head title writes for them. The body's title folds them only
+for a heading that is the whole title or leads it: a blog's tagline heading ("Tcritic –
+The T-Shirt Blog …") found inside a dash-folded head title ("Post – Tcritic - The T-Shirt
+Blog …") would agree with its site part and be taken for the headline."""
 
 
 def _as_ascii(text: str, marks: tuple[tuple[str, str], ...]) -> str:
