@@ -601,6 +601,18 @@ def test_the_headline_as_shown_keeps_its_typographic_quotes() -> None:
     assert extract(html, SITE_URL, options=DEFAULT).title == shown
 
 
+def test_a_german_headings_low_quotes_are_the_head_titles_plain_ones() -> None:
+    """A German heading opens its quotes low („Wort“) where the head title writes plain
+    ones: the heading is the headline as shown."""
+    shown = "Warum ich lieber „Bauchgeburt“ statt Kaiserschnitt sage"
+    html = titled_post(
+        'Warum ich lieber "Bauchgeburt" statt Kaiserschnitt sage - Jane Doe Writes',
+        "",
+        f"<h1>{shown}</h1>",
+    )
+    assert extract(html, SITE_URL, options=DEFAULT).title == shown
+
+
 DASHED = "Moving the newsletter – what the first month taught us"
 
 

@@ -292,9 +292,18 @@ def _leads(heading: str, title: str) -> bool:
     return separator is not None and separator.end() < len(title)
 
 
-TYPOGRAPHY = (("‘", "'"), ("’", "'"), ("‛", "'"), ("“", '"'), ("”", '"'), ("‟", '"'))
+TYPOGRAPHY = (
+    ("‘", "'"),
+    ("’", "'"),
+    ("‛", "'"),
+    ("‚", "'"),
+    ("“", '"'),
+    ("”", '"'),
+    ("‟", '"'),
+    ("„", '"'),
+)
 """Typographic quotes and their ASCII kin: a head title often writes "It's" where the
-heading shows "It’s"."""
+heading shows "It’s", and "Wort" where a German, Polish or Czech heading shows „Wort“."""
 DASHES = (("–", "-"), ("—", "-"))
 """Dashes and the hyphen a head title writes for them. The body's title folds them only
 for a heading that is the whole title or leads it: a blog's tagline heading ("Tcritic –
