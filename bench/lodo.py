@@ -333,6 +333,12 @@ RULES: tuple[Rule, ...] = (
         ((title_module, "site_names", lambda _url: frozenset()),),
     ),
     Rule(
+        "reworded_titles",
+        "with no heading the head confirms, one sharing 0.6 of the head title's words is it",
+        "head titles that shorten or reword the page's headline ('HS' for 'High School')",
+        ((title_module, "_reworded", lambda *_args: ""),),
+    ),
+    Rule(
         "logo_headline",
         "a post headline that a head title joins to the logo <h1> ('post - logo') beats it",
         "blog themes whose <h1> is the blog's linked name, the post's headline an h2/h3",

@@ -613,6 +613,72 @@ def test_a_german_headings_low_quotes_are_the_head_titles_plain_ones() -> None:
     assert extract(html, SITE_URL, options=DEFAULT).title == shown
 
 
+def with_og_title(html: str, og_title: str) -> str:
+    return html.replace("</head>", f"<meta property='og:title' content='{og_title}'></head>")
+
+
+def test_a_heading_the_head_words_differently_is_the_headline_as_shown() -> None:
+    """The head shortens the page's headline ("HS" for "High School"): no heading spells
+    it, but the ``<h1>`` shares most of its words, so it is the headline as shown, and its
+    line leaves the body."""
+    shown = "High School Roundup: Viera defeats Rockledge to remain undefeated"
+    html = with_og_title(
+        titled_post("HS Roundup | Jane Doe Writes", "", f"<h1>{shown}</h1>"),
+        "HS Roundup: Viera defeats Rockledge to remain undefeated",
+    )
+    article = extract(html, SITE_URL, options=DEFAULT)
+    assert article.title == shown
+    assert kept_post(article)
+    assert shown not in article.body
+
+
+def test_the_opening_before_a_table_of_contents_stays_under_a_reworded_headline() -> None:
+    """A tutorial opens with a paragraph, then a table of contents of in-page links, then
+    its sections. The head leaves "(5 Examples)" out of the headline; with the heading
+    found as the headline, the opening paragraph joins the article across the links."""
+    shown = "Change Font Size of Plots in R (5 Examples) | Axis Text and Legend"
+    sections = "".join(
+        f"<h3>Example {number}: Change the Size of Part {number}</h3>"
+        f"<p>{POST[0]} This example changes part {number}, as the code below shows.</p>"
+        f"<p>{POST[1]}</p>"
+        for number in range(1, 6)
+    )
+    contents = "".join(
+        f"<li><a href='#example-{number}'>Example {number}: Change the Size of Part "
+        f"{number}</a></li>"
+        for number in range(1, 6)
+    )
+    opening = "In this article, I will explain how to increase and decrease the font sizes."
+    html = with_og_title(
+        "<html><head><title>Font sizes in R</title></head><body>"
+        f"<div class='entry'><h1>{shown}</h1><p>{opening}</p>"
+        f"<p>The tutorial consists of these blocks:</p><ul>{contents}</ul>"
+        f"{sections}</div></body></html>",
+        "Change Font Size of Plots in R | Axis Text and Legend",
+    )
+    article = extract(html, SITE_URL, options=DEFAULT)
+    assert article.title == shown
+    assert opening in article.body
+    assert POST[1] in article.body
+
+
+def test_a_comment_count_heading_holding_the_title_is_not_a_reworded_headline() -> None:
+    """A heading that holds the head's headline and more ("《标题》已有1件评论": the post
+    has one comment) shares most of its characters with it, but it is the comment
+    thread's: the title is the head's."""
+    headline = "播客热潮迅速蔓延 挑逗传统传媒业"
+    paragraphs = "".join(
+        f"<p>每个人都可以当主持人，任何人都可以通过软件免费下载播客提供的节目，第{n}段。</p>"
+        for n in range(8)
+    )
+    html = (
+        f"<html><head><title>多维博客 » {headline}</title></head><body>"
+        f"<div class='post'>{paragraphs}</div>"
+        f"<div class='feedback'><h3>《{headline}》已有1件评论</h3></div></body></html>"
+    )
+    assert extract(html, options=DEFAULT).title == headline
+
+
 DASHED = "Moving the newsletter – what the first month taught us"
 
 

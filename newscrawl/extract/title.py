@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from newscrawl.extract.blocks import Line
 from newscrawl.extract.head_hints import HeadHints
+from newscrawl.extract.words import words
 
 _SITE_SEPARATOR_RE = re.compile(
     r"(?:(?<!\s)|(?!\s))(?:\s++[-|–—·:：»«›‹]\s++|\s*+(?:--|[_|｜–]|(?<!—)—(?!—))\s*+|\s++-)"
@@ -43,6 +44,10 @@ MAX_HEADINGS = 5
 them a heading must be part of a head title, not hold it."""
 MIN_TITLE_SHARE = 0.4
 """A heading confirmed by a head title covers at least this share of it."""
+REWORDED_SHARE = 0.6
+"""A heading sharing at least this share of its and the head title's words (of the two
+together) is the headline the head reworded (`_reworded`; measured: BENCHMARKS.md, "Every
+rule and parameter, leave one dataset out")."""
 MIN_LEADING_CHARS = 7
 """A heading that leads a head title is confirmed from this length: shorter ones may be the
 site's name leading a title written "站名 - 标题" ("新浪网", "CSDN博客")."""
@@ -53,7 +58,8 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line], url: str | Non
     order): a subheading (``<h2>``, ``<h3>``) that a head title joins to the logo (the
     first ``<h1>`` when it is mostly a link, as a blog's name linking home is: "Post - Blog",
     "Blog: Post"; `_logo_and_post`), else a heading (``<h1>``, else a subheading) the head's
-    titles confirm, else og:title, else the longest part of ``<title>`` split at its
+    titles confirm, else a heading that words the head's headline differently
+    (`_reworded`), else og:title, else the longest part of ``<title>`` split at its
     separators, else the first ``<h1>``. Where a confirmed heading and a later one are the
     two parts of a head title ("TED Blog | Post", "Post « Blog": the blog's name in an
     ``<h1>`` or ``<h2>`` masthead, the post's headline below it), the first is the site's
@@ -63,7 +69,8 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line], url: str | Non
     head_titles = [title for title in (hints.og_title, hints.title) if title]
     h1_lines = [line for line in heading_lines if line.tag == "h1"]
     headings = [line.text for line in h1_lines]
-    subheadings = [line.text for line in heading_lines if line.tag in SUBHEADING_TAGS]
+    subheading_lines = [line for line in heading_lines if line.tag in SUBHEADING_TAGS]
+    subheadings = [line.text for line in subheading_lines]
     logo = next((line.text for line in h1_lines[:1] if 2 * line.link_chars > line.chars), "")
     if logo and (post := _logo_and_post(head_titles, logo, subheadings)):
         return post
@@ -97,13 +104,56 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line], url: str | Non
     if confirmed_subheadings:
         others = confirmed_subheadings[1:]
         return _below_the_site(confirmed_subheadings[0], others, first_at, head_titles)
+    head_title = _head_title(hints, sites)
+    first_headings = [*h1_lines[:MAX_HEADINGS], *subheading_lines[:MAX_HEADINGS]]
+    if head_title and (shown := _reworded(head_title, first_headings, sites)):
+        return shown
+    return head_title or (headings[0] if headings else "")
+
+
+def _head_title(hints: HeadHints, sites: frozenset[str]) -> str:
+    """The headline the head states where no heading agrees with it: og:title, else the
+    ``<title>`` without its site's side, else its longest part; "" without either."""
     if hints.og_title:
         return _without_site_suffix(_without_site(hints.og_title, sites) or hints.og_title)
     if post_title := _without_site(hints.title, sites):
         return _without_site_suffix(post_title)
     if hints.title:
         return max(_SITE_SEPARATOR_RE.split(hints.title), key=len).strip() or hints.title
-    return headings[0] if headings else ""
+    return ""
+
+
+def _reworded(head_title: str, heading_lines: Sequence[Line], sites: frozenset[str]) -> str:
+    """The first heading among `heading_lines` (the first `MAX_HEADINGS` ``<h1>`` lines, then
+    the first subheadings: the headline is among them), not mostly a link nor the site's
+    name, that
+    shares the most of its words with `head_title`, at least `REWORDED_SHARE` of the two
+    together (by distinct words, case aside); "" for none. The head may state the headline
+    in other words than the page shows it: shortened ("HS Roundup" for "High School
+    Roundup"), without a count ("(5 Examples)"), or reworded for search ("Chasing Instagram
+    Analytics, My Friend Became a Grocery Store" for "Why My Friend Became a Grocery Store
+    on Instagram"); the heading is the headline as shown, and its line anchors the article.
+    A heading that holds the head title or is part of it is not reworded: `_agree` found it
+    no headline (a comment count quoting the title, "《标题》已有1件评论")."""
+    title_words, plain_title = _words(head_title), _plain(head_title)
+    best, best_share = "", REWORDED_SHARE
+    for line in heading_lines:
+        if 2 * line.link_chars > line.chars or spells_site(line.text, sites):
+            continue
+        plain_heading = _plain(line.text)
+        if plain_title in plain_heading or plain_heading in plain_title:
+            continue  # `_agree`'s to judge: a comment count quoting the title, a section
+        heading_words = _words(line.text)
+        shared = len(title_words & heading_words)
+        share = shared / len(title_words | heading_words) if shared else 0.0
+        if share > best_share or (share == best_share and not best):
+            best, best_share = line.text, share
+    return best
+
+
+def _words(text: str) -> frozenset[str]:
+    """The distinct words of `text`, lower-cased (`words.words`)."""
+    return frozenset(word.lower() for word in words(text))
 
 
 LOGO_SEPARATORS = ("-", "|", "–", "—", "·", ":", "：", "»", "«", "›", "‹", "--")
