@@ -65,18 +65,18 @@ FEATURES = (
 """The names of `features`' values, in order."""
 
 WEIGHTS = (
-    -9.145,
-    0.701,
-    0.369,
-    0.915,
-    -1.611,
-    -0.238,
-    0.591,
-    1.684,
-    -0.42,
-    -0.604,
-    0.499,
-    7.175,
+    -8.957,
+    0.7,
+    0.385,
+    0.797,
+    -1.93,
+    -0.103,
+    0.593,
+    1.683,
+    -0.439,
+    -0.626,
+    0.479,
+    6.994,
 )
 """The model's intercept and the weights of `features`, in order (fitted, see above). The
 confidence is the model's own probability (a short body's capped), with no offset moving
