@@ -126,9 +126,8 @@ def _head_title(hints: HeadHints, sites: frozenset[str]) -> str:
 def _reworded(head_title: str, heading_lines: Sequence[Line], sites: frozenset[str]) -> str:
     """The first heading among `heading_lines` (the first `MAX_HEADINGS` ``<h1>`` lines, then
     the first subheadings: the headline is among them), not mostly a link nor the site's
-    name, that
-    shares the most of its words with `head_title`, at least `REWORDED_SHARE` of the two
-    together (by distinct words, case aside); "" for none. The head may state the headline
+    name, that shares the most of its words with `head_title`, at least `REWORDED_SHARE` of
+    the two together (by distinct words, case aside); "" for none. The head may state the headline
     in other words than the page shows it: shortened ("HS Roundup" for "High School
     Roundup"), without a count ("(5 Examples)"), or reworded for search ("Chasing Instagram
     Analytics, My Friend Became a Grocery Store" for "Why My Friend Became a Grocery Store
