@@ -1,7 +1,7 @@
 """Turn page bytes into text with the encoding a browser would most likely have used.
 
 Order: BOM, the HTTP charset, the page's ``<meta>``/XML declaration, strict UTF-8, then
-GB18030. GB2312 and GBK labels resolve to GB18030 (their superset; w3lib does this).
+GB18030. GB2312 and GBK labels resolve to GB18030 (their superset, `GB_SUPERSETS`).
 
 Real-world corrections on top of that order:
 
@@ -41,6 +41,11 @@ from w3lib.encoding import (
 from newscrawl.extract import native
 
 GB_FAMILY = frozenset({"gb18030", "gbk", "gb2312", "hz"})
+GB_SUPERSETS = {"gbk": "gb18030", "gb2312": "gb18030"}
+"""The codec a GB2312 or GBK label is read with: GB18030, their superset, as browsers read
+them (the WHATWG Encoding Standard's "gbk" decoder is GB18030's). Pages labelled GB2312
+hold GBK-only characters, and GBK ones GB18030-only characters. w3lib resolved the labels
+so up to 2.5; 2.6 leaves them as they are."""
 NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape"})
 """Text codecs that read ASCII as ASCII but interpret backslashes: never a page charset."""
 SNIFF_ORDER = ("utf-8", "gb18030")
@@ -84,9 +89,9 @@ def decode_html(data: bytes, http_charset: str | None = None) -> Decoded:
 def _declarations(data: bytes, http_charset: str | None) -> Iterator[tuple[str, str]]:
     """The usable declared encodings with their source: the HTTP charset, then the page's."""
     if http_charset and (encoding := _http_encoding(http_charset)) and _usable(encoding):
-        yield encoding, "http"
+        yield GB_SUPERSETS.get(encoding, encoding), "http"
     if (encoding := html_body_declared_encoding(data)) and _usable(encoding):
-        yield encoding, "meta"
+        yield GB_SUPERSETS.get(encoding, encoding), "meta"
 
 
 def _http_encoding(value: str) -> str | None:
