@@ -97,3 +97,17 @@ def test_tag_names_are_read_whole_and_in_ascii_case_only() -> None:
     assert head.metas == (("a", "b"),)
     assert head.scripts == (Script("", "var a = '</ſcript>';"),)  # "ſ" is not an "s" in tags
     assert head.title == "t"
+
+
+def test_soft_hyphens_and_zero_width_spaces_leave_the_title_and_metas() -> None:
+    """A CMS hyphenates the head's texts as its body's (``&shy;``) and leaves zero-width
+    characters in them; the page's lines lose those, and so do the head's texts, which are
+    matched against the lines and stored with the article (a tag "Gummi\\xadfische")."""
+    head = PageHead(
+        "<html><head><title>Genesenen&shy;nachweise\u200b</title>"
+        "<meta name='keywords' content='Gummi&shy;fische'>"
+        "<meta name='description' content='\ufeff Katzendecke'></head></html>"
+    )
+    assert head.title == "Genesenennachweise"
+    assert head.meta_map["keywords"] == "Gummifische"
+    assert head.meta_map["description"] == "Katzendecke"

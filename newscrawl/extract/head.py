@@ -27,6 +27,7 @@ from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 from newscrawl.extract import native, tokens
+from newscrawl.extract.blocks import without_invisible
 from newscrawl.extract.clean import MAX_TAG_CHARS, collapse_whitespace, tag_attributes, unescape
 
 HEAD_TAG_NAMES = ("meta", "script", "link")
@@ -65,21 +66,22 @@ class PageHead:
 
     @cached_property
     def title(self) -> str:
-        """The first ``<title>``'s text, entities decoded and whitespace collapsed ("" when
-        it is never closed: it would swallow the page)."""
+        """The first ``<title>``'s text, entities decoded, whitespace collapsed and without
+        the soft hyphens and zero-width spaces the page's lines lose (`without_invisible`:
+        else it matches no line); "" when it is never closed (it would swallow the page)."""
         start = _TITLE_RE.search(self.page)
         if start is None:
             return ""
         end = tokens.content_end(self.page, "title", start.end(), unclosed_to_end=False)[0]
         text = self.page[start.end() : min(end, start.end() + MAX_TITLE_CHARS)]
-        return collapse_whitespace(unescape(text))
+        return collapse_whitespace(without_invisible(unescape(text)))
 
     @cached_property
     def metas(self) -> tuple[tuple[str, str], ...]:
         """(key, content) of every ``<meta>`` with a non-empty content, in page order, once
         per naming attribute (name, property, itemprop, http-equiv); keys lower-cased,
-        contents decoded and stripped. Metas inside scripts (client-side templates) are not
-        the page's."""
+        contents decoded, stripped and without invisible characters, as the title. Metas
+        inside scripts (client-side templates) are not the page's."""
         found: list[tuple[str, str]] = []
         read: dict[str, list[tuple[str, str]]] = {}  # a tag repeated is read once
         for tag in self._meta_and_script_tags[0]:
@@ -214,7 +216,7 @@ def _meta_pairs(tag: str) -> list[tuple[str, str]]:
             keys.append(value)
         elif content is None:
             content = value
-    content = _decoded(content or "").strip()
+    content = without_invisible(_decoded(content or "")).strip()
     if not content:
         return []
     names = (_decoded(key).strip().lower() for key in keys)

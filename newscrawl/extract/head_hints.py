@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from newscrawl.extract.blocks import without_invisible
 from newscrawl.extract.clean import collapse_whitespace, strip_tags, unescape
 from newscrawl.extract.head import PageHead
 from newscrawl.extract.metadata import jsonld
@@ -31,16 +30,13 @@ class HeadHints(NamedTuple):
 
 
 def head_hints(head: PageHead) -> HeadHints:
-    """The title, description and JSON-LD article body from a page's `PageHead`, without
-    the soft hyphens and zero-width spaces the page's lines lose (`without_invisible`): a
-    headline or description that keeps them matches no line and shows a reader nothing."""
+    """The title, description and JSON-LD article body from a page's `PageHead`."""
     metas = head.meta_map
-    og_title = metas.get("og:title") or metas.get("twitter:title", "")
     return HeadHints(
-        title=without_invisible(head.title),
-        og_title=collapse_whitespace(without_invisible(og_title)),
+        title=head.title,
+        og_title=collapse_whitespace(metas.get("og:title") or metas.get("twitter:title", "")),
         description=collapse_whitespace(
-            without_invisible(metas.get("og:description") or metas.get("description", ""))
+            metas.get("og:description") or metas.get("description", "")
         ),
         article_body=max(_article_bodies(head), key=len, default=""),
         ingredients=_ingredients(head),
