@@ -423,6 +423,29 @@ def test_a_named_box_after_the_article_is_left_out(box: str, left_out: str) -> N
     assert left_out not in article.body
 
 
+TEASERS = (
+    ("RIVER RISING", "Flood warnings for three towns as the water keeps climbing overnight"),
+    ("LAST ORDERS", "The pub that outlived four breweries closes its doors after a century"),
+    ("NIGHT SHIFT", "Bakers describe what the city looks like at three in the morning"),
+)
+
+
+@pytest.mark.parametrize("name", ["rail rail--trending", "mostread", "most-read-box"])
+def test_a_trending_rail_inside_the_article_is_left_out(name: str) -> None:
+    """A rail of the site's most read stories set inside the article's element, each teaser
+    a kicker and a sentence whose link is an empty anchor laid over the card (so no link
+    text marks it), is the site's, not the story's."""
+    cards = "".join(
+        f"<div class='item'><h3>{kicker}</h3><span>{teaser}</span><a href='/n/{at}'></a></div>"
+        for at, (kicker, teaser) in enumerate(TEASERS)
+    )
+    rail = f"<div class='{name}'><h3>Most read in the region</h3>{cards}</div>"
+    html = page(f"<h1>Cycle path to be extended</h1><div class='text'>{story(0, 1, 2)}{rail}</div>")
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert all(teaser not in article.body for _, teaser in TEASERS)
+
+
 @pytest.mark.parametrize("classes", ["octave", "factual-story", "doctaste"])
 def test_cta_inside_a_longer_class_word_names_no_box(classes: str) -> None:
     html = page(

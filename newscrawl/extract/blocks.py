@@ -213,7 +213,7 @@ NOISE_WORDS = (
     "advert", "author", "banner", "breadcrumb", "carousel", "comment", "consent", "cookie",
     "copyright", "crumbs", "disqus", "footer", "gallery", "login", "modal", "newsletter",
     "popup", "recommend", "related", "reply", "share", "sharing", "sidebar", "slideshow",
-    "social", "sponsor", "subscri", "profile", "trackback",
+    "social", "sponsor", "subscri", "profile", "trackback", "trending", "mostread", "most-read",
 )  # fmt: skip
 STANDALONE_NOISE_WORDS = (
     "ads", "ad", "cta", "foot", "gg", "hot", "menu", "navbar", "nav", "rank", "toolbar",
@@ -228,6 +228,9 @@ CHANGELOG.md, "Defaults as first measured").
 ``profile`` names a blog's about-me box (Blogger's ``widget Profile``, profile cards), which
 outscores a short post. ``trackback`` names a blog platform's list of the weblogs that link
 to the post, with their excerpts (TypePad's ``trackbacks``), a comment list of sorts.
+``trending``, ``mostread`` and ``most-read`` name a rail of the site's most read stories,
+which news sites set inside the article too, its cards often linked by an empty anchor laid
+over each (so no link text marks them).
 ``cta`` (call to action) names the box of a plea after the article: become a member,
 donate, write us a letter.
 ``widget`` is left out: it names sidebar boxes, but also tweets and charts embedded in an
