@@ -273,6 +273,12 @@ RULES: tuple[Rule, ...] = (
         ((default, "NAME_WEIGHT", 0),),
     ),
     Rule(
+        "post_first",
+        "a named box after 200+ chars of prose outside every named box weighs one name more",
+        "a sidebar or licence box outrunning the short post before it by a name's worth",
+        ((default, "POST_FIRST_NAMES", 0),),
+    ),
+    Rule(
         "named_by_accident",
         "ignores boilerplate words in heading-anchor ids, hash ids, generated classes",
         "article boxes whose generated name holds 'ad', 'share' ...",

@@ -55,6 +55,38 @@ def test_short_article_before_a_long_licence_block_is_the_body() -> None:
     assert kept_story(article, 0, 1)
 
 
+DISCLAIMER = (
+    "Disclaimer: Riverside News has no affiliation with the companies mentioned on this "
+    "site. Please visit their official websites for their own statements. ",
+    "All trademarks and brands belong to their respective owners, and every photo on this "
+    "site is ours unless a credit under it says otherwise.",
+    "Content copyright: if you want to use any text or image from this website you have to "
+    "ask for permission first, and you may not copy whole articles to another site.",
+    "Here is what the word rumour means to us: talk or opinion widely disseminated with no "
+    "discernible source, which we always mark as such before anything is confirmed.",
+    "Comments are moderated: we publish every comment that stays on topic, keeps to the "
+    "facts and treats other readers with respect, usually within a day.",
+    "Send us your news through the contact page; we read every message, even where we "
+    "cannot answer each one, and we never pass your address on.",
+)
+
+
+def test_short_post_before_a_longer_sidebar_notice_is_the_body() -> None:
+    """A two-paragraph post, then the sidebar's disclaimer widget, which outruns the post by
+    more than its one boilerplate name weighs: the post came first, outside every named box,
+    so the sidebar stays the site's."""
+    widget = "".join(f"<p>{line}</p>" for line in DISCLAIMER)
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='post'><div class='entry'>"
+        f"{story(0, 1)}</div></div>"
+        f"<div id='sidebar'><div class='widget widget_text'><h4>Disclaimer</h4>{widget}</div>"
+        "</div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1)
+    assert "Disclaimer" not in article.body
+
+
 def test_class_word_on_the_article_wrapper_does_not_condemn_it() -> None:
     """``has-ads`` on the article's section names what it holds, not what it is."""
     html = page(

@@ -109,10 +109,14 @@ count too: a summary after one still has several letters a mark. Measured: BENCH
 
 MIN_POST_CHARS = 200
 """A post's worth of prose (a blog post's shortest paragraphs): before a comment list, it
-makes the list the post's comments."""
+makes the list the post's comments; before any other named box, it weighs against the box
+(`POST_FIRST_NAMES`)."""
 NAME_WEIGHT = MIN_POST_CHARS
 """What a boilerplate name weighs against the prose of its box (`_wrappers`): a post's
 worth."""
+POST_FIRST_NAMES = 1
+"""How many names a post's worth of prose before a named box, outside every named box,
+weighs against the box being a layout wrapper (`_wrappers`)."""
 MAX_BOILERPLATE_LINE = 200
 """Credit and statement lines are short; longer lines are not tested against the pattern."""
 
@@ -248,7 +252,8 @@ def boilerplate_elements(
         if prose[element] and COMMENT_WORD_RE.fullmatch(first_line[element].noise or "")
     }
     held = _series_prose(page, named - thread, prose)
-    wrappers = _wrappers(page, named, held, total, uncounted, opening, options)
+    after_post = {element for element in named if prose_before[element] >= MIN_POST_CHARS}
+    wrappers = _wrappers(page, named, held, total, uncounted, opening, after_post, options)
     return {
         element
         for element in named
@@ -256,7 +261,7 @@ def boilerplate_elements(
             element not in wrappers
             or (
                 COMMENT_WORD_RE.fullmatch(first_line[element].noise or "") is not None
-                and prose_before[element] >= MIN_POST_CHARS
+                and element in after_post
             )
         )
         and not (
@@ -312,6 +317,7 @@ def _wrappers(
     total: int,
     uncounted: Set[int],
     opening: Set[int],
+    after_post: Set[int],
     options: Options,
 ) -> set[int]:
     """The `named` boxes that are layout wrappers rather than what their names say, by the
@@ -324,7 +330,10 @@ def _wrappers(
     misnamed box around a whole article (``o-media js-lightbox-gallery``,
     ``documentContent__sharingContainer``) outweighs its name. A box that opens the
     article (`opening`: it holds the first prose after the headline) needs only more than
-    `Options.wrapper_share`: following the headline is evidence that outweighs a name.
+    `Options.wrapper_share`: following the headline is evidence that outweighs a name. A
+    box that comes after a post's worth of prose outside every named box (`after_post`)
+    weighs `POST_FIRST_NAMES` names more: the post came first, and a sidebar or a licence
+    box after a short post is the site's even where it outruns the post by a name's worth.
     Names are counted only for the few boxes over `Options.wrapper_share`."""
     share = options.wrapper_share * total
     names: dict[int, int] = {}
@@ -336,7 +345,11 @@ def _wrappers(
         or (
             prose[element] - share > NAME_WEIGHT
             and prose[element] - share
-            > NAME_WEIGHT * _names_around(page, element, names, uncounted)
+            > NAME_WEIGHT
+            * (
+                _names_around(page, element, names, uncounted)
+                + (POST_FIRST_NAMES if element in after_post else 0)
+            )
         )
     }
 
