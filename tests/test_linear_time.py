@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from newscrawl.discovery.apis import load_json_or_jsonp
 from newscrawl.discovery.model import MalformedListError
 from newscrawl.extract import default, extract
+from newscrawl.extract import title as title_module
 from newscrawl.extract.blocks import page_lines
 from newscrawl.extract.clean import FEW_AMPERSANDS, unescape
 from newscrawl.extract.metadata import MAX_DATED_TAGS, dates, extract_metadata, people
@@ -269,6 +270,30 @@ def test_a_title_with_a_long_run_of_spaces_is_split_in_linear_time() -> None:
     """A separator's spaces are one run (a title of 20,000 spaces took eight seconds)."""
     title = "Storm" + " " * 100_000 + "closes the harbour - Daily News"
     assert "dailynews" in within_limit(site_names, title)
+
+
+def test_headings_under_a_long_head_title_are_each_compared_at_their_own_cost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Thousands of headings that nearly spell a long og:title: the head's title is made
+    plain once, not once per heading (a 100 KB page of them took 60 times a plain page's
+    time), and the headline is still the page's."""
+    long_title = "a - b " * 2_700
+    headings = "<h2>a - b a - b a - b</h2>" * 2_000
+    page = hostile_page(headings).replace(
+        b"<head>", f'<head><meta property="og:title" content="{long_title}">'.encode(), 1
+    )
+    plained: list[int] = []
+    original = title_module._plain
+
+    def counted(text: str) -> str:
+        plained.append(len(text))
+        return original(text)
+
+    monkeypatch.setattr(title_module, "_plain", counted)
+    article = extract(page)
+    assert sum(plained) <= 4 * len(page)
+    assert "The harbour closed on Monday" in article.body
 
 
 def title_parts(title: str) -> bool:

@@ -38,8 +38,9 @@ _TITLE_RE = re.compile(tokens.start_tag_pattern("title") + r"[^>]*(?:>|\Z)", re.
 """A tag runs to the end of the page when it never closes (``\\Z``), so every scan moves
 forward and none retries from each "<meta" of a page that never closes one."""
 MAX_TITLE_CHARS = 2000
-"""How much of a ``<title>`` is read: headlines are far shorter, and every title rule
-(site-suffix splits, matching against the page's lines) runs on it."""
+"""How much of a ``<title>`` is read, and of an ``og:title`` (`head_hints`): headlines are
+far shorter, and every title rule (site-suffix splits, matching against the page's lines)
+runs on them, some once per heading."""
 _VALUE = r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"""
 _META_ATTRIBUTE_RE = re.compile(
     r"(?:^|(?<=[\s\"'/]))(name|property|itemprop|http-equiv|content)" + _VALUE, re.I

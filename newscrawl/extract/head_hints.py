@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from newscrawl.extract.clean import collapse_whitespace, strip_tags, unescape
-from newscrawl.extract.head import PageHead
+from newscrawl.extract.head import MAX_TITLE_CHARS, PageHead
 from newscrawl.extract.metadata import jsonld
 
 
@@ -34,7 +34,9 @@ def head_hints(head: PageHead) -> HeadHints:
     metas = head.meta_map
     return HeadHints(
         title=head.title,
-        og_title=collapse_whitespace(metas.get("og:title") or metas.get("twitter:title", "")),
+        og_title=collapse_whitespace(
+            (metas.get("og:title") or metas.get("twitter:title", ""))[:MAX_TITLE_CHARS]
+        ),
         description=collapse_whitespace(
             metas.get("og:description") or metas.get("description", "")
         ),

@@ -77,20 +77,18 @@ def choose_title(hints: HeadHints, heading_lines: Sequence[Line], url: str | Non
     first_at: dict[str, int] = {}
     for at, line in enumerate(heading_lines):
         first_at.setdefault(line.text, at)
-    plain_titles = [_plain(title) for title in head_titles]
+    titles = [(title, _plain(title)) for title in head_titles]
 
     def confirmed(candidates: Sequence[str]) -> list[str]:
-        found = [
-            heading
-            for heading in candidates[:MAX_HEADINGS]
-            if len(heading) > 1 and any(_agree(heading, title) for title in head_titles)
-        ]
-        for heading in candidates[MAX_HEADINGS:]:  # a part of a head title, no more
+        """The `candidates` a head title confirms; past the first `MAX_HEADINGS`, only a
+        part of one as written (no more, and no dash read as its hyphen)."""
+        found = []
+        for at, heading in enumerate(candidates):
+            first = at < MAX_HEADINGS
             plain_heading = _plain(heading)
-            if (
-                len(heading) > 1
-                and any(plain_heading in title for title in plain_titles)
-                and any(_agree(heading, title, holding=False) for title in head_titles)
+            if len(heading) > 1 and any(
+                _agree(heading, plain_heading, title, plain, holding=first, dashes=first)
+                for title, plain in titles
             ):
                 found.append(heading)
         return found
@@ -302,38 +300,52 @@ def _without_site_suffix(title: str) -> str:
     return title
 
 
-def _agree(heading: str, title: str, holding: bool = True) -> bool:
-    """Whether a heading is the headline a head title names: the title may add a site
-    name, but the heading is most of it (a logo ``<h1>`` is the site name alone), or the
-    heading is the title's whole first part, the site's words all following it (blogs add
-    keywords and the site: "标题_关键词-站名"). With `holding`, a heading that holds
-    the title and a little more agrees too (a headline longer than the head's short
-    title); without it, as for headings past the first `MAX_HEADINGS`, it does not: down
-    the page such a heading is a comment count or a section ("3 comments on 'Title'",
-    "Title in Vases"). Where the heading is the whole title or leads it, its dashes may be
-    the title's hyphens ("Post – Part" for "Post - Part - Site"), but a heading found
-    inside a dash-folded title is not enough (`DASHES`)."""
-    if _leads(heading, title):
+def _agree(
+    heading: str,
+    plain_heading: str,
+    title: str,
+    plain_title: str,
+    *,
+    holding: bool,
+    dashes: bool,
+) -> bool:
+    """Whether a heading is the headline a head title names (each also given `_plain`): the
+    title may add a site name, but the heading is most of it (a logo ``<h1>`` is the site
+    name alone), or the heading is the title's whole first part, the site's words all
+    following it (blogs add keywords and the site: "标题_关键词-站名"). With `holding`, a
+    heading that holds the title and a little more agrees too (a headline longer than the
+    head's short title); without it, as for headings past the first `MAX_HEADINGS`, it
+    does not: down the page such a heading is a comment count or a section ("3 comments on
+    'Title'", "Title in Vases"). With `dashes`, where the heading is the whole title or
+    leads it, its dashes may be the title's hyphens ("Post – Part" for "Post - Part -
+    Site"), but a heading found inside a dash-folded title is not enough (`DASHES`). Each
+    text is searched for the other only where their lengths allow a match to agree, so a
+    page of many headings under a long head title costs its length, not their product."""
+    if _leads(heading, title, dashes):
         return True
-    heading, title = _plain(heading), _plain(title)
-    if not heading or not title:
+    if not plain_heading or not plain_title:
         return False
-    if heading in title:
-        return len(heading) >= MIN_TITLE_SHARE * len(title)
-    if holding and title in heading and len(title) >= MIN_TITLE_SHARE * len(heading):
+    heading_chars, title_chars = len(plain_heading), len(plain_title)
+    if heading_chars >= MIN_TITLE_SHARE * title_chars and plain_heading in plain_title:
         return True
-    return len(heading) == len(title) and _as_ascii(heading, DASHES) == _as_ascii(title, DASHES)
+    if holding and title_chars >= MIN_TITLE_SHARE * heading_chars and plain_title in plain_heading:
+        return True
+    return (
+        dashes
+        and heading_chars == title_chars
+        and _as_ascii(plain_heading, DASHES) == _as_ascii(plain_title, DASHES)
+    )
 
 
-def _leads(heading: str, title: str) -> bool:
+def _leads(heading: str, title: str, dashes: bool) -> bool:
     """Whether `title` is `heading` followed by a separator and more (`MIN_LEADING_CHARS`),
-    a hyphen in the title standing for a dash of the heading (`DASHES`)."""
+    with `dashes` a hyphen in the title standing for a dash of the heading (`DASHES`)."""
     heading = heading.strip()
     if len(heading) < MIN_LEADING_CHARS:
         return False
     if not title.startswith(heading):
         lead = title[: len(heading)]
-        if lead.isascii() and heading.isascii():
+        if not dashes or (lead.isascii() and heading.isascii()):
             return False
         if _as_ascii(lead, DASHES) != _as_ascii(heading, DASHES):
             return False
