@@ -6,20 +6,25 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from newscrawl.extract import Options, extract
 from newscrawl.extract.blocks import page_lines
 from newscrawl.extract.metadata import KEYWORDS, extract_metadata
 from newscrawl.extract.metadata.lines import (
+    DIRECT_OPENING_TESTS,
     Keyword,
     PageText,
     VisibleLine,
+    _opening_test,
+    _opens_in,
     link_list_items,
     other_content_boxes,
     title_index,
     visible_lines,
 )
-from newscrawl.extract.title import site_names
+from newscrawl.extract.title import folded, site_names
 
 BODY = "<p>" + "这是正文的一句话，用来模拟文章主体内容。" * 12 + "</p>"
 
@@ -84,9 +89,9 @@ def test_an_exact_keyword_is_words_without_a_letter_the_c_search_folds() -> None
     keyword = Keyword.words("记者", "评论员")
     assert keyword.exact and keyword.needles == ("记者", "评论员")
     assert keyword.pattern.search("本报记者 王明") and not keyword.pattern.search("记 者")
-    for folded in ("by", "来源ſ"):
+    for word in ("by", "来源ſ"):
         with pytest.raises(ValueError):
-            Keyword.words(folded)
+            Keyword.words(word)
 
 
 BLOG_POST = (
@@ -121,6 +126,36 @@ def test_of_two_headings_the_title_joins_the_lower_one_is_the_headline() -> None
     post = texts(BLOG_POST).index("Wasted Talent and the Middle Class")
     title = "Dorf on Law: Wasted Talent and the Middle Class"
     assert headline_index(BLOG_POST, None, title) == post
+
+
+@pytest.mark.parametrize("sidebar_headings", [3, 300])
+def test_the_headline_under_many_sidebar_headings_is_found_alike(sidebar_headings: int) -> None:
+    """Past `DIRECT_OPENING_TESTS` headings the <title> is searched through its windows:
+    the same headline comes out as with a few (and an almost matching heading is none)."""
+    sidebar = "".join(
+        f"<h3>Wasted Time {number} in other news</h3>" for number in range(sidebar_headings)
+    )
+    html = f"<div class='menu'>{sidebar}</div><h2>Wasted Talent and the Middle Class</h2>{BODY}"
+    page = page_lines(html)
+    visible = visible_lines(page, other_content_boxes(page))
+    title = "Wasted Talent and the Middle Class - Dorf on Law"
+    found = title_index(PageText.of(visible, KEYWORDS), visible, title)
+    assert found is not None
+    assert visible[found].text == "Wasted Talent and the Middle Class"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    title=st.text(alphabet="aAbB -–’'", max_size=40),
+    heading=st.text(alphabet="aAbB -–’'", min_size=1, max_size=20),
+)
+def test_a_headings_opening_is_found_in_the_title_windows_as_by_a_search(
+    title: str, heading: str
+) -> None:
+    folded_title = folded(title)
+    direct = _opening_test(folded_title, folded, DIRECT_OPENING_TESTS)
+    by_windows = _opening_test(folded_title, folded, DIRECT_OPENING_TESTS + 1)
+    assert by_windows(heading) == direct(heading) == _opens_in(heading, folded_title, folded)
 
 
 def test_a_date_above_a_blog_posts_headline_under_the_masthead_is_read() -> None:

@@ -56,6 +56,14 @@ HEADER_CHARS_AFTER = 600
 """How far past the headline a byline may sit (CSDN's and Sina's are within 5 lines)."""
 MIN_TITLE_CHARS = 6
 """Shorter heading lines are logos and site names ("某某新闻网"), not headlines."""
+OPENING_CHARS = 12
+"""How many of a heading's first characters are looked for in the <title> (`_opens_in`):
+a title may go on otherwise after the headline's opening (cut short, or reworded)."""
+DIRECT_OPENING_TESTS = 64
+"""Up to this many headings, each is looked for in the <title> by a substring search; past
+it, in the set of the title's windows (`_title_windows`), built once: a page of thousands
+of headings under a long title then costs their number, not its product with the title's
+length."""
 MAX_LINE_CHARS = 2000
 """Metadata reads this much of a line: bylines, headlines and credits are short, and a
 megabyte-long line of junk must not cost every per-line pattern a megabyte of search."""
@@ -146,21 +154,21 @@ def other_content_boxes(page: PageLines) -> set[int]:
 
 
 def holds_a_title_heading(page: PageText, page_title: str) -> bool:
-    """Whether one of the page's (visible) headings is one whose first 12 characters the
-    <title> holds, `folded` alike: the headline test of `title_index`."""
+    """Whether one of the page's (visible) headings opens the <title> (`_opens_in`, `folded`
+    alike): the headline test of `title_index`."""
     headline, masthead = _title_heading(page.texts, page.headings, page_title, frozenset(), folded)
     return headline is not None or masthead is not None
 
 
 def headline_boxes(headings: Sequence[Line], page_title: str, boxes: set[int]) -> set[int]:
     """Of the other-content `boxes`, those around a heading (of the page's `headings`,
-    `blocks.heading_lines`) whose first 12 characters the <title> holds (`folded` alike),
-    where no such heading is outside them: the box that holds the article's only headline
+    `blocks.heading_lines`) that opens the <title> (`_opens_in`, `folded` alike), where no
+    such heading is outside them: the box that holds the article's only headline
     is the article's, whatever its name says of the layout (``has-sidebar``,
     ``content-sidebar-wrap``, ``main-sidebar-container``). Where the headline is outside
     them, a copy inside is a list of other posts."""
-    title = folded(page_title)
-    held = [line.noise_element for line in headings if _opens_in(line.text, title, folded)]
+    opens = _opening_test(folded(page_title), folded, len(headings))
+    held = [line.noise_element for line in headings if opens(line.text)]
     if not held or any(box not in boxes for box in held):
         return set()
     return set(held)
@@ -275,14 +283,14 @@ def _title_heading(
     sites: frozenset[str],
     fold: Callable[[str], str],
 ) -> tuple[int | None, int | None]:
-    """The first heading whose first 12 characters the <title> holds, `fold`ed alike, that
-    does not spell a site name (or the lower of two title parts, `two_parts_of`), and the
-    first that does (a masthead)."""
+    """The first heading whose first `OPENING_CHARS` characters the <title> holds, `fold`ed
+    alike, that does not spell a site name (or the lower of two title parts,
+    `two_parts_of`), and the first that does (a masthead)."""
     masthead: int | None = None
-    folded_title = fold(title)
+    opens = _opening_test(fold(title), fold, len(headings))
     for i in headings:
         text = texts[i]
-        if _opens_in(text, folded_title, fold):
+        if opens(text):
             if not spells_site(text, sites):
                 lower = (j for j in headings if j > i and two_parts_of(text, texts[j], title))
                 return next(lower, i), masthead
@@ -291,10 +299,40 @@ def _title_heading(
     return None, masthead
 
 
+def _opening_test(
+    folded_title: str, fold: Callable[[str], str], headings: int
+) -> Callable[[str], bool]:
+    """`_opens_in` for `headings` headings against one `fold`ed <title>: past
+    `DIRECT_OPENING_TESTS` headings, by the title's windows (`_title_windows`)."""
+    if headings <= DIRECT_OPENING_TESTS:
+        return lambda heading: _opens_in(heading, folded_title, fold)
+    windows = _title_windows(folded_title)
+
+    def opens(heading: str) -> bool:
+        if len(heading) < MIN_TITLE_CHARS:
+            return False
+        opening = fold(heading[:OPENING_CHARS])
+        if MIN_TITLE_CHARS <= len(opening) <= OPENING_CHARS:
+            return opening in windows
+        return opening in folded_title
+
+    return opens
+
+
+def _title_windows(folded_title: str) -> frozenset[str]:
+    """Every run of `MIN_TITLE_CHARS` to `OPENING_CHARS` characters in `folded_title`: the
+    openings `_opens_in` may find there."""
+    return frozenset(
+        folded_title[start : start + length]
+        for length in range(MIN_TITLE_CHARS, OPENING_CHARS + 1)
+        for start in range(len(folded_title) - length + 1)
+    )
+
+
 def _opens_in(heading: str, folded_title: str, fold: Callable[[str], str]) -> bool:
-    """Whether the `fold`ed <title> holds the heading's first 12 characters, `fold`ed alike
-    (a heading of `MIN_TITLE_CHARS` or more: shorter ones are logos)."""
-    return len(heading) >= MIN_TITLE_CHARS and fold(heading[:12]) in folded_title
+    """Whether the `fold`ed <title> holds the heading's first `OPENING_CHARS` characters,
+    `fold`ed alike (a heading of `MIN_TITLE_CHARS` or more: shorter ones are logos)."""
+    return len(heading) >= MIN_TITLE_CHARS and fold(heading[:OPENING_CHARS]) in folded_title
 
 
 def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
