@@ -14,7 +14,7 @@ from store_support import (  # noqa: F401 (fixture)
 )
 
 from newscrawl.fingerprint import hamming, simhash
-from newscrawl.store import StoreError, WriteOutcome, open_store
+from newscrawl.store import StoreError, WriteOutcome, each_record_outcome, open_store
 from newscrawl.store.schema import articles
 from newscrawl.store.sql import SqlStore
 
@@ -47,6 +47,31 @@ def test_upsert_new_unchanged_updated(db_url: str) -> None:
         assert (row["first_seen"], row["last_changed"], row["last_fetched"]) == (T0, latest, latest)
         assert row["body"].endswith("更正。") and row["title"] == "新标题"
         assert store.count_articles() == 1
+
+
+def test_every_copy_of_an_article_in_one_batch_counts_as_written_one_after_another(
+    db_url: str,
+) -> None:
+    """An article reached twice in one batch (through a redirect) is stored once, and each
+    copy counts as if written after the one before it: the outcomes add up to the records."""
+    body = article_text(1)
+    with SqlStore.open(db_url) as store:
+        batch = [
+            record("https://a/1", body, at=T0),
+            record("https://a/2", article_text(2), at=T0),
+            record("https://a/1", body, at=T0),
+            record("https://a/1", body + "更正。", at=T0),
+        ]
+        counted = each_record_outcome(batch, store.write(batch))
+        assert counted == [
+            WriteOutcome.NEW,
+            WriteOutcome.NEW,
+            WriteOutcome.UNCHANGED,
+            WriteOutcome.UPDATED,
+        ]
+        assert store.count_articles() == 2
+        again = [record("https://a/2", article_text(2), at=T0)] * 2
+        assert each_record_outcome(again, store.write(again)) == [WriteOutcome.UNCHANGED] * 2
 
 
 def test_published_time_is_kept_timezone_aware(db_url: str) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from newscrawl.commands import UsageError
 from newscrawl.commands.export import add_db_argument, store_failed
 from newscrawl.commands.near_duplicate_limit import add_near_duplicate_argument, near_duplicate_bits
-from newscrawl.store import StoreError, database_url, open_store
+from newscrawl.store import StoreError, database_url, each_record_outcome, open_store
 from newscrawl.store.spool import read_spool
 
 BATCH = 500
@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
             for path in args.spools:
                 records = read_spool(path)
                 while batch := list(islice(records, BATCH)):
-                    counts.update(str(outcome) for outcome in store.write(batch).values())
+                    outcomes = each_record_outcome(batch, store.write(batch))
+                    counts.update(str(outcome) for outcome in outcomes)
     except StoreError as error:
         return store_failed("import-spool", error)
     summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items())) or "nothing"

@@ -36,6 +36,7 @@ from newscrawl.store import (
     StoreError,
     WriteOutcome,
     database_url,
+    each_record_outcome,
     open_store,
 )
 from newscrawl.store.records import record_from_item
@@ -160,12 +161,14 @@ class StorePipeline:
             self._to_spool(batch)
             return succeed(None)
         written = threads.deferToThread(self._store.write, batch)
-        return written.addCallbacks(self._count, self._fail, errbackArgs=(batch,))
+        return written.addCallbacks(
+            self._count, self._fail, callbackArgs=(batch,), errbackArgs=(batch,)
+        )
 
-    def _count(self, outcomes: dict[str, WriteOutcome]) -> None:
+    def _count(self, outcomes: dict[str, WriteOutcome], batch: list[ArticleRecord]) -> None:
         stats = self._crawler.stats
         assert stats is not None
-        for outcome in outcomes.values():
+        for outcome in each_record_outcome(batch, outcomes):
             stats.inc_value(f"{STATS_PREFIX}{outcome}")
 
     def _fail(self, failure: Failure, batch: list[ArticleRecord]) -> None:

@@ -23,6 +23,7 @@ from newscrawl.store.base import (
     StoreError,
     StoreUnavailable,
     WriteOutcome,
+    each_record_outcome,
 )
 from newscrawl.store.records import ArticleRecord
 from newscrawl.store.sql import SqlStore
@@ -70,5 +71,6 @@ __all__ = [
     "WriteOutcome",
     "check_store_url",
     "database_url",
+    "each_record_outcome",
     "open_store",
 ]

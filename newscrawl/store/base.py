@@ -34,6 +34,28 @@ class WriteOutcome(StrEnum):
     """Same body as another stored article: kept only as an alias URL of it."""
 
 
+def each_record_outcome(
+    records: Sequence[ArticleRecord], outcomes: dict[str, WriteOutcome]
+) -> list[WriteOutcome]:
+    """The outcome of every record of a batch, from what `Store.write` returned for it (one
+    outcome per canonical URL: the store writes each URL once). A URL the batch holds again
+    (an article reached twice, as through a redirect) counts each later copy as written
+    after the one before it: unchanged where its body is that copy's, else updated. Counted
+    so, a batch's outcomes add up to its records, whichever batch each copy fell into."""
+    counted: list[WriteOutcome] = []
+    body_before: dict[str, str | None] = {}
+    for record in records:
+        url = record.canonical_url
+        if url not in body_before:
+            counted.append(outcomes[url])
+        elif body_before[url] == record.content_hash:
+            counted.append(WriteOutcome.UNCHANGED)
+        else:
+            counted.append(WriteOutcome.UPDATED)
+        body_before[url] = record.content_hash
+    return counted
+
+
 @dataclass(frozen=True, slots=True)
 class DayCount:
     """Articles first seen on one day (UTC) for one site, and how many have an empty body."""
