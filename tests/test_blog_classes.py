@@ -613,6 +613,16 @@ def test_a_german_headings_low_quotes_are_the_head_titles_plain_ones() -> None:
     assert extract(html, SITE_URL, options=DEFAULT).title == shown
 
 
+def test_a_headings_ellipsis_is_the_head_titles_three_dots() -> None:
+    """A CMS sets "…" in the page's heading where the head title keeps "...": the heading
+    is the headline as shown, without the site's name."""
+    shown = "Only those who love themselves…"
+    html = titled_post(
+        "Only those who love themselves... — Jane Doe Writes", "", f"<h1>{shown}</h1>"
+    )
+    assert extract(html, SITE_URL, options=DEFAULT).title == shown
+
+
 def with_og_title(html: str, og_title: str) -> str:
     return html.replace("</head>", f"<meta property='og:title' content='{og_title}'></head>")
 

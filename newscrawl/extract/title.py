@@ -362,9 +362,12 @@ TYPOGRAPHY = (
     ("”", '"'),
     ("‟", '"'),
     ("„", '"'),
+    ("…", "..."),
 )
-"""Typographic quotes and their ASCII kin: a head title often writes "It's" where the
-heading shows "It’s", and "Wort" where a German, Polish or Czech heading shows „Wort“."""
+"""Typographic quotes and the ellipsis, and their ASCII kin: a head title often writes
+"It's" where the heading shows "It’s", "Wort" where a German, Polish or Czech heading
+shows „Wort“, and "Wait..." where it shows "Wait…" (a CMS sets its typography in the page,
+not always in the head)."""
 DASHES = (("–", "-"), ("—", "-"))
 """Dashes and the hyphen a head title writes for them. The body's title folds them only
 for a heading that is the whole title or leads it: a blog's tagline heading ("Tcritic –
