@@ -227,6 +227,15 @@ def _nothing(*_args: Any, **_kwargs: Any) -> set[int]:
     return set()
 
 
+def _whole_headline_window(
+    _page: Any, _ends: Any, headline: int | None, _marks: Any, options: Any
+) -> range:
+    """The headline window not cut where the headline's landmark ends."""
+    if headline is None:
+        return range(0)
+    return range(headline + 1, headline + 1 + options.headline_window)
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """A named rule of the method and how to switch it off from outside."""
@@ -295,6 +304,18 @@ RULES: tuple[Rule, ...] = (
         "a named box with alike siblings (tag, first class word) is weighed with them",
         "articles told in a series of named boxes (slideshow slides)",
         ((default, "_series_prose", lambda _page, _boxes, prose: prose),),
+    ),
+    Rule(
+        "listed_posts",
+        "with a headline, a sibling box holding 2+ <article>s does not join the article",
+        "teaser cards of other posts ('you may also like', press releases) beside a post",
+        ((default, "_lists_posts", _never),),
+    ),
+    Rule(
+        "landmark_window",
+        "the headline window's double votes end with the landmark holding the headline",
+        "teaser <article>s right after a short post outvoting it within the window",
+        ((default, "_headline_window", _whole_headline_window),),
     ),
     Rule(
         "bare_header",

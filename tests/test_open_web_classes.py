@@ -167,6 +167,43 @@ def test_feed_of_teasers_beside_a_short_article_is_not_part_of_it() -> None:
     assert "market hall" not in article.body
 
 
+CARDS = "".join(
+    f"<article class='card post-{index}'><p>The market hall, closed for a decade, opens "
+    f"again with forty stalls, a cafe and a stage for local bands, the mayor said on Monday "
+    f"in the first of {index + 2} speeches. Traders say the rents are fair and the square "
+    "outside will be closed to cars on Saturdays …</p></article>"
+    for index in range(5)
+)
+
+
+@pytest.mark.parametrize("kind", ["post", "box"])
+def test_cards_of_other_posts_after_a_short_post_are_not_part_of_it(kind: str) -> None:
+    """A short post in its ``<article>``, then a box of other posts' cards (each an
+    ``<article>`` with its excerpt, no links in the text), of the same kind as the post's
+    element or not: the cards are not more of the post, though they come right after its
+    headline and hold more text."""
+    html = page(
+        "<div id='primary'><article class='post entry'><h1>Cycle path to be extended</h1>"
+        f"{story(0, 1, 2)}</article><div class='{kind}'><h3>You may also like</h3>{CARDS}"
+        "</div></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert "market hall" not in article.body
+
+
+def test_a_section_holding_one_article_element_still_joins_the_article() -> None:
+    """A page builder sets an image-and-text block as an ``<article>`` in a section of its
+    own: one such element is a part of the article, not a list of other posts."""
+    html = page(
+        f"<div class='page'><section class='block'><h1>Cycle path to be extended</h1>"
+        f"{story(0, 1)}</section><section class='block'><article class='image-text'>"
+        f"{story(2)}</article></section></div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+
+
 def test_comment_list_longer_than_the_post_is_not_part_of_it() -> None:
     """A popular post's comments outrun it: the comment list holds most of the page's
     prose, but it follows the post, so it is the post's comments, not the page's layout."""

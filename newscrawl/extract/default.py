@@ -715,8 +715,9 @@ def main_elements(
 
     Paragraphs (lines scoring over `Options.paragraph_score`) vote for their parent element
     (twice) and grandparent (once), as readability scores paragraphs, and twice as much
-    within `Options.headline_window` lines after the headline (the body follows it; a long
-    footer statement further down does not); there every line scoring over
+    within `Options.headline_window` lines after the headline, up to the end of the
+    landmark that holds it (`_headline_window`: the body follows it; a long footer
+    statement further down does not); there every line scoring over
     `NEAR_HEADLINE_SCORE` votes, so a tiny post (a photo's caption, a link and a line) holds
     its container against a longer sidebar blurb further down. The winner is the container.
     Articles split over sibling sections join it (`_sibling_sections`), and so do paragraphs
@@ -726,11 +727,7 @@ def main_elements(
     whole page (element 0) when no line votes. `ends`: `subtree_ends`.
     """
     lines, parents = page.lines, page.parents
-    near = (
-        range(0)
-        if headline is None
-        else range(headline + 1, headline + 1 + options.headline_window)
-    )
+    near = _headline_window(page, ends, headline, marks, options)
     in_landmark = _inside_elements(marks, ends) if marks else None
     votes = _paragraph_votes(lines, scores, parents, near, in_landmark, options)
     best = max(votes, key=votes.__getitem__, default=0)
@@ -743,6 +740,30 @@ def main_elements(
     chosen |= _lead_paragraphs(page, ends, scores, best, chosen, options, described, headline)
     chosen |= _standfirst(page, ends, scores, headline, chosen, options)
     return ArticleElements(best, chosen)
+
+
+def _headline_window(
+    page: PageLines, ends: Sequence[int], headline: int | None, marks: set[int], options: Options
+) -> range:
+    """The lines after the `headline` whose paragraphs vote twice: `Options.headline_window`
+    of them, ending where the innermost landmark (`marks`) around the headline ends. An
+    ``<article>`` that holds the headline holds its post; the ``<article>``s after it
+    within the window are other posts (a short post's "you may also like" cards), however
+    near they come. None without a headline."""
+    if headline is None:
+        return range(0)
+    lines = page.lines
+    start = headline + 1
+    stop = min(len(lines), start + options.headline_window)
+    element = lines[headline].element
+    while element and element not in marks:
+        element = page.parents.get(element, 0)
+    if element:
+        last = ends[element]
+        for index in range(start, stop):
+            if not element <= lines[index].element <= last:
+                return range(start, index)
+    return range(start, stop)
 
 
 def _paragraph_votes(
@@ -947,18 +968,24 @@ def _sibling_sections(
     the ancestor beside it (same tag, same first class word: a CMS's repeated ``<section
     class="step">``), holding a paragraph's worth of text (`Options.paragraph_score`) with
     few links (`Options.section_link_share`): an article split into many small sections,
-    each far under the share, loses no section. Only the children of those ancestors are
-    visited (`children`).
+    each far under the share, loses no section. Where the page has a `headline`, a sibling
+    that lists posts (`_lists_posts`) joins neither way: the headline names one post, and
+    the teasers beside it are others (without one, a forum thread's or a blog's front
+    page's posts may all be the text). Only the children of those ancestors are visited
+    (`children`).
     """
     parents = page.parents
     near = _ancestors(best, parents, options.sibling_levels)
     far = _ancestors(best, parents, max(options.sibling_levels, options.section_levels))
     threshold = options.sibling_share * mass[best]
     link_share = _LinkShares(page)
+    posts = headline is not None and "article" in page.tags
     chosen: set[int] = set()
     for parent, beside in far.items():
         for element in children(parent, ends):
             if element == beside or mass[element] <= 0:
+                continue
+            if posts and _lists_posts(page, ends, element):
                 continue
             big = (
                 parent in near
@@ -973,6 +1000,18 @@ def _sibling_sections(
             ):
                 chosen.add(element)
     return chosen
+
+
+MIN_LISTED_POSTS = 2
+"""A box holding this many ``<article>`` elements lists posts (`_lists_posts`)."""
+
+
+def _lists_posts(page: PageLines, ends: Sequence[int], element: int) -> bool:
+    """Whether `element` holds `MIN_LISTED_POSTS` ``<article>`` elements: a list of other
+    posts beside the article ("you may also like" cards, a feed of press releases), not a
+    section of it. A page builder's section may hold one ``<article>`` (an image and text
+    block); a list holds several."""
+    return page.tags[element + 1 : ends[element] + 1].count("article") >= MIN_LISTED_POSTS
 
 
 def _a_bare_header(
