@@ -65,18 +65,18 @@ FEATURES = (
 """The names of `features`' values, in order."""
 
 WEIGHTS = (
-    -5.262,
-    1.339,
-    0.152,
-    0.415,
-    -1.786,
-    -0.317,
-    0.714,
-    0.77,
-    -0.16,
-    -0.391,
-    0.212,
-    4.639,
+    -5.22,
+    1.332,
+    0.153,
+    0.376,
+    -1.797,
+    -0.351,
+    0.743,
+    0.785,
+    -0.152,
+    -0.395,
+    0.203,
+    4.606,
 )
 """The model's intercept and the weights of `features`, in order (fitted, see above). The
 confidence is the model's own probability (a short body's capped), with no offset moving
