@@ -749,7 +749,7 @@ def _headline_window(
     of them, ending where the innermost landmark (`marks`) around the headline ends. An
     ``<article>`` that holds the headline holds its post; the ``<article>``s after it
     within the window are other posts (a short post's "you may also like" cards), however
-    near they come. None without a headline."""
+    near they come. Empty without a headline."""
     if headline is None:
         return range(0)
     lines = page.lines
