@@ -189,6 +189,7 @@ _SELECT = default.select
 _DECIDER = default._Decider
 _CHOOSE_BODY = fallbacks.choose_body
 _LEAD_PARAGRAPHS = default._lead_paragraphs
+_HEADLINE_WINDOW = default._headline_window
 
 
 def _select_without_description(
@@ -228,12 +229,11 @@ def _nothing(*_args: Any, **_kwargs: Any) -> set[int]:
 
 
 def _whole_headline_window(
-    _page: Any, _ends: Any, headline: int | None, _marks: Any, options: Any
+    page: Any, ends: Any, headline: int | None, _marks: Any, options: Options
 ) -> range:
-    """The headline window not cut where the headline's landmark ends."""
-    if headline is None:
-        return range(0)
-    return range(headline + 1, headline + 1 + options.headline_window)
+    """`default._headline_window` told of no landmark: the window is not cut where the
+    headline's landmark ends."""
+    return _HEADLINE_WINDOW(page, ends, headline, set(), options)
 
 
 @dataclass(frozen=True, slots=True)
