@@ -2214,15 +2214,18 @@ read_needles(PyObject *groups, int flat, Py_ssize_t *count)
 }
 
 /* The needles by their first character: `order` holds their indices sorted by it, `firsts`
- * the first characters in that order. Two bitmaps rule out most text positions with one
- * test each: `singles` marks the characters of one-character needles, `pairs` the first two
- * characters of the others (by `pair_bit`). A position they do not rule out costs a binary
- * search and a comparison with the needles that start with its character. */
+ * the first characters in that order. Three bitmaps rule out most text positions: `starts`
+ * marks every needle's first character (by its low 16 bits), which most text characters
+ * are not, so one test rules them out; of the rest, `singles` marks the characters of
+ * one-character needles, `pairs` the first two characters of the others (by `pair_bit`).
+ * A position they do not rule out costs a binary search and a comparison with the needles
+ * that start with its character. */
 typedef struct {
     const Needle *needles;
     Py_ssize_t count;
     Py_ssize_t *order;
     Py_UCS4 *firsts;
+    unsigned char starts[65536 / 8];
     unsigned char singles[65536 / 8];
     unsigned char pairs[65536 / 8];
 } NeedleIndex;
@@ -2260,6 +2263,7 @@ index_needles(NeedleIndex *index, const Needle *needles, Py_ssize_t count)
         PyErr_NoMemory();
         return -1;
     }
+    memset(index->starts, 0, sizeof index->starts);
     memset(index->singles, 0, sizeof index->singles);
     memset(index->pairs, 0, sizeof index->pairs);
     for (Py_ssize_t i = 0; i < count; i++) { /* insertion sort: a few dozen needles */
@@ -2273,6 +2277,7 @@ index_needles(NeedleIndex *index, const Needle *needles, Py_ssize_t count)
         }
         index->firsts[j] = c;
         index->order[j] = i;
+        set_bit(index->starts, c & 0xFFFF);
         if (needle->len == 1) {
             set_bit(index->singles, c & 0xFFFF);
         } else {
@@ -2290,29 +2295,31 @@ free_index(NeedleIndex *index)
 }
 
 /* The first position from `pos` on that the bitmaps of `index` do not rule out (its
- * character, folded when `folded`, marked in `singles`, or it and the next in `pairs`),
- * or n. The loop that reads most of the text. */
+ * character, folded when `folded`, marked in `starts` and then in `singles`, or it and the
+ * next in `pairs`), or n. The loop that reads most of the text: a character that starts no
+ * needle costs one test, and the next is read only after one that does. */
 static inline Py_ssize_t
 next_candidate_of_kind(const NeedleIndex *index, int kind, const void *data, Py_ssize_t pos,
                        Py_ssize_t n, int folded)
 {
-    if (pos >= n) {
-        return n;
-    }
-    Py_UCS4 c = PyUnicode_READ(kind, data, pos);
-    c = folded ? fold(c) : c;
-    for (; pos + 1 < n; pos++) { /* each character read and folded once, as `c` then `next` */
+    for (; pos < n; pos++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, pos);
+        c = folded ? fold(c) : c;
+        if (!bit_set(index->starts, c & 0xFFFF)) {
+            continue;
+        }
         if (bit_set(index->singles, c & 0xFFFF)) {
             return pos;
         }
-        Py_UCS4 next = PyUnicode_READ(kind, data, pos + 1);
-        next = folded ? fold(next) : next;
-        if (bit_set(index->pairs, pair_bit(c, next))) {
-            return pos;
+        if (pos + 1 < n) {
+            Py_UCS4 next = PyUnicode_READ(kind, data, pos + 1);
+            next = folded ? fold(next) : next;
+            if (bit_set(index->pairs, pair_bit(c, next))) {
+                return pos;
+            }
         }
-        c = next;
     }
-    return bit_set(index->singles, c & 0xFFFF) ? pos : n; /* the last character */
+    return n;
 }
 
 /* `next_candidate_of_kind` specialised for each kind (as `collapse_any`). */
@@ -2403,7 +2410,8 @@ line_hits(PyObject *Py_UNUSED(module), PyObject *args)
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), line = 0;
-    set_bit(index.singles, '\n'); /* a line break is always a candidate */
+    set_bit(index.starts, '\n'); /* a line break is always a candidate */
+    set_bit(index.singles, '\n');
     for (Py_ssize_t pos = next_candidate(&index, kind, data, 0, n, 1); pos < n;
          pos = next_candidate(&index, kind, data, pos + 1, n, 1)) {
         Py_UCS4 c = fold(PyUnicode_READ(kind, data, pos));
