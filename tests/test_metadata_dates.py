@@ -766,3 +766,45 @@ def test_an_update_notice_is_no_publish_time() -> None:
     )
     meta = extract_metadata(html)
     assert (meta.published_precision, meta.published_source) == ("day", "text:month name")
+
+
+SCRIPT_BODIES = {
+    "arabic": (
+        "افتتحت البلدية يوم السبت أكبر مكتبة عامة في المدينة، وتضم أكثر من مئتي ألف كتاب"
+        " في مختلف المجالات والعلوم والآداب."
+    ),
+    "urdu": (
+        "شہر کے مرکز میں ہفتے کے روز ایک نئی عوامی لائبریری کھولی گئی جس میں دو لاکھ سے"
+        " زیادہ کتابیں موجود ہیں۔"
+    ),
+    "amharic": (
+        "በከተማው መሃል አዲስ የሕዝብ ቤተ መጻሕፍት ቅዳሜ ተከፈተ፣ ከሁለት መቶ ሺህ በላይ መጻሕፍትም"
+        " ለአንባቢዎች ቀርበዋል። ቤተ መጻሕፍቱ ለሁሉም ክፍት ነው።"
+    ),
+    "thai": (
+        "ห้องสมุดประชาชนแห่งใหม่เปิดให้บริการเมื่อวันเสาร์ที่ผ่านมา โดยมีหนังสือมากกว่าสองแสนเล่ม"
+        " สำหรับประชาชนทั่วไปที่สนใจ"
+    ),
+}
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPT_BODIES))
+def test_the_header_ends_at_a_paragraph_in_any_script_with_sentence_marks(script: str) -> None:
+    """The byline window under the headline ends where the body starts: a long line with
+    the sentence marks of its script (Arabic "،", Urdu "۔", Ethiopic "።", a space between
+    Thai words). Read past the body, a short article's window reached the dates of the
+    readers' notes under it, in a box no class word names, and took one for the article's
+    date: a wrong date, where none is right."""
+    paragraph = f"<p>{SCRIPT_BODIES[script]}</p>"
+    notes = "".join(
+        f"<div><b>reader{day}</b> <span>2023-03-1{day}</span></div>" for day in range(3)
+    )
+    html = article_page(
+        "Library", "Library", paragraph * 3, head="", before="", byline="", after=notes
+    )
+    assert extract_metadata(html).published is None
+    dated = article_page(
+        "Library", "Library", paragraph * 3, head="", before="", byline="2023-03-01 10:00",
+        after=notes,
+    )  # fmt: skip
+    assert extract_metadata(dated).published == shanghai(2023, 3, 1, 10, 0)

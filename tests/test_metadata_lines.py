@@ -21,6 +21,7 @@ from newscrawl.extract.metadata.lines import (
     _opens_in,
     link_list_items,
     other_content_boxes,
+    reads_as_body,
     title_index,
     visible_lines,
 )
@@ -340,3 +341,26 @@ def test_a_page_whose_body_class_says_no_sidebars_keeps_its_headline_and_date() 
     )
     meta = extract_metadata(html, "http://www.example.gov/blog/2012/07/19/photo-gallery")
     assert meta.published is not None and meta.published.date() == date(2012, 7, 19)
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("这是正文的一句话，用来模拟文章主体内容。" * 5, True),
+        ("The council opened the new library on Saturday, and hundreds came. " * 2, True),
+        (
+            "افتتحت البلدية يوم السبت أكبر مكتبة عامة في المدينة، وتضم أكثر من مئتي ألف كتاب" * 2,
+            True,
+        ),
+        ("ห้องสมุดแห่งใหม่เปิดให้บริการ โดยมีหนังสือมากกว่าสองแสนเล่ม" * 3, True),
+        (
+            "来源：新华网 作者：张三 责任编辑：李四 发布时间：2024-05-10 09:00 浏览：1234 " * 3,
+            False,
+        ),
+        ("The council opened the new library on Saturday, and hundreds came. ", False),
+    ],
+)
+def test_a_long_line_with_its_scripts_sentence_marks_reads_as_body(text: str, body: bool) -> None:
+    """Chinese "。" "，", Latin ". " ", ", the other scripts' own marks and the spaces between
+    Thai words; not the colons of a long Chinese byline, and not a short line."""
+    assert reads_as_body(text) is body

@@ -268,8 +268,9 @@ MAX_CLASS_CHARS = 512
 far shorter, and a megabyte of generated class names must not cost a megabyte of search."""
 CHUNK = 65_536
 """Characters read per ``findall`` call (the chunk is cut after a ``>``)."""
-SCRIPT_PUNCTUATION = (
-    "，。！？；：、“”｡､"  # Chinese and Japanese (full and half width)
+CJK_PUNCTUATION = "，。！？；：、“”｡､"
+"""Chinese and Japanese sentence punctuation (full and half width)."""
+OTHER_SCRIPT_PUNCTUATION = (
     "،؛؟۔"  # Arabic, Persian and Urdu
     "।॥"  # the danda of Hindi, Bengali, Nepali and other Indic scripts
     "։"  # Armenian
@@ -278,6 +279,8 @@ SCRIPT_PUNCTUATION = (
     "།"  # Tibetan
     "។៕"  # Khmer
 )
+"""The sentence ends and commas of the other scripts that have marks of their own."""
+SCRIPT_PUNCTUATION = CJK_PUNCTUATION + OTHER_SCRIPT_PUNCTUATION
 LATIN_PUNCTUATION = ',.;!?:"'
 SPACED_SCRIPTS = "\u0e00\u0eff"
 """Thai and Lao, the first and last character of their range: they mark no sentence end
@@ -644,6 +647,12 @@ def _close(stack: list[_Entry], name: str) -> bool:
             del stack[depth:]
             return True
     return False
+
+
+def has_spaced_script_break(text: str) -> bool:
+    """Whether `text` has a space between two characters of a `SPACED_SCRIPTS` script: where
+    Thai and Lao end a sentence or a clause."""
+    return _SPACED_SCRIPT_RE.search(text) is not None
 
 
 def sentence_punctuation(text: str) -> int:

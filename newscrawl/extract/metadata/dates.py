@@ -37,11 +37,11 @@ from newscrawl.extract.blocks import DatedTag
 from newscrawl.extract.clean import tag_attributes, unescape
 from newscrawl.extract.metadata.bylines import opens_with_a_byline
 from newscrawl.extract.metadata.lines import (
-    BODY_LINE_CHARS,
     Keyword,
     PageText,
     VisibleLine,
     link_list_items,
+    reads_as_body,
 )
 from newscrawl.extract.metadata.patterns import any_case, not_after, one_of
 from newscrawl.extract.metadata.scripts import PageScripts, ScriptTimestamps, ScriptVariables
@@ -564,7 +564,7 @@ def _first_timed(
     """
     hinted = 0
     for text in texts:
-        if len(text) >= BODY_LINE_CHARS and ("。" in text or "，" in text):
+        if reads_as_body(text):
             return None
         if _DATE_HINT_RE.search(text) is None:
             continue

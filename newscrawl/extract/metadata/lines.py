@@ -18,7 +18,13 @@ from operator import attrgetter, contains, eq, or_
 from typing import NamedTuple
 
 from newscrawl.extract import native
-from newscrawl.extract.blocks import HEADING_TAGS, Line, PageLines
+from newscrawl.extract.blocks import (
+    HEADING_TAGS,
+    OTHER_SCRIPT_PUNCTUATION,
+    Line,
+    PageLines,
+    has_spaced_script_break,
+)
 from newscrawl.extract.needles import CASE_FOLDS_TO_ASCII
 from newscrawl.extract.title import folded, spells_site, two_parts_of
 
@@ -69,8 +75,11 @@ MAX_LINE_CHARS = 2000
 megabyte-long line of junk must not cost every per-line pattern a megabyte of search."""
 BODY_LINE_CHARS = 90
 """A line this long with sentence punctuation is body text: the header region ends there."""
-BODY_MARKS = ("。", "，", ". ", ", ")
-"""Sentence punctuation, Chinese and Latin ("by …" in an English lead is prose)."""
+BODY_MARKS_RE = re.compile(f"[。，{re.escape(OTHER_SCRIPT_PUNCTUATION)}]|[.,] ")
+"""A sentence's end or comma: Chinese ("。" "，"), Latin before a space ("by …" in an
+English lead is prose), or the marks of the other scripts that have their own (Arabic "،",
+the Indic danda "।" …: `blocks.OTHER_SCRIPT_PUNCTUATION`). Not the colon or the
+enumeration comma, which Chinese bylines use ("来源：… 作者：…")."""
 
 
 class VisibleLine(NamedTuple):
@@ -343,7 +352,7 @@ def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
     chars = 0
     after = lines[index + 1 : index + 1 + HEADER_LINES_AFTER]
     for at, line in enumerate(after):
-        if _reads_as_body(line.text):
+        if reads_as_body(line.text):
             if at == 0 and _deck_over_a_byline(after):
                 continue
             break
@@ -354,9 +363,12 @@ def header_window(lines: list[VisibleLine], index: int) -> list[VisibleLine]:
     return window
 
 
-def _reads_as_body(text: str) -> bool:
-    """A line this long with sentence punctuation: the body, or a deck over the byline."""
-    return len(text) >= BODY_LINE_CHARS and any(mark in text for mark in BODY_MARKS)
+def reads_as_body(text: str) -> bool:
+    """A line this long with sentence punctuation (`BODY_MARKS_RE`, or in Thai and Lao a
+    space between words of the script): the body, or a deck over the byline."""
+    return len(text) >= BODY_LINE_CHARS and (
+        BODY_MARKS_RE.search(text) is not None or has_spaced_script_break(text)
+    )
 
 
 DECK_SENTENCES = 2
