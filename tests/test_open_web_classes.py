@@ -384,6 +384,31 @@ def test_photo_credit_and_cookie_notice_are_left_out() -> None:
 
 
 @pytest.mark.parametrize(
+    "credit",
+    [
+        "Фото: Иван Петров",
+        "Φωτογραφία: Γιώργος Παπαδόπουλος",
+        "تصوير: أحمد علي",
+        "عکس: مریم احمدی",
+        "फोटो: राहुल शर्मा",
+        "ภาพ: สมชาย ใจดี",
+        "Fotoğraf: Ayşe Yılmaz",
+        "Zdjęcie: Jan Kowalski",
+        "Ảnh: Nguyễn Văn An",
+    ],
+)
+def test_a_photo_credit_in_another_language_is_left_out(credit: str) -> None:
+    """News sites credit photos with the label of their language and a colon."""
+    html = page(
+        f"<h1>Cycle path to be extended</h1><div class='text'>{story(0)}"
+        f"<p>{credit}</p>{story(1)}{story(2)}</div>"
+    )
+    article = extract(html, options=DEFAULT)
+    assert kept_story(article, 0, 1, 2)
+    assert credit not in article.body
+
+
+@pytest.mark.parametrize(
     "notice",
     [
         "© 2024 Riverside News. Reproduction only with a link back to this article.",

@@ -63,7 +63,8 @@ AD_LABEL_MARKS = " \t:-–—|·•()[]"
 
 CREDIT_LABEL_RE = re.compile(
     r"(?:^\W{0,3}|[.!?]\s+|\(|(?-i:(?<=[a-z])(?=[A-Z])))(?:photo(?:graph)?s?|fotos?|bild(?:er)?|image"
-    r"|credits?|crédits?(?:\s+photos?)?|crédito)(?:\s+credits?)?(?:\s+by)?\s*:",
+    r"|credits?|crédits?(?:\s+photos?)?|crédito|fotoğraf|zdjęcie|ảnh|фото|φωτογραφ[ίι]α|φωτ[όο]"
+    r"|تصوير|صورة|عکس|फ़ोटो|फोटो|ภาพ)(?:\s+credits?)?(?:\s+by)?\s*:",
     re.IGNORECASE,
 )
 CREDIT_MARK_RE = re.compile(r"getty\s*images|istock|shutterstock|reuters/", re.IGNORECASE)
@@ -74,7 +75,10 @@ readability's keeps captions with their credits). The label may name the credit
 caption that ends in its credit ("... zu tun. Foto: Timur", "... landers. Credit: Tyvak")
 is one too, also where the page set the two in elements of their own that the text runs
 together ("... a rabbitCredit: Getty"); so is the French "Crédits photos :" (measured:
-BENCHMARKS.md, "Where the defaults come from")."""
+BENCHMARKS.md, "Where the defaults come from"). The label in the other languages news
+sites credit photos in with a colon: Turkish, Polish, Vietnamese, Russian and Ukrainian,
+Greek, Arabic, Persian, Hindi and Thai ("Фото: …", "Φωτογραφία: …", "تصوير: …",
+"फोटो: …")."""
 MAX_CREDIT_LINE = 120
 CAPTION_CREDIT_RE = re.compile(
     r"\((?:ap\s+)?(?:photo(?:graph)?s?|fotos?|image)(?:\s*[:/]|\s+by\s)[^()]{1,80}\)\s*$",
