@@ -279,7 +279,8 @@ OTHER_SCRIPT_PUNCTUATION = (
     "།"  # Tibetan
     "។៕"  # Khmer
 )
-"""The sentence ends and commas of the other scripts that have marks of their own."""
+"""The sentence ends, commas and semicolons of the other scripts that have marks of their
+own."""
 SCRIPT_PUNCTUATION = CJK_PUNCTUATION + OTHER_SCRIPT_PUNCTUATION
 LATIN_PUNCTUATION = ',.;!?:"'
 SPACED_SCRIPTS = "\u0e00\u0eff"
