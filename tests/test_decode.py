@@ -320,3 +320,41 @@ def test_gbk_bytes_sniffed_past_utf8_without_decoding_it(declared: str) -> None:
     junk = bytes(range(128, 256)) * 8
     shares = [(_decode(junk, name)[1], name) for name in SNIFF_ORDER]
     assert decode_html(junk).encoding == min(shares)[1]
+
+
+WESTERN = {
+    "german": "Die Straße führt über die Brücke, und später öffnet sich der Blick auf das Tal.",
+    "french": "Le château était déjà fermé à la fin de l'été, à côté de la forêt.",
+    "spanish": "El niño pidió un café en la estación, y después siguió su camino.",
+}
+
+
+@pytest.mark.parametrize("language", sorted(WESTERN))
+@pytest.mark.parametrize("menu_items", [0, 2000])
+def test_an_undeclared_western_page_is_read_as_windows_1252(language: str, menu_items: int) -> None:
+    """A page saved without its charset, in windows-1252: its accented letters are lone
+    bytes among ASCII ones. GB18030 reads each with the letter after it as one Chinese
+    character without an error, and UTF-8 fits a long page (the markup dilutes its
+    errors) with U+FFFD for each: windows-1252 comes first, as browsers fall back to it."""
+    menu = "<li><a href='/x'>menu item</a></li>" * menu_items
+    text = page(body=WESTERN[language] * 20, title=WESTERN[language][:20]) + menu
+    decoded = decode_html(text.encode("cp1252"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "cp1252", "sniff")
+    assert WESTERN[language] in extract(text.encode("cp1252")).body
+
+
+def test_undeclared_gbk_with_broken_bytes_and_utf8_with_a_broken_sequence_keep_theirs() -> None:
+    """The Western shape does not take pages whose characters are byte pairs or runs: a GBK
+    page with one byte in 25 overwritten stays GB18030, and a UTF-8 page with accents and
+    one truncated sequence stays UTF-8."""
+    gbk = bytearray(page().encode("gbk"))
+    rng = random.Random(7)
+    for at in rng.sample(range(len(gbk)), len(gbk) // 25):
+        if gbk[at] >= 0x80:
+            gbk[at] = 0xFF
+    decoded = decode_html(bytes(gbk))
+    assert (decoded.encoding, TITLE[:2] in decoded.text) == ("gb18030", True)
+    accented = "The café’s crème brûlée, a naïve résumé. " * 20
+    utf8 = page(body=accented).encode() + b"\xe2\x80 broken"
+    decoded = decode_html(utf8)
+    assert (decoded.encoding, accented in decoded.text) == ("utf-8", True)
