@@ -358,3 +358,49 @@ def test_undeclared_gbk_with_broken_bytes_and_utf8_with_a_broken_sequence_keep_t
     utf8 = page(body=accented).encode() + b"\xe2\x80 broken"
     decoded = decode_html(utf8)
     assert (decoded.encoding, accented in decoded.text) == ("utf-8", True)
+
+
+ALPHABETS = {
+    "cp1251": "Новый парк открылся в субботу на севере города, сообщили в мэрии. "
+    "На территории высадили три тысячи деревьев и построили детские площадки.",
+    "koi8_r": "Жители района давно просили благоустроить заброшенную территорию, где "
+    "раньше располагались склады, и теперь проект наконец завершён.",
+    "cp1253": "Ένα νέο πάρκο άνοιξε το Σάββατο στο κέντρο της πόλης, ανακοίνωσε ο δήμος. "
+    "Φυτεύτηκαν περισσότερα από δύο χιλιάδες δέντρα στην περιοχή.",
+    "cp1256": "افتتحت البلدية يوم السبت أكبر مكتبة عامة في المدينة، وتضم أكثر من مئتي "
+    "ألف كتاب في مختلف المجالات والعلوم والآداب.",
+    "cp1255": "הספרייה העירונית החדשה נפתחה ביום שבת, ובה יותר ממאתיים אלף ספרים "
+    "בתחומים שונים של המדע והספרות.",
+}
+
+
+@pytest.mark.parametrize("encoding", sorted(ALPHABETS))
+def test_an_undeclared_page_in_another_alphabets_code_page_is_read_in_it(
+    encoding: str,
+) -> None:
+    """GB18030 reads a Russian page in windows-1251 (or a Greek, Arabic or Hebrew one in
+    its code page) without an error, every two letters as one Chinese character. Its
+    letters end words before spaces as no Chinese text does, and the code page is then
+    found by its letter frequencies."""
+    text = page(body=ALPHABETS[encoding] * 8, title=ALPHABETS[encoding][:30])
+    decoded = decode_html(text.encode(encoding))
+    assert (decoded.text, codecs.lookup(decoded.encoding).name, decoded.source) == (
+        text,
+        codecs.lookup(encoding).name,
+        "sniff",
+    )
+
+
+def test_an_undeclared_gbk_page_asks_no_code_page_detector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Chinese page leaves no spaces between its words, so the detector, which can take
+    GBK for windows-1251, is never asked."""
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("detector asked")
+
+    monkeypatch.setattr("charset_normalizer.from_bytes", refuse)
+    text = page(body=PARAGRAPH * 6)
+    decoded = decode_html(text.encode("gbk"))
+    assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "sniff")
