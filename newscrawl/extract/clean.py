@@ -126,9 +126,12 @@ def _names_trie(names: list[str]) -> str:
 def _reference_re() -> re.Pattern[str]:
     """The character references ``html.unescape`` replaces: numeric ones (its own
     patterns), and the longest HTML5 entity name at an ``&`` (with or without its ``;``),
-    which is what it replaces there. Compiled on first use (a fifth of a second)."""
+    which is what it replaces there. Compiled on first use (a fifth of a second). Every
+    reference goes on with "#" or a letter, which a lookahead tests before the names: a run
+    of ``&`` then costs one test each, not a try of every first letter (measured: a
+    megabyte of them 0.115 -> 0.010 s)."""
     names = _names_trie(list(html.entities.html5))
-    return re.compile(f"&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|(?:{names}))")
+    return re.compile(f"&(?=[#A-Za-z])(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|(?:{names}))")
 
 
 def _replace_reference(match: re.Match[str]) -> str:
