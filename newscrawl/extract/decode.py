@@ -180,8 +180,8 @@ ASCII ones (0.75 to 1.0 on the dev sets' windows-1252 and Latin-2 pages), where 
 or UTF-8 character is two bytes or more (at most 0.001 on the dev sets' GBK pages)."""
 MIN_WORD_END_SHARE = 0.08
 """The share of non-ASCII bytes before a space from which bytes that GB18030 would read are
-rather a single-byte alphabet's words (`byte_shape`): 0.12 to 0.18 on hand-written Russian,
-Greek and Arabic pages in their code pages, at most 0.04 on the dev sets' GBK pages. Thai,
+rather a single-byte alphabet's words (`byte_shape`): 0.12 to 0.17 on hand-written Russian,
+Greek and Arabic pages in their code pages, at most 0.02 on the dev sets' GBK pages. Thai,
 which leaves no spaces between words, is not told so (0.02)."""
 SINGLE_BYTE_SCRIPTS = (
     "cp1251",  # Cyrillic
@@ -194,7 +194,8 @@ SINGLE_BYTE_SCRIPTS = (
     "cp1250",  # Central European
     "cp1252",  # Western European
 )
-"""The code pages an undeclared run-shaped page may be in, for `_single_byte_script`."""
+"""The code pages an undeclared page whose non-ASCII bytes end words before spaces may be
+in, for `_single_byte_script`."""
 
 
 def _sniff_order(shape: HighByteShape | None) -> tuple[str, ...]:
