@@ -404,3 +404,16 @@ def test_an_undeclared_gbk_page_asks_no_code_page_detector(
     text = page(body=PARAGRAPH * 6)
     decoded = decode_html(text.encode("gbk"))
     assert (decoded.text, decoded.encoding, decoded.source) == (text, "gb18030", "sniff")
+
+
+@pytest.mark.parametrize("tail", ["<meta", "<META", "<Meta"])
+@pytest.mark.parametrize("http_charset", [None, "text/html"])
+def test_a_page_cut_off_inside_a_meta_tag_decodes(tail: str, http_charset: str | None) -> None:
+    """A response that ends right after ``<meta`` (a connection dropped in the head, or a
+    hostile page): the declared-encoding prescan finds no declaration and the page decodes.
+    (w3lib 2.6.0's prescan raises a panic, a BaseException, on these bytes: it froze the
+    crawl; pyproject.toml keeps that release out.)"""
+    text = f"<title>{TITLE}</title><p>{PARAGRAPH}</p>{tail}"
+    decoded = decode_html(text.encode("utf-8"), http_charset)
+    assert (decoded.text, decoded.encoding) == (text, "utf-8")
+    assert extract(text.encode("utf-8"), "http://news.example.cn/a.html").body == PARAGRAPH

@@ -151,3 +151,38 @@ def test_output_option_replaces_the_default_feed_and_max_pages_stops(
     assert scraped == stats.get("item_scraped_count", 0)
     assert scraped + stats.get("item_dropped_count", 0) == 1
     assert stats["exit status"] == (0 if scraped else FAILED_CRAWL)
+
+
+CUT_IN_A_META_TAG = {
+    "/robots.txt": Page(200, (("Content-Type", "text/plain"),), b"User-agent: *\n"),
+    "/index.html": Page(
+        200,
+        (("Content-Type", "text/html"),),
+        b'<a href="/a/1.html">one</a> <a href="/a/2.html">two</a><meta',
+    ),
+    "/a/1.html": Page(
+        200,
+        (("Content-Type", "text/html"),),
+        f"<title>第一篇</title><p>{PARAGRAPH}</p><META".encode(),
+    ),
+    "/a/2.html": Page(  # "refresh" sends it through the meta-refresh middleware's decoding
+        200,
+        (("Content-Type", "text/html"),),
+        f"<title>第二篇</title><p>{PARAGRAPH}refresh</p><meta".encode(),
+    ),
+}
+"""A listing and two articles, each sent without a charset and ending right after ``<meta``
+(a response cut off in a tag): every page is prescanned for a declared encoding."""
+
+
+def test_pages_ending_inside_a_meta_tag_are_crawled(tmp_path: Path) -> None:
+    """A declared-encoding prescan that fails on such bytes with a panic (a BaseException,
+    w3lib 2.6.0's) left the crawl waiting forever, deaf to SIGTERM: it must finish."""
+    sites_dir = tmp_path / "sites"
+    sites_dir.mkdir()
+    with serve(CUT_IN_A_META_TAG) as base_url:
+        (sites_dir / "local.toml").write_text(SITE.format(base_url=base_url), encoding="utf-8")
+        scrapy_crawl(tmp_path, sites_dir, "-O", "out.jsonl")
+    items = sorted(read_jsonl(tmp_path / "out.jsonl"), key=lambda item: str(item["url"]))
+    assert [item["title"] for item in items] == ["第一篇", "第二篇"]
+    assert all(PARAGRAPH in str(item["body"]) for item in items)
