@@ -572,3 +572,58 @@ def test_refused_entities_are_found_in_the_dtd_only(body: bytes, refused: str | 
     document = body + b'<!DOCTYPE rss [<!ENTITY x "y">]><rss/>'
     expected = refused and f"DTD entities not expanded (refused): {refused}"
     assert refused_entities(document) == expected
+
+
+def test_a_gzip_sitemap_with_corrupt_data_is_counted() -> None:
+    body = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' + (
+        b"<url><loc>http://www.people.cn/n1/2026/1101/c1001-1.html</loc></url>" * 20
+    )
+    data = bytearray(gzip.compress(body + b"</urlset>", mtime=0))
+    data[10:16] = b"\xff" * 6  # the deflate stream, past the gzip header
+    spider = make_spider("people")
+    response = Response("http://www.people.cn/sitemap.xml.gz", body=bytes(data))
+    assert list(spider.parse_sitemap(response)) == []
+    assert stats(spider) == {"newscrawl/discovery/malformed/sitemap": 1}
+
+
+def test_a_feed_using_an_undeclared_dublin_core_prefix_is_read() -> None:
+    body = b"""<?xml version="1.0"?><rss version="2.0"><channel><item>
+    <title>t</title><dc:date>2026-11-02T08:30:00+08:00</dc:date>
+    <link>http://www.people.com.cn/n1/2026/1102/c1001-2.html</link></item></channel></rss>"""
+    [entry] = parse_feed(body, "http://www.people.com.cn/rss/politics.xml", SHANGHAI)
+    assert entry.url == "http://www.people.com.cn/n1/2026/1102/c1001-2.html"
+    assert entry.published == datetime(2026, 11, 2, 8, 30, tzinfo=SHANGHAI)
+
+
+GOOD_LINK = "http://www.people.com.cn/n1/2026/1102/c1001-2.html"
+UNREADABLE_LINKS = [
+    "http://[www.people.com.cn/n1/2026/1102/c1001-3.html",
+    "http://www.people.com.cn:99999/n1/2026/1102/c1001-4.html",
+]
+"""An unclosed IPv6 bracket (``urljoin`` and ``urlsplit`` raise) and a port out of range
+(``Request`` raises)."""
+
+
+def _listing(kind: str, bad: str) -> Response:
+    """A feed, sitemap or HTML listing holding the `bad` link before a good one."""
+    url = "http://www.people.com.cn/list"
+    if kind == "rss":
+        items = "".join(f"<item><link>{link}</link></item>" for link in (bad, GOOD_LINK))
+        return Response(url, body=f"<rss><channel>{items}</channel></rss>".encode())
+    if kind == "sitemap":
+        urls = "".join(f"<url><loc>{link}</loc></url>" for link in (bad, GOOD_LINK))
+        xmlns = "http://www.sitemaps.org/schemas/sitemap/0.9"
+        return Response(url, body=f'<urlset xmlns="{xmlns}">{urls}</urlset>'.encode())
+    anchors = "".join(f'<a href="{link}">link</a>' for link in (bad, GOOD_LINK))
+    return HtmlResponse(url, body=f"<html><body>{anchors}</body></html>".encode(), encoding="utf-8")
+
+
+@pytest.mark.parametrize("bad", UNREADABLE_LINKS, ids=["bracket", "port"])
+@pytest.mark.parametrize("kind", ["rss", "sitemap", "html"])
+def test_a_link_no_url_parser_reads_is_counted_and_the_list_read_on(kind: str, bad: str) -> None:
+    spider = make_spider("people")
+    parse = {"rss": spider.parse_feed, "sitemap": spider.parse_sitemap, "html": spider.parse}
+    requests = list(parse[kind](_listing(kind, bad)))
+    assert [request.url for request in requests] == [GOOD_LINK]
+    skipped = stats(spider).get("newscrawl/discovery/unreadable_url", 0)
+    assert skipped == (0 if kind == "html" else 1)  # Scrapy's link extractor drops it first

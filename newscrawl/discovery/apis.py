@@ -15,10 +15,9 @@ from collections.abc import Callable, Mapping
 from datetime import tzinfo
 from types import MappingProxyType
 from typing import Any
-from urllib.parse import urljoin
 
 from newscrawl.discovery.dates import parse_datetime
-from newscrawl.discovery.model import Entry, MalformedListError
+from newscrawl.discovery.model import Entry, MalformedListError, absolute_url
 
 ApiParser = Callable[[str, str, tzinfo], list[Entry]]
 
@@ -108,7 +107,9 @@ def _entries(items: Any, url_key: str, date_key: str, base_url: str, zone: tzinf
     if not isinstance(items, list):
         raise MalformedListError(f"expected a list of items, got {type(items).__name__}")
     return [
-        Entry(urljoin(base_url, item[url_key].strip()), parse_datetime(item.get(date_key), zone))
+        Entry(
+            absolute_url(base_url, item[url_key].strip()), parse_datetime(item.get(date_key), zone)
+        )
         for item in items
         if isinstance(item, dict) and isinstance(item.get(url_key), str) and item[url_key].strip()
     ]

@@ -16,12 +16,11 @@ zone) and a stream for input (bytes that name a local file it opens as that file
 from __future__ import annotations
 
 from datetime import tzinfo
-from urllib.parse import urljoin
 
 from lxml import etree
 
 from newscrawl.discovery.dates import parse_datetime
-from newscrawl.discovery.model import Entry, MalformedListError
+from newscrawl.discovery.model import Entry, MalformedListError, absolute_url
 from newscrawl.discovery.xml import child_text, children, local_name, parse_xml
 
 FEED_ROOTS = frozenset({"rss", "feed", "RDF"})
@@ -39,7 +38,7 @@ def parse_feed(body: bytes, base_url: str, zone: tzinfo) -> list[Entry]:
         link = _link(item)
         if link:
             date = child_text(item, "published", "pubDate", "date", "updated")
-            entries.append(Entry(urljoin(base_url, link), parse_datetime(date, zone)))
+            entries.append(Entry(absolute_url(base_url, link), parse_datetime(date, zone)))
     return entries
 
 

@@ -19,16 +19,16 @@ calls the module's API subject to change: tests/test_discovery.py pins the littl
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from datetime import tzinfo
-from urllib.parse import urljoin
 
 from lxml import etree
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap as SitemapReader
 
 from newscrawl.discovery.dates import parse_datetime
-from newscrawl.discovery.model import Entry, MalformedListError
+from newscrawl.discovery.model import Entry, MalformedListError, absolute_url
 from newscrawl.discovery.xml import escape_bare_ampersands, refused_entities
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -52,7 +52,7 @@ def parse_sitemap(body: bytes, base_url: str, zone: tzinfo, *, max_size: int = 0
     if body.startswith(_GZIP_MAGIC):
         try:
             body = gunzip(body, max_size=max_size)
-        except (OSError, EOFError, ValueError) as error:
+        except (OSError, EOFError, ValueError, zlib.error) as error:  # zlib: corrupt data
             raise MalformedListError(f"bad gzip sitemap: {error}") from None
     try:
         reader = SitemapReader(escape_bare_ampersands(body))
@@ -61,7 +61,7 @@ def parse_sitemap(body: bytes, base_url: str, zone: tzinfo, *, max_size: int = 0
     if reader.type not in SITEMAP_ROOTS:
         raise MalformedListError(f"not a sitemap: root element <{reader.type}>")
     entries = [
-        Entry(urljoin(base_url, item["loc"]), parse_datetime(item.get("lastmod"), zone))
+        Entry(absolute_url(base_url, item["loc"]), parse_datetime(item.get("lastmod"), zone))
         for item in reader
         if item["loc"]
     ]

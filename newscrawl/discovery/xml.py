@@ -107,9 +107,12 @@ def _doctype_start(body: bytes) -> int | None:
 
 
 def local_name(element: etree._Element) -> str:
-    """The tag without its namespace (``{http://www.w3.org/2005/Atom}entry`` -> ``entry``)."""
+    """The tag without its namespace (``{http://www.w3.org/2005/Atom}entry`` -> ``entry``)
+    or an undeclared prefix (``dc:date`` -> ``date``: feeds that use Dublin Core without
+    declaring it, which the parser's recovery keeps as the tag; ``etree.QName`` raises on
+    such a name)."""
     tag = element.tag
-    return etree.QName(tag).localname if isinstance(tag, str) else ""
+    return tag.rpartition("}")[2].rpartition(":")[2] if isinstance(tag, str) else ""
 
 
 def children(element: etree._Element, name: str) -> list[etree._Element]:

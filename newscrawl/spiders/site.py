@@ -225,7 +225,8 @@ class SiteSpider(Spider):
         """
         if urlsplit(response.url).path == "/robots.txt":
             for url in sitemap_urls_from_robots(response.body, base_url=response.url):
-                yield Request(url, callback=self.parse_sitemap, errback=self.on_error)
+                if self._requestable(url):
+                    yield Request(url, callback=self.parse_sitemap, errback=self.on_error)
             return
         max_size = self.settings.getint("DOWNLOAD_MAXSIZE")
         try:
@@ -243,7 +244,8 @@ class SiteSpider(Spider):
             yield from self._entry_requests(sitemap.entries, response.url)
             return
         for entry in self._recent(sitemap.entries):
-            yield Request(entry.url, callback=self.parse_sitemap, errback=self.on_error)
+            if self._requestable(entry.url):
+                yield Request(entry.url, callback=self.parse_sitemap, errback=self.on_error)
 
     def parse_api(self, response: Response, parser: str) -> Iterator[Request]:
         """A JSON(P) list API response, read by the named parser of the entry point."""
@@ -373,6 +375,8 @@ class SiteSpider(Spider):
     def _entry_requests(self, entries: list[Entry], found_on: str) -> Iterator[Request]:
         """Article requests for the recent article entries of a feed, sitemap or API."""
         for entry in self._recent(entries):
+            if not self._requestable(entry.url):
+                continue
             url = self.site.clean_url(entry.url)
             if self.site.is_article(url):
                 yield self._article_request(url, found_on)
@@ -405,6 +409,18 @@ class SiteSpider(Spider):
         content_type = response.headers.get("Content-Type")
         http_charset = content_type.decode("latin-1") if content_type else None
         return decode_html(response.body, http_charset).encoding
+
+    def _requestable(self, url: str) -> bool:
+        """Whether a link a feed, sitemap, list API or robots.txt gives can be requested: one a
+        URL parser cannot read (an unclosed IPv6 bracket, a port out of range, on which
+        ``Request`` raises) is counted and skipped, where it would have cost the list every
+        link after it. (Scrapy's link extractor drops such links from HTML listings itself.)"""
+        try:
+            _ = urlsplit(url).port  # reading the port is the check
+        except ValueError:
+            self._count("discovery/unreadable_url")
+            return False
+        return True
 
     def _malformed(self, kind: str, response: Response, why: str) -> None:
         self._count(f"discovery/malformed/{kind}")
