@@ -128,3 +128,37 @@ def test_the_fields_document_lists_the_declaration() -> None:
     assert fields_table() in document, "docs/article-fields.md is stale; its table:\n" + (
         fields_table()
     )
+
+
+NUL_PAGE = (
+    RICH_PAGE.replace('<meta charset="utf-8">', f'<meta charset="utf-8"><!--{" " * 1024}-->')
+    .replace("十月经济", "十月\x00经济")
+    .replace("国家统计局发布", "国家\x00统计局发布")
+    .replace("经济,统计", "经\x00济,统计")
+    .replace("c1001-1.html", "c1001-\x001.html")
+    .replace(
+        "</head>",
+        '<script type="application/ld+json">{"@type": "NewsArticle", '
+        '"author": {"name": "王\\u0000五"}}</script></head>',
+    )
+    .replace(f"<p>{PARAGRAPH}</p>", f"<p>{PARAGRAPH[:9]}\x00{PARAGRAPH[9:]}</p>", 1)
+)
+"""The rich page with NUL bytes in its title, description, keywords, canonical link and a
+paragraph (past the first kilobyte, where a NUL marks a binary file), and a NUL escape in its
+JSON-LD author."""
+
+
+def test_nul_bytes_in_a_page_reach_neither_the_item_nor_the_database(db_url: str) -> None:
+    item = run(pipeline(), raw_page(NUL_PAGE.encode(), "text/html; charset=utf-8"))
+    values = ItemAdapter(item).asdict()
+    assert not [name for name, value in values.items() if "\x00" in str(value)]
+    assert values["title"] == "十月经济数据发布"
+    assert PARAGRAPH in values["body"]
+    assert values["author"] == "张三"  # the byline's: the JSON-LD's name reads "王\ufffd五"
+    record = record_from_item(ItemAdapter(item), Canonicalizer(), default_site="people")
+    assert record is not None
+    with open_store(db_url) as store:
+        store.write([record])  # PostgreSQL refuses a NUL in any text value
+        with store.engine.connect() as conn:
+            row = conn.execute(select(articles)).mappings().one()
+    assert row["description"] == "国家统计局发布十月经济数据。"

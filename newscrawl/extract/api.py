@@ -52,8 +52,11 @@ def extract(
             )
         decoded = decode_html(html, http_charset)
         text, encoding = decoded.text, decoded.encoding
+        holds_nul = b"\x00" in html  # a byte search, far cheaper than the text's
     else:
-        text = html
+        text, holds_nul = html, "\x00" in html
+    if holds_nul:  # an HTML parser drops NUL from text; a database's text column refuses it
+        text = text.replace("\x00", "")
     if options.method == "paper":
         metadata = _metadata(text, url, fetched_at, zone, options)
         return _paper(text, url, encoding, options, metadata)

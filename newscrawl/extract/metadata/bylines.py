@@ -462,6 +462,8 @@ def judge_author(
         return None, "a label, a button or a date, no name"
     if name.casefold() in NOT_A_PERSON:
         return None, "a placeholder, no one's name"
+    if "\ufffd" in name:  # bytes the page's encoding could not read, a NUL escape
+        return None, "garbled: it holds a replacement character"
     if DESK_WORD_RE.search(name):
         return None, "a desk or a team, no one's name"
     if _LINK_RE.search(name) or _NOT_A_NAME_RE.search(name):

@@ -84,13 +84,16 @@ position)."""
 
 def parse(text: str) -> object:
     """The value of a JSON-LD block's `text`, or None when it does not parse: a CDATA
-    wrapper is dropped, and a block that is not strict JSON is tried again with its raw
-    control characters as spaces and its trailing commas removed."""
+    wrapper is dropped, a NUL escape reads as U+FFFD (a database's text column refuses NUL),
+    and a block that is not strict JSON is tried again with its raw control characters as
+    spaces and its trailing commas removed."""
     text = text.strip()
     if "]]>" in text or text.startswith(("<![CDATA[", "//")):
         text = _CDATA_RE.sub("", text).strip()
     if not text:
         return None
+    if "\\u0000" in text:  # a NUL escape: U+FFFD keeps the JSON valid whatever precedes it
+        text = text.replace("\\u0000", "\\ufffd")
     for candidate in (text, _TRAILING_COMMA_RE.sub(r"\1", _CONTROL_RE.sub(" ", text))):
         try:
             return json.loads(candidate)
