@@ -15,6 +15,7 @@ from store_support import (  # noqa: F401 (fixture)
 
 from newscrawl.fingerprint import hamming, simhash
 from newscrawl.store import StoreError, WriteOutcome, each_record_outcome, open_store
+from newscrawl.store.base import MAX_KEY_URL_BYTES
 from newscrawl.store.schema import articles
 from newscrawl.store.sql import SqlStore
 
@@ -253,3 +254,35 @@ def test_min_confidence_selects_rows_at_or_over_it_and_never_null(db_url: str) -
 def test_unreachable_database_is_a_store_error() -> None:
     with pytest.raises(StoreError):
         SqlStore.open("postgresql://postgres@127.0.0.1:1/none?connect_timeout=2")
+
+
+def _long_url(bytes_: int) -> str:
+    """A URL of `bytes_` bytes whose query does not compress (PostgreSQL compresses a long
+    index value before it measures it)."""
+    start = "https://a/long?q="
+    return (
+        start + "".join(f"{(n * 7919) % 10**6:06d}" for n in range(bytes_))[: bytes_ - len(start)]
+    )
+
+
+def test_a_url_longer_than_the_store_keys_is_refused_and_the_batch_stored(db_url: str) -> None:
+    """A redirect can lead past Scrapy's URL length limit; PostgreSQL's index refused such a
+    URL and with it the whole batch."""
+    longest, too_long = _long_url(MAX_KEY_URL_BYTES), _long_url(MAX_KEY_URL_BYTES + 3000)
+    batch = [
+        record(too_long, article_text(1)),
+        record(longest, article_text(2)),
+        record("https://a/1", article_text(3), aliases=(too_long, "https://a/short")),
+    ]
+    with SqlStore.open(db_url) as store:
+        assert store.write(batch) == {
+            too_long: WriteOutcome.REFUSED,
+            longest: WriteOutcome.NEW,
+            "https://a/1": WriteOutcome.NEW,
+        }
+        assert sorted(rows(store)) == sorted(["https://a/1", longest])
+        assert store.is_known("https://a/short") and not store.is_known(too_long)
+    assert (
+        each_record_outcome(batch[:1] * 2, {too_long: WriteOutcome.REFUSED})
+        == [WriteOutcome.REFUSED] * 2
+    )

@@ -57,6 +57,7 @@ OUTCOME_WORDS = {
     WriteOutcome.UPDATED: "changed",
     WriteOutcome.UNCHANGED: "unchanged",
     WriteOutcome.DUPLICATE: "duplicate",
+    WriteOutcome.REFUSED: "refused (URL too long)",
 }
 
 

@@ -19,6 +19,16 @@ from newscrawl.store.records import ArticleRecord
 
 STATS_PREFIX = "newscrawl/store/"
 """Crawl stats keys of the store and the incremental skip: ``newscrawl/store/new`` etc."""
+MAX_KEY_URL_BYTES = 2083
+"""The longest URL (UTF-8 bytes) the store keys an article or an alias on: Scrapy's
+``URLLENGTH_LIMIT`` default, under the 2,704 bytes a PostgreSQL B-tree index row holds, so
+one long URL cannot fail its whole batch. Scrapy holds the requests a spider yields to its
+limit, not a redirect's target."""
+
+
+def fits_a_key(url: str) -> bool:
+    """Whether the store can key a row on `url` (`MAX_KEY_URL_BYTES`)."""
+    return len(url.encode()) <= MAX_KEY_URL_BYTES
 
 
 class WriteOutcome(StrEnum):
@@ -32,6 +42,8 @@ class WriteOutcome(StrEnum):
     (metadata, extractor version) are refreshed."""
     DUPLICATE = "duplicate"
     """Same body as another stored article: kept only as an alias URL of it."""
+    REFUSED = "refused"
+    """Not stored: its canonical URL is longer than the store keys (`fits_a_key`)."""
 
 
 def each_record_outcome(
@@ -40,13 +52,14 @@ def each_record_outcome(
     """The outcome of every record of a batch, from what `Store.write` returned for it (one
     outcome per canonical URL: the store writes each URL once). A URL the batch holds again
     (an article reached twice, as through a redirect) counts each later copy as written
-    after the one before it: unchanged where its body is that copy's, else updated. Counted
-    so, a batch's outcomes add up to its records, whichever batch each copy fell into."""
+    after the one before it: unchanged where its body is that copy's, else updated (refused
+    as the first was, where it was). Counted so, a batch's outcomes add up to its records,
+    whichever batch each copy fell into."""
     counted: list[WriteOutcome] = []
     body_before: dict[str, str | None] = {}
     for record in records:
         url = record.canonical_url
-        if url not in body_before:
+        if url not in body_before or outcomes[url] is WriteOutcome.REFUSED:
             counted.append(outcomes[url])
         elif body_before[url] == record.content_hash:
             counted.append(WriteOutcome.UNCHANGED)

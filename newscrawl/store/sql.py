@@ -42,6 +42,7 @@ from newscrawl.article import EXPORT_FIELDS, RECORD_FIELDS
 from newscrawl.fingerprint import NEAR_DUPLICATE_BITS, content_key, hamming, lookup_keys
 from newscrawl.store import key_index
 from newscrawl.store.base import (
+    MAX_KEY_URL_BYTES,
     DayCount,
     KeysRebuilt,
     SiteSummary,
@@ -49,6 +50,7 @@ from newscrawl.store.base import (
     StoreError,
     StoreUnavailable,
     WriteOutcome,
+    fits_a_key,
 )
 from newscrawl.store.dialect import in_values, upsert
 from newscrawl.store.migrations import UnknownRevision
@@ -306,11 +308,17 @@ class SqlStore(Store):
         self, records: Sequence[ArticleRecord], *, changed_at: datetime | None = None
     ) -> dict[str, WriteOutcome]:
         batch = list({r.canonical_url: r for r in records}.values())
+        refused = {
+            r.canonical_url: WriteOutcome.REFUSED for r in batch if not fits_a_key(r.canonical_url)
+        }
+        for url in refused:
+            logger.warning("not stored: its URL is over %d bytes: %.200s…", MAX_KEY_URL_BYTES, url)
+        batch = [r for r in batch if r.canonical_url not in refused]
         if not batch:
-            return {}
+            return refused
         try:
             with self._engine.begin() as conn:
-                return self._write(conn, batch, changed_at)
+                return self._write(conn, batch, changed_at) | refused
         except SQLAlchemyError as exc:
             raise StoreError(
                 f"writing {len(batch)} articles to {self._shown_url} failed: {driver_reason(exc)}"
@@ -353,7 +361,9 @@ class SqlStore(Store):
                 outcomes[url] = WriteOutcome.NEW
                 if record.content_hash:
                     owner_of_hash[record.content_hash] = url
-            alias_rows.extend(_alias(a, owner, record) for a in record.aliases if a != owner)
+            alias_rows.extend(
+                _alias(a, owner, record) for a in record.aliases if a != owner and fits_a_key(a)
+            )
 
         changed = [
             r
