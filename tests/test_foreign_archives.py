@@ -19,6 +19,7 @@ from scrapy.statscollectors import StatsCollector
 from scrapy.utils.test import get_crawler
 from test_reextract import BUS, FETCHED, HTML, LIBRARY, RAIN, chunked, read_jsonl, reextract
 from test_reextract import sites as sites  # (fixture)
+from warcio.exceptions import ArchiveLoadFailed
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
@@ -371,3 +372,11 @@ def test_an_archive_that_is_no_warc_file_is_one_line_exit_2_and_creates_nothing(
     error = capsys.readouterr().err.splitlines()[0]
     assert error == f"newscrawl reextract: error: {path}: {message}"
     assert not db.exists()
+
+
+def test_bytes_that_send_warcio_before_the_files_start_are_no_warc_file() -> None:
+    """A mutated archive (tests/fixtures/archive/README.md) whose Content-Length gives warcio
+    a negative offset: the reader's one-line error, not an OSError from seeking there."""
+    path = Path(__file__).parent / "fixtures/archive/negative-offset.warc.gz"
+    with pytest.raises(ArchiveLoadFailed, match="not a WARC file"):
+        list(iter_responses([path]))

@@ -141,13 +141,16 @@ def _raise_unless_cut_short(error: Exception, stream: BinaryIO, offset: int) -> 
             "`warcio recompress FILE NEW_FILE` makes it a readable .warc.gz"
         ) from None
     if not _starts_a_record(stream, offset):
-        where = "not a WARC file" if offset == 0 else f"not a WARC record at offset {offset}"
+        where = "not a WARC file" if offset <= 0 else f"not a WARC record at offset {offset}"
         raise ArchiveLoadFailed(where) from None
 
 
 def _starts_a_record(stream: BinaryIO, offset: int) -> bool:
     """Whether the bytes from `offset` on are the start of a record the file ends inside;
-    False when there are none or when they are something else."""
+    False when there are none or when they are something else, or when warcio, misled by a
+    record's Content-Length, gives an offset before the file's start."""
+    if offset < 0:
+        return False
     stream.seek(offset)
     rest = stream.read(64).lstrip(b"\r\n")
     return bool(rest) and any(
