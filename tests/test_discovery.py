@@ -627,3 +627,29 @@ def test_a_link_no_url_parser_reads_is_counted_and_the_list_read_on(kind: str, b
     assert [request.url for request in requests] == [GOOD_LINK]
     skipped = stats(spider).get("newscrawl/discovery/unreadable_url", 0)
     assert skipped == (0 if kind == "html" else 1)  # Scrapy's link extractor drops it first
+
+
+def test_a_listing_whose_base_href_no_parser_reads_resolves_against_its_own_url() -> None:
+    spider = make_spider("people")
+    body = b'<html><head><base href="http://[www.people.com.cn/"></head><body>'
+    body += b'<a href="/n1/2026/1102/c1001-2.html">two</a></body></html>'
+    response = HtmlResponse("http://www.people.com.cn/list", body=body, encoding="utf-8")
+    assert discover(spider, response) == ([GOOD_LINK], [])
+    assert stats(spider) == {"newscrawl/discovery/unreadable_base": 1}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"items": [{"url": "/n1/2026/1102/c1001-2.html"}]}',
+        b'<a href="/n1/2026/1102/c1001-2.html">',
+    ],
+    ids=["json", "html"],
+)
+def test_a_listing_served_as_plain_text_is_read_as_html(body: bytes) -> None:
+    """Scrapy reads a text/plain body that looks like JSON as JSON, whose root the link
+    extractor cannot walk; a listing is HTML whatever its type says."""
+    spider = make_spider("people")
+    headers = {"Content-Type": "text/plain"}
+    response = TextResponse("http://www.people.com.cn/list", body=body, headers=headers)
+    assert discover(spider, response) == ([] if body.startswith(b"{") else [GOOD_LINK], [])

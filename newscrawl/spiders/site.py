@@ -25,6 +25,7 @@ Links found on it are followed only inside ``allowed_domains``, as everywhere el
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,7 +34,8 @@ from urllib.parse import urlsplit
 
 from scrapy import Request, Spider
 from scrapy.exceptions import CloseSpider, IgnoreRequest
-from scrapy.http import Response, TextResponse
+from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.link import Link
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.sitemap import sitemap_urls_from_robots
@@ -69,6 +71,8 @@ GIVEN_ARTICLE = "newscrawl_given_article"
 SPIDER_ARGUMENTS = ("article_urls", "max_pages", "recrawl", "since", "start_urls")
 """The ``-a`` names a site spider takes. Any other is refused (``max_page=5`` would otherwise
 be ignored without a word), except names starting with ``_``, which scrapyd adds (``_job``)."""
+_BASE_TAG_RE = re.compile(rb"<base\b", re.IGNORECASE)
+"""A ``<base`` start tag, renamed where its URL cannot be read (`SiteSpider._links`)."""
 _BOOLEAN_WORDS = frozenset({"", "0", "1", "false", "true", "no", "yes", "off", "on"})
 
 
@@ -196,8 +200,9 @@ class SiteSpider(Spider):
             self._count(f"skipped/not_html/{not_html}")
             return
         assert isinstance(response, TextResponse)
-        response = response.replace(encoding=self._encoding(response))
-        for link in self.link_extractor.extract_links(response):
+        # Read as HTML whatever its type said: text/plain holding JSON parses to a dict.
+        response = response.replace(cls=HtmlResponse, encoding=self._encoding(response))
+        for link in self._links(response):
             url = self.site.clean_url(link.url)
             if not self.site.is_allowed(url):
                 continue
@@ -205,6 +210,17 @@ class SiteSpider(Spider):
                 yield self._article_request(url, response.url)
             elif self.site.is_followed(url):
                 yield Request(url, callback=self.parse, errback=self.on_error)
+
+    def _links(self, response: HtmlResponse) -> list[Link]:
+        """The listing's links. A ``<base href>`` no URL parser reads (an unclosed IPv6
+        bracket) made the link extractor raise: it is counted and left out, and the links
+        resolve against the page's URL, as a browser resolves them."""
+        try:
+            return self.link_extractor.extract_links(response)
+        except ValueError:
+            self._count("discovery/unreadable_base")
+            body = _BASE_TAG_RE.sub(b"<ignored-base", response.body)
+            return self.link_extractor.extract_links(response.replace(body=body))
 
     def parse_feed(self, response: Response) -> Iterator[Request]:
         """An RSS or Atom feed: request its entries."""
