@@ -3,11 +3,12 @@ forms (bytes, text, a parsed tree) and robustness: bad input gives an empty Meta
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import html as lxml_html
 
-from newscrawl.extract.metadata import Metadata, extract_metadata
+from newscrawl.extract.metadata import Metadata, extract_metadata, jsonld
 
 HEAD = (
     '<link rel="canonical" href="/a/733320600_429139">'
@@ -93,3 +94,22 @@ def test_empty_metadata_is_the_default() -> None:
 @given(st.binary(max_size=300) | st.text(max_size=300))
 def test_never_raises(data: bytes | str) -> None:
     assert isinstance(extract_metadata(data, "http://x/", None), Metadata)
+
+
+@pytest.mark.parametrize(
+    ("escaped", "value"),
+    [
+        (r"王\u0000五", "王\ufffd五"),
+        (r"王\ud800五", "王\ufffd五"),
+        (r"王\uDC00五", "王\ufffd五"),
+        (r"\ud83d\ude00", "\U0001f600"),  # a surrogate pair is a character
+        (r"\\u0000", "\\u0000"),  # an escaped backslash, then the letters
+        (r"\\\u0000", "\\\ufffd"),
+        (r"\u4e2d\u6587", "中文"),
+    ],
+)
+def test_json_ld_escapes_of_nul_and_lone_surrogates_read_as_replacement(
+    escaped: str, value: str
+) -> None:
+    """A database's text column refuses NUL, and UTF-8 cannot encode a lone surrogate."""
+    assert jsonld.parse(f'{{"author": "{escaped}"}}') == {"author": value}

@@ -27,6 +27,15 @@ from newscrawl.extract.head import JSON_LD, Script
 _CONTROL_RE = re.compile(r"[\x00-\x1f]+")
 """Raw control characters (newlines pasted into strings) make json.loads fail."""
 _TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
+_UNSTORABLE_ESCAPE_RE = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
+"""A string escape of NUL or of a surrogate (see `_storable_escape`)."""
+_ESCAPE_RE = re.compile(
+    r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
+    r"|u[dD][c-fC-F][0-9a-fA-F]{2}|u0000|.)",
+    re.DOTALL,
+)
+"""One escape, read left to right so that an escaped backslash is never the start of the
+next: a surrogate pair, a lone surrogate, NUL, or any other."""
 ARTICLE_TYPES = frozenset(
     {
         "article",
@@ -84,22 +93,30 @@ position)."""
 
 def parse(text: str) -> object:
     """The value of a JSON-LD block's `text`, or None when it does not parse: a CDATA
-    wrapper is dropped, a NUL escape reads as U+FFFD (a database's text column refuses NUL),
-    and a block that is not strict JSON is tried again with its raw control characters as
-    spaces and its trailing commas removed."""
+    wrapper is dropped, an escape of NUL or of a lone surrogate reads as U+FFFD (a database's
+    text column refuses NUL, and UTF-8 cannot encode a lone surrogate), and a block that is
+    not strict JSON is tried again with its raw control characters as spaces and its
+    trailing commas removed."""
     text = text.strip()
     if "]]>" in text or text.startswith(("<![CDATA[", "//")):
         text = _CDATA_RE.sub("", text).strip()
     if not text:
         return None
-    if "\\u0000" in text:  # a NUL escape: U+FFFD keeps the JSON valid whatever precedes it
-        text = text.replace("\\u0000", "\\ufffd")
+    if _UNSTORABLE_ESCAPE_RE.search(text):
+        text = _ESCAPE_RE.sub(_storable_escape, text)
     for candidate in (text, _TRAILING_COMMA_RE.sub(r"\1", _CONTROL_RE.sub(" ", text))):
         try:
             return json.loads(candidate)
         except (ValueError, RecursionError):  # ValueError: also an integer past int's digit limit
             continue
     return None
+
+
+def _storable_escape(escape: re.Match[str]) -> str:
+    """`escape` (an `_ESCAPE_RE` match) as it stays, or the escape of U+FFFD for NUL and a
+    lone surrogate (six characters; a pair has twelve)."""
+    text = escape[0]
+    return "\\ufffd" if len(text) == 6 and text[2] in "0dD" else text
 
 
 def _flatten(data: object) -> Iterator[dict[str, Any]]:
