@@ -16,6 +16,7 @@ from scrapy.utils.test import get_crawler
 from newscrawl.evaluation.datasets import NAMED_DATASETS, load_dataset
 from newscrawl.middlewares.meta_refresh import (
     REFRESH_WINDOW_BYTES,
+    UNREADABLE_REFRESH_STAT,
     QuickMetaRefreshMiddleware,
     may_refresh,
 )
@@ -98,3 +99,17 @@ def test_it_redirects_where_scrapys_does_on_the_dataset_pages(
         for page in load_dataset(name, shared_dir=shared_dir).pages:
             body = page.html if isinstance(page.html, bytes) else page.html.encode()
             assert outcome(ours, body) == outcome(scrapys, body), (name, page)
+
+
+@pytest.mark.parametrize(
+    "target", ["http://[news.example.cn/b", "http://x.cn:99999/", "javascript:go()"]
+)
+def test_a_refresh_to_no_requestable_url_keeps_the_page(target: str) -> None:
+    """Scrapy's middleware raises on such a refresh, and the page was lost as a failed
+    download; a browser ignores the refresh and shows the page."""
+    crawler = get_crawler()
+    middleware = QuickMetaRefreshMiddleware.from_crawler(crawler)
+    body = f'<html><head><meta http-equiv="refresh" content="0;url={target}"></head></html>'
+    response = HtmlResponse(URL, body=body.encode(), request=Request(URL))
+    assert middleware.process_response(Request(URL), response) is response
+    assert crawler.stats.get_value(UNREADABLE_REFRESH_STAT) == 1

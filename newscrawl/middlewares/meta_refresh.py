@@ -17,6 +17,9 @@ from __future__ import annotations
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
 from scrapy.http import HtmlResponse, Request, Response
 
+UNREADABLE_REFRESH_STAT = "newscrawl/meta_refresh/unreadable"
+"""Pages whose meta refresh names no URL a request can have: the refresh is ignored, the
+page kept."""
 REFRESH_WINDOW_BYTES = 4 * 4096
 """The bytes that can hold Scrapy's 4,096 characters: a character of an ASCII-compatible
 encoding takes at most four."""
@@ -34,6 +37,15 @@ class QuickMetaRefreshMiddleware(MetaRefreshMiddleware):
     ``METAREFRESH_ENABLED`` and ``METAREFRESH_*`` settings apply to it as to Scrapy's."""
 
     def process_response(self, request: Request, response: Response) -> Request | Response:  # type: ignore[override]
+        """The redirect Scrapy's middleware makes, or `response`. A refresh to no URL a
+        request can have (an unclosed IPv6 bracket, a port out of range, ``javascript:``)
+        made Scrapy's raise, and the page was lost as a failed download; a browser ignores
+        such a refresh and shows the page, and so does this (counted)."""
         if isinstance(response, HtmlResponse) and not may_refresh(response.body):
             return response
-        return super().process_response(request, response)
+        try:
+            return super().process_response(request, response)
+        except ValueError:
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value(UNREADABLE_REFRESH_STAT)
+            return response
