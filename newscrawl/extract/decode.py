@@ -196,6 +196,8 @@ SINGLE_BYTE_SCRIPTS = (
 )
 """The code pages an undeclared page whose non-ASCII bytes end words before spaces may be
 in, for `_single_byte_script`."""
+_SCRIPT_CODECS = frozenset(codecs.lookup(name).name for name in SINGLE_BYTE_SCRIPTS)
+"""Their Python codec names, as `_single_byte_script` compares the detector's answer."""
 
 
 def _sniff_order(shape: HighByteShape | None) -> tuple[str, ...]:
@@ -223,9 +225,6 @@ def _single_byte_script(data: bytes, shape: HighByteShape | None) -> str | None:
     best = charset_normalizer.from_bytes(data, cp_isolation=list(SINGLE_BYTE_SCRIPTS)).best()
     found = codecs.lookup(best.encoding).name if best is not None else None
     return found if found in _SCRIPT_CODECS else None
-
-
-_SCRIPT_CODECS = frozenset(codecs.lookup(name).name for name in SINGLE_BYTE_SCRIPTS)
 
 
 SURE_MISFIT_SHARE = 8
